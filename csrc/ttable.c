@@ -1,0 +1,119 @@
+#include "ttable.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bit 63 of k1 marks a used slot, so an all-zero key (the start of most games) is storable.
+ * Games keep their counters below bit 63. */
+#define TT_USED ((uint64_t)1 << 63)
+#define TT_WINDOW 8
+
+static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
+    /* splitmix64 finaliser over both words: removed-card sets differ in few bits */
+    uint64_t h = k0 ^ (k1 * 0x9E3779B97F4A7C15ULL);
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBULL;
+    h ^= h >> 31;
+    return h;
+}
+
+#define TT_START_SLOTS 4096
+
+int tt_init(ttable *t, size_t budget_bytes) {
+    size_t max = 1024;
+    while (max * 2 * sizeof(tt_entry) <= budget_bytes) max *= 2;
+    size_t n = max < TT_START_SLOTS ? max : TT_START_SLOTS;
+    memset(t, 0, sizeof(*t));
+    t->slots = (tt_entry *)calloc(n, sizeof(tt_entry));
+    if (t->slots == NULL) return -1;
+    t->mask = n - 1;
+    t->max_slots = max;
+    return 0;
+}
+
+static int tt_place(tt_entry *slots, size_t mask, tt_entry e);
+
+/* Double the table; on failure to allocate, keep the old one (the search goes on, replacing). */
+static void tt_grow(ttable *t) {
+    size_t n = (t->mask + 1) * 2;
+    tt_entry *grown = (tt_entry *)calloc(n, sizeof(tt_entry));
+    if (grown == NULL) {
+        t->max_slots = t->mask + 1;
+        return;
+    }
+    size_t lost = 0;
+    for (size_t i = 0; i <= t->mask; i++)
+        if (t->slots[i].k1 != 0) lost += (size_t)tt_place(grown, n - 1, t->slots[i]);
+    t->used -= lost;
+    free(t->slots);
+    t->slots = grown;
+    t->mask = n - 1;
+}
+
+void tt_free(ttable *t) {
+    free(t->slots);
+    t->slots = NULL;
+}
+
+void tt_clear(ttable *t) {
+    memset(t->slots, 0, (t->mask + 1) * sizeof(tt_entry));
+    t->used = 0;
+    t->probes = t->hits = t->inserts = t->replaced = 0;
+}
+
+size_t tt_capacity(const ttable *t) { return t->mask + 1; }
+
+int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
+    uint64_t tag = k1 | TT_USED;
+    size_t home = (size_t)tt_hash(k0, k1) & t->mask;
+    t->probes++;
+    for (size_t i = 0; i < TT_WINDOW; i++) {
+        tt_entry *e = &t->slots[(home + i) & t->mask];
+        if (e->k1 == 0) {
+            e->k0 = k0;
+            e->k1 = tag;
+            t->used++;
+            t->inserts++;
+            if (t->used * 4 > (t->mask + 1) * 3 && t->mask + 1 < t->max_slots) tt_grow(t);
+            return 0;
+        }
+        if (e->k0 == k0 && e->k1 == tag) {
+            t->hits++;
+            return 1;
+        }
+    }
+    /* Window full: forget the oldest-placed candidate (the home slot); the search stays correct,
+     * it may only explore that position again. */
+    t->slots[home].k0 = k0;
+    t->slots[home].k1 = tag;
+    t->replaced++;
+    return 0;
+}
+
+/* Rehash an entry into a larger table: the first empty slot of its window, else its home slot.
+ * Returns 1 when another entry was overwritten. */
+static int tt_place(tt_entry *slots, size_t mask, tt_entry e) {
+    size_t home = (size_t)tt_hash(e.k0, e.k1 & ~TT_USED) & mask;
+    for (size_t i = 0; i < TT_WINDOW; i++) {
+        tt_entry *s = &slots[(home + i) & mask];
+        if (s->k1 == 0) {
+            *s = e;
+            return 0;
+        }
+    }
+    slots[home] = e;
+    return 1;
+}
+
+int tt_contains(const ttable *t, uint64_t k0, uint64_t k1) {
+    uint64_t tag = k1 | TT_USED;
+    size_t home = (size_t)tt_hash(k0, k1) & t->mask;
+    for (size_t i = 0; i < TT_WINDOW; i++) {
+        const tt_entry *e = &t->slots[(home + i) & t->mask];
+        if (e->k1 == 0) return 0;
+        if (e->k0 == k0 && e->k1 == tag) return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,42 @@
+/* A bounded transposition table: open addressing over a fixed memory budget.
+ *
+ * The table stores 128-bit keys (a removed-cards bitboard plus a word of game counters). It starts
+ * small, so that the many tiny searches of a survey stay cheap, and doubles while it is three
+ * quarters full, up to the budget. Past the budget it does not grow: when the probe window of a key
+ * is full, the entry at the key's home slot is replaced, so a search that outgrows the budget keeps
+ * running and only re-explores some positions. */
+#ifndef SS_TTABLE_H
+#define SS_TTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint64_t k0, k1; /* k0 == 0 && k1 == 0 marks an empty slot; keys are stored with k1 | TT_USED */
+} tt_entry;
+
+typedef struct {
+    tt_entry *slots;
+    size_t mask;         /* number of slots - 1 (a power of two) */
+    size_t max_slots;    /* the budget, in slots: the table doubles up to it, never beyond */
+    size_t used;         /* occupied slots */
+    uint64_t probes;     /* lookups */
+    uint64_t hits;       /* lookups that found the key */
+    uint64_t inserts;    /* keys stored in an empty slot */
+    uint64_t replaced;   /* keys stored over another key */
+} ttable;
+
+/* A table of at most budget_bytes (at least 1024 slots). Returns 0, or -1 when out of memory. */
+int tt_init(ttable *t, size_t budget_bytes);
+void tt_free(ttable *t);
+void tt_clear(ttable *t);
+
+/* Look the key up; store it when absent. Returns 1 when it was already there, else 0. */
+int tt_visit(ttable *t, uint64_t k0, uint64_t k1);
+
+/* 1 when the key is stored, without storing it. */
+int tt_contains(const ttable *t, uint64_t k0, uint64_t k1);
+
+size_t tt_capacity(const ttable *t);
+
+#endif

@@ -1,0 +1,51 @@
+"""solitaire_solver: decide addition-family patience deals, with a winning line or a proof.
+
+>>> import solitaire_solver as ss
+>>> r = ss.solve("elevens", ss.random_deal(3))
+>>> r.status, len(r.moves)
+(<Status.WON: 'won'>, 24)
+"""
+
+from .api import Verification, solve, verify
+from .cards import card_index, card_name
+from .deal import Deal, random_deal
+from .errors import (
+    CardError,
+    DealError,
+    LayoutError,
+    MoveError,
+    SolitaireError,
+    UnknownGameError,
+    VariantError,
+    VerificationError,
+)
+from .games import GAMES, Game, get_game
+from .moves import Move
+from .result import BlockProof, Result, Status
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "GAMES",
+    "BlockProof",
+    "CardError",
+    "Deal",
+    "DealError",
+    "Game",
+    "LayoutError",
+    "Move",
+    "MoveError",
+    "Result",
+    "SolitaireError",
+    "Status",
+    "UnknownGameError",
+    "VariantError",
+    "Verification",
+    "VerificationError",
+    "card_index",
+    "card_name",
+    "get_game",
+    "random_deal",
+    "solve",
+    "verify",
+]

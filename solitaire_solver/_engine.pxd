@@ -1,0 +1,75 @@
+# The generic search core shared by every game. A game plugs in a Game: a packed position (State),
+# a move generator, a move player and a win test; the engine knows nothing about cards.
+from libc.stdint cimport uint64_t
+
+
+cdef extern from "bitboard.h" nogil:
+    ctypedef uint64_t bb_t
+    bb_t BB_FULL_PACK
+    int bb_count(bb_t b)
+    int bb_lowest(bb_t b)
+    bb_t bb_pop_lowest(bb_t b)
+    bb_t bb_bit(int i)
+    bb_t bb_rank(int value)
+    bb_t bb_suit(int suit)
+    int bb_value_of(int index)
+
+
+cdef extern from "ttable.h" nogil:
+    ctypedef struct ttable:
+        size_t used
+        uint64_t probes
+        uint64_t hits
+        uint64_t inserts
+        uint64_t replaced
+    int tt_init(ttable *t, size_t budget_bytes)
+    void tt_free(ttable *t)
+    void tt_clear(ttable *t)
+    int tt_visit(ttable *t, uint64_t k0, uint64_t k1)
+    int tt_contains(const ttable *t, uint64_t k0, uint64_t k1)
+    size_t tt_capacity(const ttable *t)
+
+
+# A position: a removed-cards bitboard plus one word of small counters (bit 63 of aux must stay 0).
+ctypedef struct State:
+    uint64_t removed
+    uint64_t aux
+
+# A move is one word: bits 0..51 the cards it removes, and for the single-word moves one flag above.
+# solitaire_solver.moves.WORD_FLAGS names them for Python.
+cdef enum:
+    MOVE_DRAW = 1 << 0
+    MOVE_RECYCLE = 1 << 1
+    MOVE_DISCARD = 1 << 2
+    MOVE_DEAL = 1 << 3
+    MOVE_CONSOLIDATE = 1 << 4
+
+cdef inline uint64_t move_word(int flag) noexcept nogil:
+    return (<uint64_t>flag) << 52
+
+ctypedef int (*gen_fn)(void *ctx, const State *s, uint64_t *out) noexcept nogil
+ctypedef void (*play_fn)(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil
+ctypedef int (*test_fn)(void *ctx, const State *s) noexcept nogil
+
+ctypedef struct Game:
+    void *ctx
+    gen_fn moves        # writes the legal moves of s into out, returns how many (<= max_moves)
+    play_fn play        # the position after a legal move
+    test_fn won         # 1 when s is won
+    test_fn dead        # NULL, or 1 when s provably cannot be won (a pruning rule of the game)
+    int max_moves       # bound on moves() of any position
+    int max_depth       # bound on the length of any line of play
+
+# Status codes of a search.
+cdef enum:
+    SEARCH_WON = 0
+    SEARCH_EXHAUSTED = 1
+    SEARCH_LIMIT_STATES = 2
+    SEARCH_LIMIT_TIME = 3
+    SEARCH_LIMIT_MEMORY = 4
+
+# Depth-first search from root. Returns (status, path, stats, certificate): path is the list of move
+# words of a win, certificate the list of (removed, aux) of every position explored (only when
+# asked for, and only on an exhausted search).
+cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
+                        size_t memory_bytes, bint certificate)

@@ -1,0 +1,207 @@
+# cython: language_level=3
+"""One depth-first search over packed positions for every game.
+
+The search is a reachability search: a position is stored in the transposition table when first
+reached and never expanded again, because every position reachable from it was explored the first
+time. That is exact for the acyclic move graphs of all our games (every move removes a card or
+advances a stock, deal or pass counter). When the table is full an old key is replaced; the search
+then stays correct and may only explore that position twice.
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+STATUS_NAMES = {
+    SEARCH_WON: "won",
+    SEARCH_EXHAUSTED: "exhausted",
+    SEARCH_LIMIT_STATES: "limit-states",
+    SEARCH_LIMIT_TIME: "limit-time",
+    SEARCH_LIMIT_MEMORY: "limit-memory",
+}
+
+# How often (in new positions) the search looks at the clock and at pending signals: often enough
+# that Ctrl-C answers within a few milliseconds, rarely enough to cost nothing.
+cdef enum:
+    CHECK_EVERY = 1 << 12
+
+
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int check_signals() except -1 with gil:
+    return PyErr_CheckSignals()
+
+
+cdef struct Frame:
+    State state
+    int n       # moves generated at this position
+    int next    # index of the next move to try
+
+
+cdef struct Run:
+    long long nodes          # positions expanded (new to the table)
+    long long generated      # moves generated
+    long long pruned         # positions cut by the game's dead() rule
+    long long leaves         # positions with no legal move
+    int max_depth_reached
+    int win_length           # moves in the winning line, on SEARCH_WON
+    State *cert
+    size_t cert_len
+    size_t cert_cap
+
+
+cdef int cert_push(Run *r, State s, size_t budget) noexcept nogil:
+    cdef size_t cap
+    cdef State *grown
+    if r.cert_len == r.cert_cap:
+        cap = r.cert_cap * 2 if r.cert_cap else 4096
+        if cap * sizeof(State) > budget:
+            return -1
+        grown = <State *>realloc(r.cert, cap * sizeof(State))
+        if grown == NULL:
+            return -1
+        r.cert = grown
+        r.cert_cap = cap
+    r.cert[r.cert_len] = s
+    r.cert_len += 1
+    return 0
+
+
+cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves, Run *r,
+                 long long max_states, double deadline, bint certificate,
+                 size_t cert_budget) except -1 nogil:
+    """Returns a status; on SEARCH_WON the moves last tried at frames 0..win_length-1 win."""
+    cdef int d = 0
+    cdef int n
+    cdef uint64_t m
+    cdef State child
+    cdef bint use_dead = g.dead != NULL and not certificate
+    cdef int mm = g.max_moves
+
+    if g.won(g.ctx, &root):
+        r.win_length = 0
+        return SEARCH_WON
+    tt_visit(tt, root.removed, root.aux)
+    r.nodes = 1
+    if certificate and cert_push(r, root, cert_budget) < 0:
+        return SEARCH_LIMIT_MEMORY
+    frames[0].state = root
+    frames[0].n = g.moves(g.ctx, &root, moves)
+    frames[0].next = 0
+    r.generated += frames[0].n
+    if frames[0].n == 0:
+        r.leaves += 1
+
+    while d >= 0:
+        if frames[d].next >= frames[d].n:
+            d -= 1
+            continue
+        m = moves[<size_t>d * mm + frames[d].next]
+        frames[d].next += 1
+        g.play(g.ctx, &frames[d].state, m, &child)
+        if g.won(g.ctx, &child):
+            r.win_length = d + 1
+            if d + 1 > r.max_depth_reached:
+                r.max_depth_reached = d + 1
+            return SEARCH_WON
+        if tt_visit(tt, child.removed, child.aux):
+            continue
+        r.nodes += 1
+        if certificate and cert_push(r, child, cert_budget) < 0:
+            return SEARCH_LIMIT_MEMORY
+        if (r.nodes & (CHECK_EVERY - 1)) == 0:
+            check_signals()
+            if deadline > 0 and now() > deadline:
+                return SEARCH_LIMIT_TIME
+        if max_states > 0 and r.nodes >= max_states:
+            return SEARCH_LIMIT_STATES
+        if use_dead and g.dead(g.ctx, &child):
+            r.pruned += 1
+            continue
+        if d + 1 >= g.max_depth:
+            # A game promised lines no longer than max_depth; reaching it means a bug in the game.
+            with gil:
+                raise RuntimeError("line of play longer than the game's bound")
+        n = g.moves(g.ctx, &child, &moves[<size_t>(d + 1) * mm])
+        r.generated += n
+        if n == 0:
+            r.leaves += 1
+            continue
+        d += 1
+        frames[d].state = child
+        frames[d].n = n
+        frames[d].next = 0
+        if d > r.max_depth_reached:
+            r.max_depth_reached = d
+    return SEARCH_EXHAUSTED
+
+
+cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
+                        size_t memory_bytes, bint certificate):
+    cdef ttable tt
+    cdef Run r
+    cdef int status = SEARCH_EXHAUSTED
+    cdef int i, depth
+    cdef double t0, deadline
+    cdef size_t table_budget = memory_bytes
+    cdef size_t cert_budget = 0
+    cdef Frame *frames = NULL
+    cdef uint64_t *moves = NULL
+
+    if certificate:
+        # Positions kept for the certificate share the budget with the table.
+        table_budget = memory_bytes // 2
+        cert_budget = memory_bytes - table_budget
+    if tt_init(&tt, table_budget) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
+    moves = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves * (g.max_depth + 1))
+    if frames == NULL or moves == NULL:
+        free(frames)
+        free(moves)
+        tt_free(&tt)
+        raise MemoryError("cannot allocate the search stack")
+    r.nodes = r.generated = r.pruned = r.leaves = 0
+    r.max_depth_reached = 0
+    r.win_length = 0
+    r.cert = NULL
+    r.cert_len = r.cert_cap = 0
+    t0 = now()
+    deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    try:
+        with nogil:
+            status = run_dfs(g, root, &tt, frames, moves, &r, max_states, deadline,
+                             certificate, cert_budget)
+        path = []
+        if status == SEARCH_WON:
+            # The move taken at frame i is the last one tried there.
+            for i in range(r.win_length):
+                path.append(moves[<size_t>i * g.max_moves + frames[i].next - 1])
+        cert = None
+        if certificate and status == SEARCH_EXHAUSTED:
+            cert = [(r.cert[i].removed, r.cert[i].aux) for i in range(r.cert_len)]
+        stats = {
+            "states": r.nodes,
+            "moves_generated": r.generated,
+            "pruned": r.pruned,
+            "dead_ends": r.leaves,
+            "max_depth": r.max_depth_reached,
+            "table_capacity": tt_capacity(&tt),
+            "table_used": tt.used,
+            "table_probes": tt.probes,
+            "table_hits": tt.hits,
+            "table_replaced": tt.replaced,
+            "table_bytes": tt_capacity(&tt) * 16,
+            "seconds": now() - t0,
+        }
+        return status, path, stats, cert
+    finally:
+        free(frames)
+        free(moves)
+        free(r.cert)
+        tt_free(&tt)

@@ -1,0 +1,234 @@
+"""solve() and verify(): the library's two verbs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Optional, Union
+
+from .backend import core_module
+from .deal import Deal
+from .errors import SolitaireError, VerificationError
+from .games import Game, get_game
+from .games.base import CoreAnswer
+from .moves import Move, parse_moves
+from .result import BlockProof, Result, Status
+from .search import reference_search
+
+DEFAULT_MEMORY_MB = 256
+
+
+def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: float) -> dict:
+    if max_states is not None and (isinstance(max_states, bool) or int(max_states) < 1):
+        raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
+    if max_seconds is not None and not float(max_seconds) > 0:
+        raise SolitaireError(f"max_seconds must be positive, not {max_seconds!r}")
+    if not float(memory_mb) >= 1:
+        raise SolitaireError(f"memory_mb must be at least 1, not {memory_mb!r}")
+    return {
+        "max_states": int(max_states or 0),
+        "max_seconds": float(max_seconds or 0.0),
+        "memory_bytes": int(float(memory_mb) * (1 << 20)),
+    }
+
+
+def _resolve(game: Union[str, Game], variant: dict) -> tuple[Game, dict]:
+    g, fixed = get_game(game)
+    for name, value in fixed.items():
+        if name in variant and g.variant(**{name: variant[name]})[name] != value:
+            raise SolitaireError(f"preset {game!r} fixes {name}={value}")
+    return g, g.variant(**{**variant, **fixed})
+
+
+def solve(
+    game: Union[str, Game],
+    deal: Any,
+    *,
+    objective: str = "decide",
+    max_states: Optional[int] = None,
+    max_seconds: Optional[float] = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+    certificate: bool = False,
+    check: bool = False,
+    **variant: Any,
+) -> Result:
+    """Decide a deal: a winning line (WON), a proof of a block (BLOCKED), or UNKNOWN when a limit
+    you set was reached first.
+
+    deal: a Deal, the pack-order text, a list of cards, or (for games that have one) a layout text.
+    max_states, max_seconds: search limits; memory_mb: the transposition table's budget.
+    certificate: attach the explored positions to an exhaustive proof, for verify() to check.
+    check: replay the answer under the reference rules before returning it (VerificationError if
+    it does not check, which would be a bug).
+    variant: the game's options, e.g. passes=1, goal="pyramid".
+    """
+    g, var = _resolve(game, variant)
+    if objective not in g.objectives:
+        raise SolitaireError(
+            f"{g.name} has no objective {objective!r} (objectives: {', '.join(g.objectives)})"
+        )
+    limits = _limits(max_states, max_seconds, memory_mb)
+    d = g.read_deal(deal, var)
+    result = _solve(g, d, var, objective, limits, certificate)
+    if check:
+        verdict = verify(g, d, result, **var)
+        if not verdict.ok:
+            raise VerificationError(f"the solver's answer does not check: {verdict.reason}")
+    return result
+
+
+def _solve(g: Game, d: Deal, var: dict, objective: str, limits: dict,
+           certificate: bool) -> Result:
+    name = g.name
+    proof = g.structural_proof(d, var)
+    if proof is not None:
+        return Result(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
+                      objective=objective)
+    core = core_module(g.core_name()) if g.core_name() else None
+    if core is not None:
+        ans = g.core_solve(core, d, var, objective, limits, certificate)
+        ans.stats["backend"] = "core"
+    else:
+        ans = reference_answer(g, d, var, objective, limits, certificate)
+    if ans.status == "won":
+        return Result(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats, variant=var,
+                      objective=objective, score=ans.score)
+    if ans.status == "exhausted":
+        return Result(name, Status.BLOCKED, proof=g.block_proof(d, var, ans), stats=ans.stats,
+                      variant=var, objective=objective, score=ans.score)
+    reason = {
+        "limit-states": f"the state limit ({limits['max_states']}) was reached",
+        "limit-time": f"the time limit ({limits['max_seconds']} s) was reached",
+        "limit-memory": f"the memory budget ({limits['memory_bytes'] >> 20} MiB) was reached",
+    }[ans.status]
+    return Result(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
+                  reason=reason)
+
+
+def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: dict,
+                     certificate: bool) -> CoreAnswer:
+    """The pure-Python answer: the reference search over the reference rules."""
+    if objective != "decide":
+        raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
+    rules = g.rules(var)
+    out = reference_search(rules, rules.start(d), limits["max_states"], limits["max_seconds"],
+                           keep_explored=certificate)
+    stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
+    cert = frozenset(out.explored) if out.explored is not None else None
+    return CoreAnswer(out.status, out.moves, stats, cert)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of verify(): ok is True when the answer checks, False when it does not, None
+    when it could not be checked within the limits given."""
+
+    ok: Optional[bool]
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.ok is True
+
+
+def verify(
+    game: Union[str, Game],
+    deal: Any,
+    answer: Union[Result, BlockProof, Iterable[Union[str, Move]], str],
+    *,
+    max_states: Optional[int] = None,
+    **variant: Any,
+) -> Verification:
+    """Check an answer with the reference rules alone.
+
+    answer: a Result, a BlockProof, or a list of moves (text or Move) that should win.
+    A winning line must be legal move by move and end in a won position; a proof must check as
+    its kind says (docs/proofs.md). max_states bounds the re-search that an exhaustive proof
+    without a certificate needs.
+    """
+    g, var = _resolve(game, variant)
+    d = g.read_deal(deal, var)
+    try:
+        if isinstance(answer, Result):
+            if answer.game != g.name:
+                raise VerificationError(f"the result is for {answer.game}, not {g.name}")
+            if answer.status is Status.WON:
+                return _check_line(g, d, var, list(answer.moves), answer)
+            if answer.status is Status.BLOCKED:
+                if answer.proof is None:
+                    raise VerificationError("a BLOCKED result carries no proof")
+                return _check_proof(g, d, var, answer.proof, max_states)
+            return Verification(True, "an UNKNOWN result claims nothing")
+        if isinstance(answer, BlockProof):
+            return _check_proof(g, d, var, answer, max_states)
+        return _check_line(g, d, var, parse_moves(answer), None)
+    except VerificationError as e:
+        return Verification(False, str(e))
+
+
+def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
+                claim: Optional[Result]) -> Verification:
+    rules = g.rules(var)
+    pos = rules.start(d)
+    for i, m in enumerate(moves, start=1):
+        if rules.won(pos):
+            raise VerificationError(f"move {i} ({m}) comes after the deal is already won")
+        if m not in rules.moves(pos):
+            raise VerificationError(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
+        pos = rules.apply(pos, m)
+    if not rules.won(pos):
+        left = rules.cards_left(pos)
+        raise VerificationError(
+            f"the {len(moves)} moves are legal but do not win: {left} cards are left"
+        )
+    if claim is not None and claim.score is not None:
+        actual = g.score(d, var, moves)
+        if actual != claim.score:
+            raise VerificationError(f"the line scores {actual}, not the claimed {claim.score}")
+    return Verification(True, f"the {len(moves)} moves are legal and win")
+
+
+def _check_proof(g: Game, d: Deal, var: dict, proof: BlockProof,
+                 max_states: Optional[int]) -> Verification:
+    rules = g.rules(var)
+    start = rules.start(d)
+    if proof.kind == "forced-line":
+        if not g.order_independent:
+            raise VerificationError(
+                f"a forced line proves nothing in {g.name}: there the order of play matters"
+            )
+        g.check_forced_line(d, proof)  # type: ignore[attr-defined]
+        return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
+    if proof.kind == "structural":
+        g.check_structural(d, var, proof)
+        return Verification(True, "the structural proof holds")
+    if proof.kind == "exhaustive":
+        if proof.certificate is not None:
+            return _check_certificate(rules, start, proof.certificate)
+        out = reference_search(rules, start, int(max_states or 0))
+        if out.status == "won":
+            line = " ".join(str(m) for m in out.moves)
+            raise VerificationError(f"the deal can be won: {line}")
+        if out.status == "exhausted":
+            return Verification(True, f"a re-search explored {out.states} positions, none won")
+        return Verification(None, f"not checked: the re-search reached {max_states} states")
+    raise VerificationError(f"unknown proof kind {proof.kind!r}")
+
+
+def _check_certificate(rules: Any, start: Any, cert: frozenset) -> Verification:
+    """Every position reachable from the start stays inside the certificate and none is won."""
+    if rules.key(start) not in cert:
+        raise VerificationError("the certificate does not contain the start position")
+    seen = {rules.key(start)}
+    todo = [start]
+    while todo:
+        pos = todo.pop()
+        if rules.won(pos):
+            raise VerificationError("the certificate contains a won position")
+        for m in rules.moves(pos):
+            child = rules.apply(pos, m)
+            k = rules.key(child)
+            if k not in cert:
+                raise VerificationError(f"the move {m} leads out of the certificate")
+            if k not in seen:
+                seen.add(k)
+                todo.append(child)
+    return Verification(True, f"the certificate is closed: {len(seen)} positions, none won")

@@ -1,0 +1,41 @@
+"""Which search runs: the compiled core, or the pure-Python reference search as a fallback.
+
+Set SOLITAIRE_SOLVER_PURE=1 to force the fallback (the test suite runs against both).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import warnings
+from types import ModuleType
+from typing import Optional
+
+_warned = False
+
+
+def pure_requested() -> bool:
+    return os.environ.get("SOLITAIRE_SOLVER_PURE", "") not in ("", "0")
+
+
+def core_module(name: str) -> Optional[ModuleType]:
+    """The compiled module solitaire_solver.<name>, or None (with one warning) when it is missing."""
+    global _warned
+    if pure_requested():
+        return None
+    try:
+        return importlib.import_module(f"solitaire_solver.{name}")
+    except ImportError as e:
+        if not _warned:
+            warnings.warn(
+                f"solitaire_solver: the compiled core is missing ({e}); using the pure-Python "
+                "search, which is much slower. Reinstall with `pip install .` to build it.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+            _warned = True
+        return None
+
+
+def has_core() -> bool:
+    return core_module("_engine") is not None

@@ -1,0 +1,180 @@
+"""The command line: solitaire-solver solve | verify | games.
+
+Exit codes: 0 won (or valid), 1 blocked (or invalid), 2 unknown (or not checked), 3 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Optional, Sequence
+
+from . import api
+from .deal import Deal
+from .errors import SolitaireError
+from .games import GAMES, get_game
+from .result import Status
+
+EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
+BAD_INPUT = 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line and exit code 3, not argparse's 2
+        self.exit(BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def _variant(pairs: Sequence[str]) -> dict:
+    out = {}
+    for p in pairs:
+        name, sep, value = p.partition("=")
+        if not sep or not name:
+            raise SolitaireError(f"a variant is written name=value, not {p!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
+    sources = sum(x is not None and x != [] for x in (args.file, args.seed, words or None))
+    if sources != 1:
+        raise SolitaireError("give the deal as text, or --file PATH, or --seed N (one of them)")
+    if args.seed is not None:
+        return Deal.from_seed(args.seed)
+    if args.file is not None:
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                return f.read()
+        except OSError as e:
+            raise SolitaireError(f"cannot read {args.file}: {e.strerror}") from None
+    return " ".join(words) if len(words) > 1 else words[0]
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
+    p.add_argument("--file", help="read the deal (or layout) from this file")
+    p.add_argument("--seed", type=int, help="the seeded deal of RULES.md")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a variant option, e.g. -o passes=1 (repeatable)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="solitaire-solver", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("solve", help="decide a deal: a winning line or a proof of a block")
+    _add_common(s)
+    s.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
+    s.add_argument("--objective", default="decide", help="decide (default), shortest or score")
+    s.add_argument("--max-states", type=int, help="stop with UNKNOWN after this many positions")
+    s.add_argument("--max-seconds", type=float, help="stop with UNKNOWN after this many seconds")
+    s.add_argument("--memory-mb", type=float, default=api.DEFAULT_MEMORY_MB,
+                   help="transposition table budget in MiB (default 256)")
+    s.add_argument("--certificate", action="store_true",
+                   help="attach the explored positions to an exhaustive proof")
+    s.add_argument("--check", action="store_true",
+                   help="replay the answer under the reference rules before printing it")
+
+    v = sub.add_parser("verify", help="check a winning line with the reference rules")
+    _add_common(v)
+    v.add_argument("deal_and_moves", nargs="*", metavar="DEAL MOVES",
+                   help="the deal as one quoted argument (unless --file/--seed), then the moves")
+
+    sub.add_parser("games", help="list the games, their aliases, variants and rules")
+    return parser
+
+
+def _cmd_solve(args: argparse.Namespace) -> int:
+    game, _ = get_game(args.game)
+    deal = _deal_text(args, args.deal)
+    r = api.solve(args.game, deal, objective=args.objective, max_states=args.max_states,
+                  max_seconds=args.max_seconds, memory_mb=args.memory_mb,
+                  certificate=args.certificate, check=args.check, **_variant(args.option))
+    if args.json:
+        print(r.to_json())
+        return EXIT[r.status]
+    rules = game.rules(r.variant)
+    print(rules.render(rules.start(game.read_deal(deal, r.variant))))
+    print()
+    if r.won:
+        extra = f", score {r.score}" if r.score is not None else ""
+        print(f"WON in {len(r.moves)} moves{extra}:")
+        for i, m in enumerate(r.moves, start=1):
+            print(f"{i:3d}. {m}")
+    elif r.blocked and r.proof is not None:
+        print(f"BLOCKED: {r.proof.sentence}")
+        if r.proof.moves:
+            print("forced line: " + " ".join(str(m) for m in r.proof.moves))
+        if r.proof.position:
+            print(r.proof.position)
+    else:
+        print(f"UNKNOWN: {r.reason}")
+    st = r.stats
+    print(f"({st.get('states', 0)} states, {st.get('seconds', 0.0) * 1000:.1f} ms)")
+    return EXIT[r.status]
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    words = list(args.deal_and_moves)
+    if args.file is None and args.seed is None:
+        if not words:
+            raise SolitaireError("give the deal (one quoted argument) and the moves")
+        deal, moves = words[0], words[1:]
+        args.file = None
+        deal = _deal_text(args, [deal])
+    else:
+        deal, moves = _deal_text(args, []), words
+    verdict = api.verify(args.game, deal, moves, **_variant(args.option))
+    if args.json:
+        print(json.dumps({"ok": verdict.ok, "reason": verdict.reason}))
+    else:
+        word = {True: "VALID", False: "INVALID", None: "NOT CHECKED"}[verdict.ok]
+        print(f"{word}: {verdict.reason}")
+    return {True: 0, False: 1, None: 2}[verdict.ok]
+
+
+def _cmd_games(args: argparse.Namespace) -> int:
+    for g in GAMES:
+        names = ", ".join(g.aliases) if g.aliases else "-"
+        print(f"{g.name}  (aliases: {names})")
+        print(f"    {g.summary}")
+        for name, opt in g.options.items():
+            choices = "|".join(str(c) for c in opt.choices) if opt.choices else "..."
+            print(f"    variant {name}={choices} (default {opt.default}) {opt.doc}".rstrip())
+        for preset, fixed in g.presets.items():
+            fixed_text = ", ".join(f"{k}={v}" for k, v in fixed.items())
+            print(f"    preset {preset}: {fixed_text}")
+        if len(g.objectives) > 1:
+            print(f"    objectives: {', '.join(g.objectives)}")
+    return 0
+
+
+COMMANDS = {"solve": _cmd_solve, "verify": _cmd_verify, "games": _cmd_games}
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    # Positionals may follow options (`verify elevens --seed 3 AD+TD ...`): argparse leaves such
+    # words over, and they belong to the deal and moves.
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        flags = [w for w in extra if w.startswith("-") and len(w) > 1]
+        if flags or args.command == "games":
+            parser.error(f"unrecognized arguments: {' '.join(flags or extra)}")
+        if args.command == "solve":
+            args.deal = list(args.deal) + extra
+        else:
+            args.deal_and_moves = list(args.deal_and_moves) + extra
+    try:
+        return COMMANDS[args.command](args)
+    except SolitaireError as e:
+        print(f"solitaire-solver: error: {e}", file=sys.stderr)
+        return BAD_INPUT
+    except KeyboardInterrupt:
+        print("solitaire-solver: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

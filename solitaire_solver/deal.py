@@ -1,0 +1,107 @@
+"""Deals: the 52 cards of one pack in the order they come off it (RULES.md, "Deals")."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Iterable, Sequence, Union
+
+from .cards import CARD_NAMES, card_index
+from .errors import CardError, DealError
+
+_SPLIT = re.compile(r"[\s,]+")
+
+
+class Deal:
+    """An immutable full pack in dealing order. `str()` gives the canonical text, `repr()` round-trips."""
+
+    __slots__ = ("_cards",)
+
+    def __init__(self, cards: Union[str, Iterable[Union[str, int]]]):
+        self._cards = _parse(cards)
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Deal:
+        """The seeded deal of RULES.md: the pack in index order shuffled by random.Random(seed)."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise DealError(f"a seed must be an integer, not {seed!r}")
+        pack = list(range(52))
+        random.Random(seed).shuffle(pack)
+        return cls(pack)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Card indexes in dealing order."""
+        return self._cards
+
+    def __iter__(self):
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return 52
+
+    def __getitem__(self, i):
+        return self._cards[i]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deal) and other._cards == self._cards
+
+    def __hash__(self) -> int:
+        return hash(self._cards)
+
+    def __str__(self) -> str:
+        return " ".join(CARD_NAMES[c] for c in self._cards)
+
+    def __repr__(self) -> str:
+        return f"Deal({str(self)!r})"
+
+
+DealLike = Union[Deal, str, Sequence[Union[str, int]]]
+
+
+def random_deal(seed: int) -> Deal:
+    """The seeded deal for `seed` (RULES.md): anyone can reproduce it."""
+    return Deal.from_seed(seed)
+
+
+def as_deal(deal: DealLike) -> Deal:
+    return deal if isinstance(deal, Deal) else Deal(deal)
+
+
+def _parse(cards) -> tuple[int, ...]:
+    if isinstance(cards, Deal):
+        return cards.cards
+    if isinstance(cards, str):
+        tokens: list = [t for t in _SPLIT.split(cards.strip()) if t]
+    else:
+        try:
+            tokens = list(cards)
+        except TypeError:
+            raise DealError(f"a deal must be text or a sequence of cards, not {cards!r}") from None
+    out = []
+    first_seen: dict[int, int] = {}
+    for pos, tok in enumerate(tokens, start=1):
+        if isinstance(tok, bool):
+            raise DealError(f"card {pos}: {tok!r} is not a card")
+        if isinstance(tok, int):
+            if not 0 <= tok < 52:
+                raise DealError(f"card {pos}: index {tok} is not a card index (0..51)")
+            idx = tok
+        elif isinstance(tok, str):
+            try:
+                idx = card_index(tok)
+            except CardError:
+                raise DealError(f"card {pos}: {tok!r} is not a card") from None
+        else:
+            raise DealError(f"card {pos}: {tok!r} is not a card")
+        if idx in first_seen:
+            raise DealError(
+                f"card {pos}: {CARD_NAMES[idx]} is a duplicate (already card {first_seen[idx]})"
+            )
+        first_seen[idx] = pos
+        out.append(idx)
+    if len(out) != 52:
+        missing = [CARD_NAMES[i] for i in range(52) if i not in first_seen]
+        shown = " ".join(missing[:8]) + (" ..." if len(missing) > 8 else "")
+        raise DealError(f"a deal has 52 cards, this one {len(out)}; missing: {shown}")
+    return tuple(out)

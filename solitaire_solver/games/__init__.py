@@ -1,0 +1,50 @@
+"""The games registry: every game the library solves, found by name, alias or preset."""
+
+from __future__ import annotations
+
+from .base import CoreAnswer, Game, Option
+from .slots import BlockTen, Elevens
+from ..errors import UnknownGameError
+
+#: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
+GAMES: tuple[Game, ...] = (
+    Elevens(),
+    BlockTen(),
+)
+
+
+def _index() -> dict[str, tuple[Game, dict]]:
+    out: dict[str, tuple[Game, dict]] = {}
+    for g in GAMES:
+        for name in (g.name, *g.aliases):
+            out[name] = (g, {})
+        for preset, fixed in g.presets.items():
+            out[preset] = (g, dict(fixed))
+    return out
+
+
+_BY_NAME = _index()
+
+
+def normalise(name: str) -> str:
+    return name.strip().lower().replace("_", "-").replace(" ", "-")
+
+
+def get_game(name: str) -> tuple[Game, dict]:
+    """The game called `name` (name, alias or preset) and the options a preset fixes."""
+    if isinstance(name, Game):
+        return name, {}
+    if not isinstance(name, str):
+        raise UnknownGameError(f"a game is named by text, not {name!r}")
+    try:
+        return _BY_NAME[normalise(name)]
+    except KeyError:
+        known = ", ".join(g.name for g in GAMES)
+        raise UnknownGameError(f"unknown game {name!r} (games: {known})") from None
+
+
+def game_names() -> list[str]:
+    return [g.name for g in GAMES]
+
+
+__all__ = ["GAMES", "CoreAnswer", "Game", "Option", "game_names", "get_game"]

@@ -1,0 +1,125 @@
+"""What a game plugs into the library: names, variants, reference rules, its core, its proofs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ..deal import Deal, as_deal
+from ..errors import VariantError, VerificationError
+from ..moves import Move
+from ..result import BlockProof
+from ..rules.base import Rules
+
+
+@dataclass(frozen=True)
+class Option:
+    """A variant option: its default, the values it takes, and how to read it from text."""
+
+    default: Any
+    choices: Optional[tuple] = None        # None: any value `parse` accepts
+    parse: Callable[[str], Any] = str
+    doc: str = ""
+
+    def read(self, name: str, raw: Any) -> Any:
+        value = raw
+        if isinstance(raw, str) and self.parse is not str:
+            try:
+                value = self.parse(raw)
+            except (TypeError, ValueError):
+                raise VariantError(f"variant {name}: cannot read {raw!r}") from None
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise VariantError(f"variant {name}: {raw!r} is not one of {allowed}")
+        return value
+
+
+def parse_bool(text: str) -> bool:
+    t = text.strip().lower()
+    if t in ("1", "true", "yes", "on"):
+        return True
+    if t in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
+@dataclass
+class CoreAnswer:
+    """What a search (core or reference) found, in library terms."""
+
+    status: str                     # "won", "exhausted", "limit-states", "limit-time", "limit-memory"
+    moves: list[Move]
+    stats: dict
+    certificate: Optional[frozenset] = None
+    score: Optional[int] = None
+
+
+class Game:
+    """Base class of a game's plug-in. Subclasses set the class attributes and rules()."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    summary: str = ""
+    options: dict[str, Option] = {}
+    #: Named presets: a name (also accepted as a game name) and the options it fixes.
+    presets: dict[str, dict] = {}
+    objectives: tuple[str, ...] = ("decide",)
+    #: True when the outcome does not depend on the order of play, so one forced line decides
+    #: the deal and proves a block (docs/proofs.md).
+    order_independent: bool = False
+
+    # -- variants -----------------------------------------------------------------------------
+    def variant(self, **given: Any) -> dict:
+        """All options with defaults filled in; VariantError for unknown names or bad values."""
+        out = {name: opt.default for name, opt in self.options.items()}
+        for name, raw in given.items():
+            key = name.replace("-", "_")
+            if key not in self.options:
+                known = ", ".join(self.options) or "none"
+                raise VariantError(f"{self.name} has no variant {name!r} (variants: {known})")
+            out[key] = self.options[key].read(key, raw)
+        return out
+
+    def rules(self, variant: dict) -> Rules:
+        raise NotImplementedError
+
+    # -- input ----------------------------------------------------------------------------------
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """A Deal from a Deal, pack-order text or a card list; games with a layout text accept it."""
+        return as_deal(deal)
+
+    # -- solving ----------------------------------------------------------------------------------
+    def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        """A block visible before any search, or None."""
+        return None
+
+    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
+                   certificate: bool) -> CoreAnswer:
+        """Search with the compiled core module `core`."""
+        raise NotImplementedError
+
+    def core_name(self) -> Optional[str]:
+        """Name of the compiled module in solitaire_solver (without the package), or None."""
+        return None
+
+    def certificate_key(self, removed: int, aux: int) -> Any:
+        """The reference rules' key of a core position (certificates are given in those keys)."""
+        return (removed, aux)
+
+    def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
+        """The proof of a block after a search found no win."""
+        states = answer.stats.get("states", 0)
+        return BlockProof(
+            kind="exhaustive",
+            sentence=f"no line of play wins: all {states} reachable positions were explored",
+            states=states,
+            certificate=answer.certificate,
+        )
+
+    def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
+        """Raise VerificationError unless the structural proof holds under the reference rules."""
+        raise VerificationError(f"{self.name} has no structural proofs")
+
+    def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
+        """The score of a line of play, for games with the `score` objective."""
+        return None

@@ -1,0 +1,89 @@
+"""Moves and their text form (RULES.md, "Moves")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from .cards import CARD_NAMES, card_index, indexes, mask
+from .errors import CardError, MoveError
+
+#: The single-word moves, in the order of their flag bits in the core's move words (bit 52 up).
+WORDS = ("draw", "recycle", "discard", "deal", "consolidate")
+_WORD_SHIFT = 52
+_CARD_BITS = (1 << 52) - 1
+
+
+@dataclass(frozen=True)
+class Move:
+    """A removal (its cards, ascending index order) or a single-word move such as `draw`."""
+
+    cards: tuple[int, ...] = ()
+    word: Optional[str] = None
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Read `5H+6C`, `KS` or a word; cards in any order and case."""
+        if not isinstance(text, str):
+            raise MoveError(f"a move is text, not {text!r}")
+        t = text.strip()
+        if t.lower() in WORDS:
+            return cls(word=t.lower())
+        parts = re.split(r"\s*\+\s*", t)
+        if not t or any(not p for p in parts):
+            raise MoveError(f"not a move: {text!r}")
+        try:
+            cards = [card_index(p) for p in parts]
+        except CardError as e:
+            raise MoveError(f"not a move: {text!r} ({e})") from None
+        if len(set(cards)) != len(cards):
+            raise MoveError(f"not a move: {text!r} names a card twice")
+        return cls(cards=tuple(sorted(cards)))
+
+    @classmethod
+    def remove(cls, cards: Iterable[int]) -> Move:
+        return cls(cards=tuple(sorted(cards)))
+
+    @classmethod
+    def from_code(cls, code: int) -> Move:
+        """The move of a core move word: card bits 0..51, word flags from bit 52."""
+        flags = code >> _WORD_SHIFT
+        if flags:
+            return cls(word=WORDS[flags.bit_length() - 1])
+        return cls(cards=tuple(indexes(code & _CARD_BITS)))
+
+    @property
+    def code(self) -> int:
+        if self.word is not None:
+            return 1 << (_WORD_SHIFT + WORDS.index(self.word))
+        return mask(self.cards)
+
+    @property
+    def mask(self) -> int:
+        """The bitboard of the cards the move removes."""
+        return mask(self.cards)
+
+    def __str__(self) -> str:
+        if self.word is not None:
+            return self.word
+        return "+".join(CARD_NAMES[c] for c in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Move.from_text({str(self)!r})"
+
+
+def parse_moves(moves: Iterable) -> list[Move]:
+    """Moves from Move objects or text; a single string may hold several separated by spaces or commas."""
+    if isinstance(moves, str):
+        moves = [m for m in re.split(r"[\s,]+", moves.strip()) if m]
+    out = []
+    for i, m in enumerate(moves, start=1):
+        if isinstance(m, Move):
+            out.append(m)
+        else:
+            try:
+                out.append(Move.from_text(m))
+            except MoveError as e:
+                raise MoveError(f"move {i}: {e}") from None
+    return out

@@ -1,0 +1,101 @@
+"""What a solve gives back: a status, a winning line or a proof of a block, statistics."""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .moves import Move
+
+
+class Status(enum.Enum):
+    WON = "won"
+    BLOCKED = "blocked"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class BlockProof:
+    """Why no line of play wins.
+
+    kind is one of:
+    - "forced-line": the game's outcome does not depend on the order of play (docs/proofs.md), so
+      the line `moves` played to its end, where `position` is stuck, proves the block;
+    - "structural": a fact of the layout alone, stated in `sentence`, checked by the reference rules;
+    - "exhaustive": every position reachable was explored (`states`); `certificate`, when asked for,
+      holds the keys of those positions, closed under moves and none of them won.
+    """
+
+    kind: str
+    sentence: str
+    moves: tuple[Move, ...] = ()
+    position: str = ""
+    states: int = 0
+    certificate: Optional[frozenset] = None
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {"kind": self.kind, "sentence": self.sentence}
+        if self.moves:
+            d["moves"] = [str(m) for m in self.moves]
+        if self.position:
+            d["position"] = self.position
+        if self.states:
+            d["states"] = self.states
+        if self.details:
+            d["details"] = self.details
+        if self.certificate is not None:
+            d["certificate"] = sorted([list(k) if isinstance(k, tuple) else k
+                                       for k in self.certificate])
+        return d
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer for one deal. `moves` win when status is WON; `proof` is set when BLOCKED."""
+
+    game: str
+    status: Status
+    moves: tuple[Move, ...] = ()
+    proof: Optional[BlockProof] = None
+    stats: dict = field(default_factory=dict)
+    variant: dict = field(default_factory=dict)
+    objective: str = "decide"
+    score: Optional[int] = None
+    reason: str = ""
+
+    @property
+    def won(self) -> bool:
+        return self.status is Status.WON
+
+    @property
+    def blocked(self) -> bool:
+        return self.status is Status.BLOCKED
+
+    def to_dict(self) -> dict:
+        d: dict[str, Any] = {
+            "game": self.game,
+            "variant": self.variant,
+            "objective": self.objective,
+            "status": self.status.value,
+            "moves": [str(m) for m in self.moves],
+            "proof": self.proof.to_dict() if self.proof else None,
+            "stats": self.stats,
+        }
+        if self.score is not None:
+            d["score"] = self.score
+        if self.reason:
+            d["reason"] = self.reason
+        return d
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def __str__(self) -> str:
+        if self.won:
+            return f"won in {len(self.moves)} moves: " + " ".join(str(m) for m in self.moves)
+        if self.blocked and self.proof:
+            return "blocked: " + self.proof.sentence
+        return "unknown: " + (self.reason or "a search limit was reached")

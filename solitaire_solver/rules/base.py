@@ -1,0 +1,55 @@
+"""What every game's reference rules provide."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Hashable
+
+from ..deal import Deal
+from ..errors import MoveError
+from ..moves import Move
+
+
+class Rules(ABC):
+    """The rules of one game (with its variant settings fixed)."""
+
+    #: Registry name of the game.
+    game: str = ""
+
+    @abstractmethod
+    def start(self, deal: Deal) -> Any:
+        """The position after the deal."""
+
+    @abstractmethod
+    def moves(self, pos: Any) -> list[Move]:
+        """Every legal move in pos, in a fixed order."""
+
+    @abstractmethod
+    def apply(self, pos: Any, move: Move) -> Any:
+        """The position after move, which the caller has checked is legal."""
+
+    @abstractmethod
+    def won(self, pos: Any) -> bool:
+        """True when pos is won."""
+
+    @abstractmethod
+    def render(self, pos: Any) -> str:
+        """The position as a person would draw it."""
+
+    @abstractmethod
+    def key(self, pos: Any) -> Hashable:
+        """Equal keys, equal positions (the key proofs and certificates use)."""
+
+    @abstractmethod
+    def cards_left(self, pos: Any) -> int:
+        """Cards not yet removed (those that still count against a win)."""
+
+    def why_illegal(self, pos: Any, move: Move) -> str:
+        """A sentence saying why move is not legal in pos (games give better reasons)."""
+        return f"{move} is not a legal move here"
+
+    def play(self, pos: Any, move: Move) -> Any:
+        """The position after move; MoveError when it is not legal in pos."""
+        if move not in self.moves(pos):
+            raise MoveError(self.why_illegal(pos, move))
+        return self.apply(pos, move)

@@ -1,0 +1,90 @@
+"""Slot games (Elevens, Block Ten, Tens, Fifteens): a row of slots refilled from the stock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..cards import pretty, value
+from ..deal import Deal
+from ..moves import Move
+from .base import Rules
+
+
+@dataclass(frozen=True)
+class SlotPosition:
+    slots: tuple[Optional[int], ...]  # card index, or None for an empty slot
+    stock: tuple[int, ...]            # next card first
+    removed: int                      # bitboard of the removed cards
+
+    @property
+    def showing(self) -> list[int]:
+        return [c for c in self.slots if c is not None]
+
+
+class SlotRules(Rules):
+    """Deal the first `slots` cards face up; after a removal refill the emptied slots from the
+    stock, lowest slot first, one card each, while the stock lasts."""
+
+    slots = 9
+    columns = 3
+    #: Bitboard of the cards that must be removed to win.
+    goal = (1 << 52) - 1
+
+    def start(self, deal: Deal) -> SlotPosition:
+        cards = deal.cards
+        return SlotPosition(tuple(cards[: self.slots]), tuple(cards[self.slots :]), 0)
+
+    def removals(self, showing: list[int]) -> list[tuple[int, ...]]:
+        """Every set of showing cards that may leave together."""
+        raise NotImplementedError
+
+    def moves(self, pos: SlotPosition) -> list[Move]:
+        return [Move.remove(group) for group in self.removals(sorted(pos.showing))]
+
+    def apply(self, pos: SlotPosition, move: Move) -> SlotPosition:
+        slots = list(pos.slots)
+        stock = list(pos.stock)
+        gone = set(move.cards)
+        for i, c in enumerate(slots):
+            if c in gone:
+                slots[i] = stock.pop(0) if stock else None
+        return SlotPosition(tuple(slots), tuple(stock), pos.removed | move.mask)
+
+    def won(self, pos: SlotPosition) -> bool:
+        return pos.removed & self.goal == self.goal
+
+    def key(self, pos: SlotPosition) -> int:
+        # Which slot a card sits in never matters to play; the removed set fixes the rest: the
+        # stock has dealt exactly one card per removed card.
+        return pos.removed
+
+    def cards_left(self, pos: SlotPosition) -> int:
+        return bin(self.goal & ~pos.removed).count("1")
+
+    def why_illegal(self, pos: SlotPosition, move: Move) -> str:
+        if move.word is not None:
+            return f"{move} is not a move of {self.game}"
+        hidden = [c for c in move.cards if c not in pos.showing]
+        if hidden:
+            return f"{move}: {Move.remove(hidden[:1])} is not showing"
+        return f"{move}: {self.removal_rule}"
+
+    removal_rule = "these cards cannot be removed together"
+
+    def render(self, pos: SlotPosition) -> str:
+        cells = [pretty(c).rjust(3) if c is not None else "  ." for c in pos.slots]
+        rows = [" ".join(cells[i : i + self.columns]) for i in range(0, len(cells), self.columns)]
+        nxt = f", next {pretty(pos.stock[0])}" if pos.stock else ""
+        rows.append(f"stock: {len(pos.stock)} cards{nxt}")
+        return "\n".join(rows)
+
+
+def pairs_totalling(showing: list[int], total: int, values: range) -> list[tuple[int, int]]:
+    """Every pair of showing cards with values in `values` totalling `total`."""
+    out = []
+    for i, a in enumerate(showing):
+        for b in showing[i + 1 :]:
+            if value(a) in values and value(b) in values and value(a) + value(b) == total:
+                out.append((a, b))
+    return out
