@@ -13,6 +13,12 @@ from setuptools import Extension, setup
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
 extra_compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
 
+# Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=_engine,_slots builds just those modules.
+only = [m for m in os.environ.get("SOLITAIRE_SOLVER_BUILD_ONLY", "").split(",") if m]
+pyx_files = sorted(glob.glob("solitaire_solver/*.pyx"))
+if only:
+    pyx_files = [p for p in pyx_files if os.path.splitext(os.path.basename(p))[0] in only]
+
 extensions = [
     Extension(
         "solitaire_solver." + os.path.splitext(os.path.basename(pyx))[0],
@@ -20,7 +26,7 @@ extensions = [
         include_dirs=["csrc"],
         extra_compile_args=extra_compile_args,
     )
-    for pyx in sorted(glob.glob("solitaire_solver/*.pyx"))
+    for pyx in pyx_files
 ]
 
 setup(
