@@ -67,29 +67,35 @@ size_t tt_capacity(const ttable *t) { return t->mask + 1; }
 
 int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t tag = k1 | TT_USED;
-    size_t home = (size_t)tt_hash(k0, k1) & t->mask;
     t->probes++;
-    for (size_t i = 0; i < TT_WINDOW; i++) {
-        tt_entry *e = &t->slots[(home + i) & t->mask];
-        if (e->k1 == 0) {
-            e->k0 = k0;
-            e->k1 = tag;
-            t->used++;
-            t->inserts++;
-            if (t->used * 4 > (t->mask + 1) * 3 && t->mask + 1 < t->max_slots) tt_grow(t);
-            return 0;
+    for (;;) {
+        size_t home = (size_t)tt_hash(k0, k1) & t->mask;
+        for (size_t i = 0; i < TT_WINDOW; i++) {
+            tt_entry *e = &t->slots[(home + i) & t->mask];
+            if (e->k1 == 0) {
+                e->k0 = k0;
+                e->k1 = tag;
+                t->used++;
+                t->inserts++;
+                if (t->used * 2 > t->mask + 1 && t->mask + 1 < t->max_slots) tt_grow(t);
+                return 0;
+            }
+            if (e->k0 == k0 && e->k1 == tag) {
+                t->hits++;
+                return 1;
+            }
         }
-        if (e->k0 == k0 && e->k1 == tag) {
-            t->hits++;
-            return 1;
+        if (t->mask + 1 < t->max_slots) {
+            tt_grow(t); /* a full window while the budget allows more room: make room */
+            continue;
         }
+        /* At the budget: forget the key at the home slot; the search stays correct, it may
+         * only explore that position again. */
+        t->slots[home].k0 = k0;
+        t->slots[home].k1 = tag;
+        t->replaced++;
+        return 0;
     }
-    /* Window full: forget the oldest-placed candidate (the home slot); the search stays correct,
-     * it may only explore that position again. */
-    t->slots[home].k0 = k0;
-    t->slots[home].k1 = tag;
-    t->replaced++;
-    return 0;
 }
 
 /* Rehash an entry into a larger table: the first empty slot of its window, else its home slot.

@@ -22,8 +22,8 @@ def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: 
         raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
     if max_seconds is not None and not float(max_seconds) > 0:
         raise SolitaireError(f"max_seconds must be positive, not {max_seconds!r}")
-    if not float(memory_mb) >= 1:
-        raise SolitaireError(f"memory_mb must be at least 1, not {memory_mb!r}")
+    if not float(memory_mb) > 0:
+        raise SolitaireError(f"memory_mb must be positive, not {memory_mb!r}")
     return {
         "max_states": int(max_states or 0),
         "max_seconds": float(max_seconds or 0.0),

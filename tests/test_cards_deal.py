@@ -1,0 +1,138 @@
+"""Cards, deals and moves: the text forms of RULES.md and every bad-input case of the parser."""
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.cards import CARD_NAMES, card_index, value
+from solitaire_solver.moves import Move, parse_moves
+
+FULL = " ".join(CARD_NAMES)
+
+
+def test_card_indexes_follow_rules():
+    assert card_index("AC") == 0
+    assert card_index("KS") == 51
+    assert card_index("TD") == 13 + 9
+    assert [value(card_index(r + "H")) for r in "A23456789TJQK"] == list(range(1, 14))
+
+
+@pytest.mark.parametrize("text", ["10d", "TD", "td", "T♦", "10♦", " td "])
+def test_card_spellings(text):
+    assert ss.card_name(card_index(text)) == "TD"
+
+
+@pytest.mark.parametrize("text", ["", "1D", "TX", "ADD", "11C", "♦T", "Z"])
+def test_bad_cards(text):
+    with pytest.raises(ss.CardError):
+        card_index(text)
+
+
+def test_seeded_deal_is_python_shuffle():
+    pack = list(range(52))
+    random.Random(12345).shuffle(pack)
+    assert ss.random_deal(12345).cards == tuple(pack)
+    assert ss.random_deal(7) == ss.Deal.from_seed(7)
+
+
+def test_deal_text_forms():
+    d = ss.Deal(FULL)
+    assert d.cards == tuple(range(52))
+    assert ss.Deal(FULL.replace(" ", ",")) == d
+    assert ss.Deal(FULL.lower().replace("t", "10")) == d
+    assert ss.Deal(list(range(52))) == d
+    assert ss.Deal(CARD_NAMES) == d
+    assert eval(repr(d), {"Deal": ss.Deal}) == d
+
+
+@given(st.randoms(use_true_random=False))
+def test_deal_round_trip(rnd):
+    pack = list(range(52))
+    rnd.shuffle(pack)
+    d = ss.Deal(pack)
+    assert ss.Deal(str(d)) == d
+    assert str(ss.Deal(str(d).lower())) == str(d)
+
+
+def test_bad_token_named_with_position():
+    cards = FULL.split()
+    cards[4] = "XY"
+    with pytest.raises(ss.DealError, match=r"card 5: 'XY' is not a card"):
+        ss.Deal(" ".join(cards))
+
+
+def test_duplicate_named():
+    cards = FULL.split()
+    cards[10] = cards[3]
+    with pytest.raises(ss.DealError, match=r"card 11: 4C is a duplicate \(already card 4\)"):
+        ss.Deal(cards)
+
+
+def test_missing_and_count():
+    with pytest.raises(ss.DealError, match=r"this one 51; missing: KS"):
+        ss.Deal(FULL.split()[:-1])
+    with pytest.raises(ss.DealError, match=r"this one 0"):
+        ss.Deal("")
+
+
+def test_too_many_cards_is_a_duplicate():
+    with pytest.raises(ss.DealError, match="duplicate"):
+        ss.Deal(FULL + " AC")
+
+
+@pytest.mark.parametrize("bad", [52, -1, 3.5, None, True])
+def test_bad_items(bad):
+    cards = list(range(51)) + [bad]
+    with pytest.raises(ss.DealError, match="card 52"):
+        ss.Deal(cards)
+
+
+def test_deal_errors_are_value_errors():
+    assert issubclass(ss.DealError, ValueError)
+    with pytest.raises(ValueError):
+        ss.Deal(12)
+    with pytest.raises(ss.DealError):
+        ss.random_deal("7")
+
+
+@given(st.text(max_size=200))
+def test_parser_fuzz_never_crashes(text):
+    try:
+        d = ss.Deal(text)
+    except ss.DealError:
+        return
+    assert sorted(d.cards) == list(range(52))
+
+
+def test_move_text():
+    assert str(Move.from_text("5H+6C")) == "6C+5H"
+    assert str(Move.from_text("jh + qd+ks")) == "QD+JH+KS"  # ascending index order
+    assert str(Move.from_text("KS")) == "KS"
+    assert str(Move.from_text("Draw")) == "draw"
+    m = Move.from_text("6C+5H")
+    assert Move.from_code(m.code) == m
+    assert Move.from_code(Move(word="recycle").code) == Move(word="recycle")
+
+
+@pytest.mark.parametrize("bad", ["", "+", "5H+", "5H+5H", "5H+XX", "shuffle", "5H 6C"])
+def test_bad_moves(bad):
+    with pytest.raises(ss.MoveError):
+        Move.from_text(bad)
+
+
+def test_parse_moves_names_position():
+    assert [str(m) for m in parse_moves("AD+TD, 4C+7D")] == ["AD+TD", "4C+7D"]
+    with pytest.raises(ss.MoveError, match="move 2"):
+        parse_moves(["AD+TD", "4C+ZZ"])
+
+
+@given(st.text(max_size=30))
+def test_move_parser_fuzz(text):
+    try:
+        m = Move.from_text(text)
+    except ss.MoveError:
+        return
+    assert Move.from_text(str(m)) == m

@@ -1,0 +1,72 @@
+"""The generic search: limits end in UNKNOWN (never BLOCKED), the table's budget holds."""
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver import _slots
+
+HARD = ss.random_deal(935)  # the Elevens deal of seeds 0..2999 with the most positions
+
+
+def test_tiny_table_replaces_but_decides_the_same():
+    replaced = 0
+    for seed in range(300):
+        cards = ss.random_deal(seed).cards
+        big = _slots.solve("elevens", cards, _slots.MODE_ALL)
+        tiny = _slots.solve("elevens", cards, _slots.MODE_ALL, memory_bytes=1)
+        assert tiny[0] == big[0], seed
+        assert tiny[2]["table_capacity"] == 1024
+        assert tiny[2]["table_used"] <= 1024
+        replaced += tiny[2]["table_replaced"]
+    assert replaced > 0
+    tiny = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL, memory_bytes=1)
+    big = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL)
+    assert tiny[0] == big[0] == 1
+    assert tiny[2]["table_replaced"] > 0 and big[2]["table_replaced"] == 0
+    assert tiny[2]["states"] > big[2]["states"]  # re-explored, not lost
+
+
+def test_table_grows_within_budget():
+    r = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL, memory_bytes=64 << 20)
+    st = r[2]
+    assert st["table_used"] == st["states"]
+    assert st["table_used"] * 2 <= st["table_capacity"]
+    assert st["table_bytes"] <= 64 << 20
+
+
+def test_state_limit_is_unknown_not_blocked():
+    r = ss.solve("elevens", HARD, certificate=True, max_states=10)
+    assert r.status is ss.Status.UNKNOWN
+    assert r.proof is None and not r.moves
+    assert "state limit (10)" in r.reason
+    assert ss.verify("elevens", HARD, r).ok  # an UNKNOWN claims nothing
+    status, path, stats, cert = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL,
+                                             max_states=10)
+    assert status == 2 and stats["states"] == 10 and cert is None
+
+
+def test_time_limit_is_unknown():
+    status, _, stats, _ = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL,
+                                       max_seconds=1e-9, memory_bytes=1)
+    assert status == 3
+    assert stats["states"] < 54987  # stopped before the end
+
+
+def test_certificate_over_budget_is_unknown():
+    r = ss.solve("elevens", HARD, certificate=True, memory_mb=0.01)
+    assert r.status is ss.Status.UNKNOWN
+    assert "memory budget" in r.reason
+
+
+@pytest.mark.parametrize("kw", [{"max_states": 0}, {"max_states": -5}, {"max_seconds": 0},
+                                {"memory_mb": 0}, {"max_states": True}])
+def test_bad_limits(kw):
+    with pytest.raises(ss.SolitaireError):
+        ss.solve("elevens", HARD, **kw)
+
+
+def test_stats_report_the_table():
+    r = ss.solve("elevens", ss.random_deal(3))
+    for key in ("states", "table_probes", "table_hits", "table_replaced", "seconds"):
+        assert key in r.stats
+    assert r.stats["table_probes"] >= r.stats["states"] - 1
