@@ -1,0 +1,24 @@
+"""Keep only winnable deals: the seeds in a range whose deal can be won, with the solution.
+
+A card app can store these and deal only games a player can finish.
+
+    python examples/winnable_seeds.py elevens 0 1000 > winnable.jsonl
+"""
+
+import json
+import sys
+
+import solitaire_solver as ss
+
+game = sys.argv[1] if len(sys.argv) > 1 else "elevens"
+start = int(sys.argv[2]) if len(sys.argv) > 2 else 0
+stop = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+
+kept = 0
+for seed in range(start, stop):
+    deal = ss.random_deal(seed)
+    result = ss.solve(game, deal, max_seconds=10)
+    if result.won:
+        kept += 1
+        print(json.dumps({"seed": seed, "deal": str(deal), "moves": [str(m) for m in result.moves]}))
+print(f"{kept} of {stop - start} deals are winnable", file=sys.stderr)

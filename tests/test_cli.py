@@ -1,0 +1,106 @@
+"""The command line: verdicts, exit codes 0/1/2/3, one-line errors, JSON."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def seed_with(status, game="elevens"):
+    return next(s for s in range(1000) if ss.solve(game, ss.random_deal(s)).status is status)
+
+
+def test_solve_won_prints_layout_and_moves(capsys):
+    s = seed_with(ss.Status.WON)
+    code, out, _ = run(capsys, "solve", "elevens", "--seed", str(s))
+    assert code == 0
+    assert "WON in" in out and "♠" in out
+    r = ss.solve("elevens", ss.random_deal(s))
+    assert f"  1. {r.moves[0]}" in out
+
+
+def test_solve_blocked_and_json(capsys):
+    s = seed_with(ss.Status.BLOCKED)
+    code, out, _ = run(capsys, "solve", "elevens", "--seed", str(s))
+    assert code == 1 and "BLOCKED: stuck after" in out
+    code, out, _ = run(capsys, "solve", "eleven", "--seed", str(s), "--json")
+    data = json.loads(out)
+    assert code == 1 and data["status"] == "blocked"
+    assert data["proof"]["kind"] == "forced-line"
+
+
+def test_solve_from_text_and_file(capsys, tmp_path):
+    d = ss.random_deal(3)
+    code, out, _ = run(capsys, "solve", "elevens", str(d))
+    assert code == 0
+    code2, out2, _ = run(capsys, "solve", "elevens", *str(d).split())
+    assert code2 == 0 and out2 == out
+    f = tmp_path / "deal.txt"
+    f.write_text(str(d).replace(" ", "\n"))
+    assert run(capsys, "solve", "elevens", "--file", str(f))[0] == 0
+
+
+def test_unknown_with_limit(capsys):
+    code, out, _ = run(capsys, "solve", "elevens", "--seed", "935", "--certificate",
+                       "--max-states", "5")
+    assert code == 2 and "UNKNOWN" in out
+
+
+def test_verify(capsys):
+    d = ss.random_deal(3)
+    r = ss.solve("elevens", d)
+    moves = [str(m) for m in r.moves]
+    assert run(capsys, "verify", "elevens", str(d), *moves)[0] == 0
+    code, out, _ = run(capsys, "verify", "elevens", "--seed", "3", *moves[:-1])
+    assert code == 1 and out.startswith("INVALID")
+    code, out, _ = run(capsys, "verify", "elevens", "--seed", "3", "2C+3C", "--json")
+    assert code == 1 and json.loads(out)["ok"] is False
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["solve", "elevens", "AS 2H"], "52 cards"),
+    (["solve", "nosuchgame", "--seed", "1"], "unknown game"),
+    (["solve", "elevens", "--seed", "1", "-o", "passes=2"], "no variant"),
+    (["solve", "elevens", "--seed", "1", "-o", "junk"], "name=value"),
+    (["solve", "elevens"], "give the deal"),
+    (["solve", "elevens", "--file", "/nonexistent/deal.txt"], "cannot read"),
+    (["solve", "elevens", "--seed", "1", "--max-states", "0"], "max_states"),
+    (["verify", "elevens", "--seed", "1", "5H+ZZ"], "move 1"),
+    (["solve", "elevens", "--seed", "x"], "invalid int"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_is_one_line_and_exit_3(capsys, argv, needle):
+    try:
+        code = main(argv)
+    except SystemExit as e:  # argparse's own errors leave through SystemExit
+        code = e.code
+    out, err = capsys.readouterr()
+    assert code == 3
+    assert needle in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_games_lists_every_game(capsys):
+    code, out, _ = run(capsys, "games")
+    assert code == 0
+    for g in ss.GAMES:
+        assert g.name in out
+
+
+def test_console_entry_point_exit_code():
+    p = subprocess.run([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "AS"],
+                       capture_output=True, text=True)
+    assert p.returncode == 3
+    assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+    p = subprocess.run([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed"],
+                       capture_output=True, text=True)
+    assert p.returncode == 3 and "Traceback" not in p.stderr
