@@ -191,3 +191,170 @@ def forced_line(str game, object cards):
         slots_play(&c, &s, buf[0], &t)
         s = t
     return line, s.removed
+
+
+# ---------------------------------------------------------------------------------------------
+# Batch decisions for surveys: many deals in one call, no Python per deal.
+#
+# Confluence (module doc) lets one pass over the pack decide a deal. Keep the count of each rank
+# showing and the number of empty slots; deal the next card into an empty slot, and after each
+# card dealt make the removal it enables, if any. Invariant: after each card, no removal is
+# available among the cards showing (before it none was, so any new removal uses the new card,
+# and making it leaves none: the new card's rank, or its partner's, is then absent again). Each
+# removal is legal in the real game at that point, where every refill is made at once: the real
+# game has then dealt at least as many cards, and dealing never hides a card. When the pass ends
+# (no empty slot, or no stock) the position is the real game's stuck or won position, so
+# the verdict, the cards left and the number of removals equal the forced line's.
+# tests/test_survey.py checks all three against solve() on thousands of deals.
+
+from libc.stdint cimport int64_t, uint8_t, uint32_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+cdef extern from "pyrandom.h" nogil:
+    ctypedef struct ss_mt:
+        pass
+    void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
+    void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
+    void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
+
+BATCH_WON = 0
+BATCH_BLOCKED = 1
+
+
+cdef inline int decide_pass(int kind, const uint8_t *cards, uint8_t *moves_out,
+                            uint8_t *left_out) noexcept nogil:
+    """Decide one deal (card indexes in dealing order); returns 0 won, 1 blocked."""
+    cdef int cnt[14]
+    cdef int empty = 9
+    cdef int nxt = 0
+    cdef int removed = 0
+    cdef int moves = 0
+    cdef int r, c, goal
+    for r in range(14):
+        cnt[r] = 0
+    while empty > 0 and nxt < 52:
+        r = cards[nxt] % 13 + 1
+        nxt += 1
+        empty -= 1
+        cnt[r] += 1
+        if kind == ELEVENS:
+            if r <= 10:
+                c = 11 - r
+                if cnt[c] > 0:
+                    cnt[r] -= 1
+                    cnt[c] -= 1
+                    empty += 2
+                    removed += 2
+                    moves += 1
+            elif cnt[11] > 0 and cnt[12] > 0 and cnt[13] > 0:
+                cnt[11] -= 1
+                cnt[12] -= 1
+                cnt[13] -= 1
+                empty += 3
+                removed += 3
+                moves += 1
+        else:
+            if r == 10:
+                continue
+            c = 10 - r if r < 10 else r
+            if (c != r and cnt[c] > 0) or (c == r and cnt[r] >= 2):
+                cnt[r] -= 1
+                cnt[c] -= 1
+                empty += 2
+                removed += 2
+                moves += 1
+    goal = 52 if kind == ELEVENS else 48
+    moves_out[0] = <uint8_t>moves
+    left_out[0] = <uint8_t>(goal - removed)
+    return 0 if removed == goal else 1
+
+
+cdef inline long long now_ns() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec * 1000000000LL + ts.tv_nsec
+
+
+cdef inline void record(int kind, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
+                        uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states) noexcept nogil:
+    cdef int st = decide_pass(kind, deal, &moves[i], &left[i])
+    status[i] = <uint8_t>st
+    # What solve() reports: positions reached; a won line does not count its won position.
+    states[i] = <uint8_t>(moves[i] + st) if moves[i] > 0 else 1
+
+
+def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] status,
+                 uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states,
+                 uint32_t[::1] ns=None):
+    """Decide the seeded deals start .. start+count-1 (seeds must fit in 64 bits).
+
+    Fills status (BATCH_WON / BATCH_BLOCKED), cards left, removals and states (as solve() counts
+    them) at index seed - start; ns, when given, gets each deal's time (shuffle + decision).
+    """
+    cdef int kind = GAMES[game]
+    cdef uint8_t deal[52]
+    cdef Py_ssize_t i
+    cdef long long t0 = 0
+    cdef bint timing = ns is not None
+    if count < 0 or status.shape[0] < count or left.shape[0] < count or \
+            moves.shape[0] < count or states.shape[0] < count or (timing and ns.shape[0] < count):
+        raise ValueError("decide_seeds: output arrays shorter than count")
+    if count and (start > 0 and start + (count - 1) < start):
+        raise OverflowError("decide_seeds: seeds beyond 64 bits")
+    with nogil:
+        for i in range(count):
+            if timing:
+                t0 = now_ns()
+            ss_seeded_deal_i64(start + i, deal)
+            record(kind, deal, i, status, left, moves, states)
+            if timing:
+                ns[i] = <uint32_t>(now_ns() - t0)
+
+
+def decide_deals(str game, const uint8_t[:, ::1] deals, uint8_t[::1] status, uint8_t[::1] left,
+                 uint8_t[::1] moves, uint8_t[::1] states):
+    """Decide deals given as rows of 52 card indexes (checked: each row one full pack)."""
+    cdef int kind = GAMES[game]
+    cdef Py_ssize_t n = deals.shape[0]
+    cdef Py_ssize_t i
+    cdef int j
+    cdef uint64_t seen
+    if deals.shape[1] != 52:
+        raise ValueError("decide_deals: each deal is a row of 52 card indexes")
+    if status.shape[0] < n or left.shape[0] < n or moves.shape[0] < n or states.shape[0] < n:
+        raise ValueError("decide_deals: output arrays shorter than the deals")
+    for i in range(n):
+        seen = 0
+        for j in range(52):
+            if deals[i, j] < 52:
+                seen |= (<uint64_t>1) << deals[i, j]
+        if seen != BB_FULL_PACK:
+            raise ValueError(f"decide_deals: deal {i} is not one full pack")
+    with nogil:
+        for i in range(n):
+            record(kind, &deals[i, 0], i, status, left, moves, states)
+
+
+def seeded_deal(object seed):
+    """The seeded deal of RULES.md made by the C generator (any integer seed)."""
+    cdef uint8_t pack[52]
+    cdef ss_mt r
+    cdef int i
+    cdef object a = abs(int(seed))
+    words = []
+    while True:
+        words.append(a & 0xFFFFFFFF)
+        a >>= 32
+        if not a:
+            break
+    cdef uint32_t[::1] key = array_u32(words)
+    ss_mt_seed_words(&r, &key[0], len(words))
+    for i in range(52):
+        pack[i] = <uint8_t>i
+    ss_mt_shuffle(&r, pack, 52)
+    return [pack[i] for i in range(52)]
+
+
+def array_u32(words):
+    import array
+    return array.array("I", words)
