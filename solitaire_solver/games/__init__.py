@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from .base import CoreAnswer, Game, Option
 from .slots import BlockTen, Elevens
+from .nestor import Nestor
 from ..errors import UnknownGameError
 
 #: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
 GAMES: tuple[Game, ...] = (
     Elevens(),
     BlockTen(),
+    Nestor(),
 )
 
 

@@ -1,0 +1,230 @@
+# cython: language_level=3
+"""Core of Nestor (Matrimony), closed and open reserve.
+
+It receives the layout already dealt (rules/nestor.py deals it: one procedure for both sides).
+A position is State.removed, the cards removed in pairs, plus State.aux, the stock cards turned so
+far (closed reserve; always 0 with the open one). The removed cards of a column are always its
+last ones, so a column's height is its length less its removed cards, and its exposed card
+follows. This is exactly the reference rules' key (removed, turned).
+
+Pruning (switched off, with `prune=False` or when a certificate is asked for):
+- dead(): a per-rank matching count. Two cards of one column are never available together, so
+  every card of a rank that must still leave needs a partner of its rank from another column or
+  from the stock, each partner used once. See rank_dead() for the exact condition under each
+  reserve; it only ever rejects positions that no line of play wins.
+- open reserve, a safe move: when every card left of some rank is available, removing two of them
+  is played alone. Open availability only grows as cards leave (a column card stays exposed until
+  it is removed; stock cards are always available), so from any winning line, moving the removal
+  of those two cards to the front (and, with four left, pairing the other two where the line
+  first removed cards of that rank) is still legal and still wins.
+  No such rule is used with the closed reserve: there, removing cards early can unblock the
+  tableau and forbid a stock turn a winning line relied on.
+tests/test_nestor.py checks pruned against unpruned searches and against the reference search.
+"""
+
+from libc.stdint cimport uint64_t
+
+from solitaire_solver._engine cimport (
+    BB_FULL_PACK, MOVE_DISCARD, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
+    move_word,
+)
+
+cdef enum:
+    MAX_COLS = 8
+
+cdef struct NestorCtx:
+    bb_t colmask[MAX_COLS]      # the cards of each column
+    int cards[MAX_COLS][52]     # the cards of each column, first dealt first
+    int length[MAX_COLS]
+    int stock[52]               # the stock, top first
+    int nstock
+    bb_t stockmask
+    bb_t goal                   # cards that must be removed to win
+    bint open
+    bint safe                   # use the open reserve's safe move
+
+
+cdef inline bb_t exposed(NestorCtx *c, bb_t removed) noexcept nogil:
+    cdef bb_t out = 0
+    cdef int i, h
+    for i in range(MAX_COLS):
+        h = c.length[i] - bb_count(c.colmask[i] & removed)
+        if h > 0:
+            out |= (<bb_t>1) << c.cards[i][h - 1]
+    return out
+
+
+cdef inline int add_same(bb_t a, uint64_t *out, int n) noexcept nogil:
+    """Every removal of two cards of a (cards of one rank)."""
+    cdef bb_t rest
+    while a:
+        rest = bb_pop_lowest(a)
+        while rest:
+            out[n] = (a & -a) | (rest & -rest)
+            n += 1
+            rest = bb_pop_lowest(rest)
+        a = bb_pop_lowest(a)
+    return n
+
+
+cdef int nestor_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
+    cdef NestorCtx *c = <NestorCtx *>ctx
+    cdef bb_t avail = exposed(c, s.removed)
+    cdef bb_t a, rem
+    cdef int n = 0
+    cdef int v, top
+    if c.open:
+        avail |= c.stockmask & ~s.removed
+        if c.safe:
+            for v in range(1, 14):
+                rem = bb_rank(v) & ~s.removed
+                if rem and (rem & ~avail) == 0:
+                    out[0] = (rem & -rem)
+                    rem = bb_pop_lowest(rem)
+                    out[0] |= rem & -rem
+                    return 1
+    for v in range(1, 14):
+        a = avail & bb_rank(v)
+        if a & (a - 1):
+            n = add_same(a, out, n)
+    if n or c.open or <int>s.aux >= c.nstock:
+        return n
+    # Closed reserve, tableau blocked: the top stock card is turned and pairs at once if it can.
+    top = c.stock[s.aux]
+    a = avail & bb_rank(top % 13 + 1)
+    while a:
+        out[n] = (a & -a) | ((<bb_t>1) << top)
+        n += 1
+        a = bb_pop_lowest(a)
+    if n == 0:
+        out[0] = move_word(MOVE_DISCARD)
+        n = 1
+    return n
+
+
+cdef void nestor_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef NestorCtx *c = <NestorCtx *>ctx
+    out.aux = s.aux
+    if (move >> 52) != 0:                       # discard
+        out.removed = s.removed
+        out.aux = s.aux + 1
+        return
+    out.removed = s.removed | move
+    if not c.open and (move & c.stockmask) != 0:
+        out.aux = s.aux + 1
+
+
+cdef int nestor_won(void *ctx, const State *s) noexcept nogil:
+    cdef NestorCtx *c = <NestorCtx *>ctx
+    return (s.removed & c.goal) == c.goal
+
+
+cdef inline bint rank_dead(NestorCtx *c, const State *s, int v) noexcept nogil:
+    """No matching can remove the cards of value v that must leave (see the module doc).
+
+    t: cards of the rank left in the tableau, g: the most of them in one column, k: stock cards
+    of the rank still usable (closed: not yet turned; open: not yet removed).
+    Closed: the t tableau cards must all leave; k' <= k of them with stock cards (a stock card
+    pairs only with a tableau card), the other t - k' in pairs of two different columns, so
+    t - k' is even, k' <= t, and the g cards of the fullest column need g distinct partners from
+    the t - g others and the k' stock cards: 2g <= t + k'. Dead when no k' fits.
+    Open: all t + k cards must leave, stock cards pair with anything: dead when 2g > t + k.
+    """
+    cdef bb_t rank = bb_rank(v)
+    cdef int t = 0
+    cdef int g = 0
+    cdef int k = 0
+    cdef int i, x, kk
+    for i in range(MAX_COLS):
+        x = bb_count(c.colmask[i] & rank & ~s.removed)
+        t += x
+        if x > g:
+            g = x
+    if t == 0:
+        return False
+    if c.open:
+        k = bb_count(c.stockmask & rank & ~s.removed)
+        return 2 * g > t + k
+    for i in range(<int>s.aux, c.nstock):
+        if c.stock[i] % 13 + 1 == v:
+            k += 1
+    for kk in range(0, k + 1):
+        if kk <= t and (t - kk) % 2 == 0 and 2 * g <= t + kk:
+            return False
+    return True
+
+
+cdef int nestor_dead(void *ctx, const State *s) noexcept nogil:
+    cdef NestorCtx *c = <NestorCtx *>ctx
+    cdef int v
+    for v in range(1, 14):
+        if rank_dead(c, s, v):
+            return 1
+    return 0
+
+
+cdef void setup(NestorCtx *c, object columns, object stock, bint open_reserve,
+                bint safe) except *:
+    cdef int i, j
+    cdef bb_t seen = 0
+    cdef bb_t bit
+    if len(columns) > MAX_COLS:
+        raise ValueError(f"at most {MAX_COLS} columns")
+    c.nstock = len(stock)
+    c.stockmask = 0
+    c.goal = 0
+    for i in range(MAX_COLS):
+        c.colmask[i] = 0
+        c.length[i] = 0
+    for i, col in enumerate(columns):
+        c.length[i] = len(col)
+        for j, card in enumerate(col):
+            c.cards[i][j] = card
+            bit = (<bb_t>1) << <int>card
+            if seen & bit:
+                raise ValueError(f"card {card} appears twice")
+            seen |= bit
+            c.colmask[i] |= bit
+        c.goal |= c.colmask[i]
+    for j, card in enumerate(stock):
+        c.stock[j] = card
+        bit = (<bb_t>1) << <int>card
+        if seen & bit:
+            raise ValueError(f"card {card} appears twice")
+        seen |= bit
+        c.stockmask |= bit
+    if seen != BB_FULL_PACK:
+        raise ValueError("the layout does not hold the 52 cards")
+    c.open = open_reserve
+    c.safe = safe and open_reserve
+    if open_reserve:
+        c.goal |= c.stockmask
+
+
+def solve(object columns, object stock, bint open_reserve=False, long long max_states=0,
+          double max_seconds=0.0, size_t memory_bytes=256 << 20, bint certificate=False,
+          bint prune=True):
+    """Search one dealt layout (columns first dealt first, stock top first, card indexes).
+
+    Returns (status, move words, stats, certificate) as _engine.depth_first does; prune=False
+    (or a certificate) searches every legal move with no pruning.
+    """
+    cdef NestorCtx c
+    cdef Game g
+    cdef State root
+    prune = prune and not certificate
+    setup(&c, columns, stock, open_reserve, prune)
+    g.ctx = &c
+    g.moves = nestor_moves
+    g.play = nestor_play
+    g.won = nestor_won
+    g.dead = NULL
+    if prune:
+        g.dead = nestor_dead
+    # At most 12 cards are available at once (8 exposed, 4 stock): 3 ranks of 4 give 18 pairs.
+    g.max_moves = 32
+    # Every move removes two cards or turns a stock card: at most 26 + 4 moves.
+    g.max_depth = 40
+    root.removed = 0
+    root.aux = 0
+    return depth_first(&g, root, max_states, max_seconds, memory_bytes, certificate)

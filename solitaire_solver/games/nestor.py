@@ -1,0 +1,112 @@
+"""Nestor (Matrimony): the rectified deal, closed or open reserve, structural and exhaustive proofs."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..cards import CARD_NAMES, RANKS, value
+from ..deal import Deal, as_deal
+from ..errors import VerificationError
+from ..moves import Move
+from ..result import BlockProof
+from ..rules.nestor import NestorRules, layout_of, parse_layout
+from .base import CoreAnswer, Game, Option
+
+_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
+
+
+def _lower(text: str) -> str:
+    return text.strip().lower()
+
+
+class Nestor(Game):
+    name = "nestor"
+    aliases = ("matrimony",)
+    summary = ("eight columns of six, no rank twice in a column (rectified deal); remove two exposed "
+               "cards of the same rank; a stock of four, turned when blocked (closed) or open")
+    options = {
+        "reserve": Option("closed", ("closed", "open"), _lower,
+                          "closed: a stock card is turned only when the tableau is blocked; "
+                          "open: the four stock cards are always available"),
+    }
+
+    def rules(self, variant: dict) -> NestorRules:
+        return NestorRules(open_reserve=variant.get("reserve", "closed") == "open")
+
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """A pack (dealt by the rectified deal) or a layout text (played as typed)."""
+        if isinstance(deal, str) and "stock:" in deal.lower():
+            return parse_layout(deal)
+        return as_deal(deal)
+
+    def core_name(self) -> str:
+        return "_nestor"
+
+    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
+                   certificate: bool) -> CoreAnswer:
+        columns, stock = layout_of(deal)
+        status, path, stats, cert = core.solve(
+            columns, stock, variant["reserve"] == "open", limits["max_states"],
+            limits["max_seconds"], limits["memory_bytes"], certificate,
+        )
+        moves = [Move.from_code(m) for m in path]
+        keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
+        return CoreAnswer(_ENGINE_STATUS[status], moves, stats, keys)
+
+    def certificate_key(self, removed: int, aux: int) -> tuple[int, int]:
+        return (removed, aux)
+
+    # -- structural proofs ------------------------------------------------------------------------
+    def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        """Three or four cards of one rank in one column (a typed layout, or the deal's fallback).
+
+        The cards of one column are never available together (only the last one is exposed), so
+        each of them needs a partner of its rank from outside the column: another column or the
+        stock. With three in the column there is one such card at most, so at least two of the
+        three never leave. Under both reserves every tableau card must leave to win (closed: the
+        tableau must empty; open: all 52 cards), so the deal is lost whatever the stock holds.
+        """
+        columns, stock = layout_of(deal)
+        for i, col in enumerate(columns, start=1):
+            for v in range(1, 14):
+                same = [c for c in col if value(c) == v]
+                if len(same) >= 3:
+                    return self._three_proof(i, v, same, columns, stock)
+        return None
+
+    def _three_proof(self, column: int, v: int, same: list[int], columns: Any,
+                     stock: Any) -> BlockProof:
+        rank = RANKS[v - 1]
+        others = 4 - len(same)
+        where = ""
+        if others:
+            other = next(c for c in range(52) if value(c) == v and c not in same)
+            where = " (in the stock)" if other in stock else " (in another column)"
+        sentence = (
+            f"column {column} holds {len(same)} cards of rank {rank} "
+            f"({' '.join(CARD_NAMES[c] for c in same)}); cards of one column are never exposed "
+            f"together, so each needs a partner of rank {rank} from outside the column, and there "
+            f"{'is only one' if others else 'is none'}{where}: at least {len(same) - others} of "
+            f"them can never leave the tableau"
+        )
+        return BlockProof(kind="structural", sentence=sentence,
+                          details={"rule": "rank-in-column", "column": column, "rank": rank,
+                                   "cards": [CARD_NAMES[c] for c in same]})
+
+    def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
+        """Re-derive the claim from the layout the reference rules deal."""
+        d = proof.details or {}
+        if d.get("rule") != "rank-in-column":
+            raise VerificationError(f"unknown structural rule {d.get('rule')!r} for nestor")
+        col, rank = d.get("column"), d.get("rank")
+        if not isinstance(col, int) or not 1 <= col <= 8:
+            raise VerificationError(f"the proof names no column 1..8 ({col!r})")
+        if not isinstance(rank, str) or rank.upper() not in RANKS:
+            raise VerificationError(f"the proof names no rank ({rank!r})")
+        v = RANKS.index(rank.upper()) + 1
+        pos = self.rules(variant).start(deal)
+        same = [c for c in pos.columns[col - 1] if value(c) == v]
+        if len(same) < 3:
+            raise VerificationError(
+                f"column {col} holds {len(same)} card(s) of rank {rank.upper()}, not three or more"
+            )
