@@ -1,0 +1,88 @@
+"""Fourteen Puzzle: twelve piles; the order of play matters, so blocks are proved structurally or by
+an exhaustive search (docs/fourteen.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ..deal import Deal, as_deal
+from ..errors import VerificationError
+from ..moves import Move
+from ..result import BlockProof
+from ..rules.fourteen import (
+    PILES, FourteenRules, check_structural_fact, deal_piles, looks_like_layout, parse_layout,
+    read_layout, structural_block, structural_sentence,
+)
+from .base import CoreAnswer, Game
+
+_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
+
+
+class Fourteen(Game):
+    name = "fourteen"
+    aliases = ("fourteen-out", "take-fourteen", "fourteen-puzzle")
+    summary = ("twelve piles dealt round-robin; remove the tops of two piles totalling 14; "
+               "win by removing all 52 cards")
+
+    def rules(self, variant: dict) -> FourteenRules:
+        return FourteenRules()
+
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """A Deal, pack-order text or card list, or the layout: a text of twelve lines (one per
+        pile, bottom card first) or a list of twelve piles."""
+        if isinstance(deal, str) and looks_like_layout(deal):
+            return parse_layout(deal)
+        if (isinstance(deal, (list, tuple)) and len(deal) == PILES
+                and all(isinstance(p, (list, tuple, str)) for p in deal)):
+            return read_layout(deal)
+        return as_deal(deal)
+
+    # -- proofs -----------------------------------------------------------------------------------
+    def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        details = structural_block(deal_piles(deal.cards))
+        if details is None:
+            return None
+        return BlockProof(kind="structural", sentence=structural_sentence(details),
+                          position=self.rules(variant).render(self.rules(variant).start(deal)),
+                          details=details)
+
+    def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
+        # The claim is re-derived from the layout the reference rules deal; the text must be the
+        # sentence of that claim, so neither can be tampered with alone.
+        pos = self.rules(variant).start(deal)
+        wrong = check_structural_fact(pos.piles, dict(proof.details))
+        if wrong is not None:
+            raise VerificationError(f"the structural proof does not hold: {wrong}")
+        if proof.sentence != structural_sentence(dict(proof.details)):
+            raise VerificationError("the structural proof's sentence does not state its claim")
+
+    def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
+        states = answer.stats.get("states", 0)
+        if answer.certificate is not None:
+            sentence = (f"no line of play wins: all {states} positions reachable from the deal "
+                        "were explored and none is won")
+        else:
+            sentence = (f"no line of play wins: an exhaustive search explored {states} positions, "
+                        "skipping only lines that exact rules show cannot win (docs/fourteen.md)")
+        return BlockProof(kind="exhaustive", sentence=sentence, states=states,
+                          certificate=answer.certificate)
+
+    # -- the core ---------------------------------------------------------------------------------
+    def core_name(self) -> str:
+        return "_fourteen"
+
+    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
+                   certificate: bool) -> CoreAnswer:
+        # A certificate must be closed under every legal move, so it needs the unpruned search.
+        mode = core.MODE_ALL if certificate else core.MODE_PRUNED
+        status, path, stats, cert = core.solve(
+            list(deal.cards), mode, limits["max_states"], limits["max_seconds"],
+            limits["memory_bytes"], certificate,
+        )
+        moves = [Move.from_code(m) for m in path]
+        keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
+        return CoreAnswer(_ENGINE_STATUS[status], moves, stats, keys)
+
+    def certificate_key(self, removed: int, aux: int) -> int:
+        # The reference rules key a position by its removed cards (FourteenRules.key); aux is 0.
+        return removed
