@@ -123,23 +123,29 @@ static const uint32_t GENRAND_19650218[N] = {
 
 void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen) {
     uint32_t *mt = r->mt;
+    uint32_t prev;
     size_t i = 1, j = 0, k;
     memcpy(mt, GENRAND_19650218, sizeof(GENRAND_19650218));
+    /* prev carries mt[i - 1] in a register: the loops are one long chain of dependent steps, and
+     * reading it back from memory would add a store-to-load delay to every step. */
+    prev = mt[0];
     for (k = (N > keylen ? N : keylen); k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1664525u)) + key[j] + (uint32_t)j;
+        mt[i] = prev;
         i++;
         j++;
         if (i >= N) {
-            mt[0] = mt[N - 1];
+            mt[0] = prev;
             i = 1;
         }
         if (j >= keylen) j = 0;
     }
     for (k = N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - (uint32_t)i;
+        prev = (mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941u)) - (uint32_t)i;
+        mt[i] = prev;
         i++;
         if (i >= N) {
-            mt[0] = mt[N - 1];
+            mt[0] = prev;
             i = 1;
         }
     }

@@ -73,3 +73,16 @@ cdef enum:
 # asked for, and only on an exhausted search).
 cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
                         size_t memory_bytes, bint certificate)
+
+# Breadth-first search from root: the first win found is a shortest line (every move counts one).
+# Same limits and return shape as depth_first (no certificate: the 4th item is None).
+cdef object breadth_first(Game *g, State root, long long max_states, double max_seconds,
+                          size_t memory_bytes)
+
+# The highest value(s) over every position reachable from root (a player may stop anywhere).
+# Won positions are not expanded. bound (NULL or an upper bound of value over every position
+# reachable from s, s included) prunes; the search stops early once the best reaches ceiling.
+# Returns (status, path, stats, best): status SEARCH_EXHAUSTED when the best is proven (also
+# when stopped at the ceiling), else a limit; path is a line reaching the best value.
+cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,
+                       long long max_states, double max_seconds, size_t memory_bytes)

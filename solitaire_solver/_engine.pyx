@@ -205,3 +205,234 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         free(moves)
         free(r.cert)
         tt_free(&tt)
+
+
+# -- breadth-first search (shortest lines) ----------------------------------------------------------
+
+cdef struct BNode:
+    State state
+    long long parent    # index of the parent node, -1 at the root
+    uint64_t move       # the move from the parent
+
+
+cdef object breadth_first(Game *g, State root, long long max_states, double max_seconds,
+                          size_t memory_bytes):
+    """Layer-by-layer search: the table is the visited set (a position is stored when first
+    reached, which in breadth-first order is by a shortest line), the node array keeps each
+    stored position's parent and move so the winning line can be read back."""
+    cdef ttable tt
+    cdef BNode *nodes = NULL
+    cdef BNode *grown
+    cdef uint64_t *buf = NULL
+    cdef size_t cap = 0, count = 0, i, node_budget
+    cdef size_t layer_start, layer_end
+    cdef long long generated = 0, pruned = 0, leaves = 0, win_parent = -2
+    cdef uint64_t win_move = 0
+    cdef int depth = 0, n, j, status = SEARCH_EXHAUSTED
+    cdef State child
+    cdef double t0 = now()
+    cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    cdef bint use_dead = g.dead != NULL
+
+    # Half the budget for the table, half for the node array.
+    node_budget = memory_bytes - memory_bytes // 2
+    if tt_init(&tt, memory_bytes // 2) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    cap = 4096
+    nodes = <BNode *>malloc(sizeof(BNode) * cap)
+    if buf == NULL or nodes == NULL:
+        free(buf)
+        free(nodes)
+        tt_free(&tt)
+        raise MemoryError("cannot allocate the search frontier")
+    try:
+        with nogil:
+            if g.won(g.ctx, &root):
+                win_parent = -1
+            else:
+                tt_visit(&tt, root.removed, root.aux)
+                nodes[0].state = root
+                nodes[0].parent = -1
+                nodes[0].move = 0
+                count = 1
+                layer_start = 0
+                layer_end = 1
+                while layer_start < layer_end and win_parent == -2 and status == SEARCH_EXHAUSTED:
+                    depth += 1
+                    if depth > g.max_depth:
+                        with gil:
+                            raise RuntimeError("line of play longer than the game's bound")
+                    i = layer_start
+                    while i < layer_end:
+                        n = g.moves(g.ctx, &nodes[i].state, buf)
+                        generated += n
+                        if n == 0:
+                            leaves += 1
+                        for j in range(n):
+                            g.play(g.ctx, &nodes[i].state, buf[j], &child)
+                            if g.won(g.ctx, &child):
+                                win_parent = <long long>i
+                                win_move = buf[j]
+                                break
+                            if tt_visit(&tt, child.removed, child.aux):
+                                continue
+                            if use_dead and g.dead(g.ctx, &child):
+                                pruned += 1
+                                continue
+                            if count == cap:
+                                if cap * 2 * sizeof(BNode) > node_budget:
+                                    status = SEARCH_LIMIT_MEMORY
+                                    break
+                                grown = <BNode *>realloc(nodes, cap * 2 * sizeof(BNode))
+                                if grown == NULL:
+                                    status = SEARCH_LIMIT_MEMORY
+                                    break
+                                nodes = grown
+                                cap *= 2
+                            nodes[count].state = child
+                            nodes[count].parent = <long long>i
+                            nodes[count].move = buf[j]
+                            count += 1
+                            if (count & (CHECK_EVERY - 1)) == 0:
+                                check_signals()
+                                if deadline > 0 and now() > deadline:
+                                    status = SEARCH_LIMIT_TIME
+                                    break
+                            if max_states > 0 and <long long>count >= max_states:
+                                status = SEARCH_LIMIT_STATES
+                                break
+                        if win_parent != -2 or status != SEARCH_EXHAUSTED:
+                            break
+                        i += 1
+                    layer_start = layer_end
+                    layer_end = count
+        path = []
+        if win_parent != -2:
+            status = SEARCH_WON
+            if win_parent >= 0:
+                path.append(win_move)
+                i = <size_t>win_parent
+                while nodes[i].parent >= 0:
+                    path.append(nodes[i].move)
+                    i = <size_t>nodes[i].parent
+                path.reverse()
+        stats = {
+            "states": count,
+            "moves_generated": generated,
+            "pruned": pruned,
+            "dead_ends": leaves,
+            "max_depth": depth,
+            "table_capacity": tt_capacity(&tt),
+            "table_used": tt.used,
+            "table_bytes": tt_capacity(&tt) * 16,
+            "frontier_bytes": cap * sizeof(BNode),
+            "seconds": now() - t0,
+        }
+        return status, path, stats, None
+    finally:
+        free(buf)
+        free(nodes)
+        tt_free(&tt)
+
+
+# -- best value over reachable positions (score objectives) ----------------------------------------
+
+cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,
+                       long long max_states, double max_seconds, size_t memory_bytes):
+    """Depth-first reachability like depth_first, evaluating every new position. A position
+    whose bound is no better than the best so far is not expanded: the best only grows, so the
+    cut stays valid when the same position is reached again through the table."""
+    cdef ttable tt
+    cdef Frame *frames = NULL
+    cdef uint64_t *moves = NULL
+    cdef uint64_t *best_path = NULL
+    cdef int best, best_len = 0, d = 0, n, v, i, status = SEARCH_EXHAUSTED
+    cdef int mm = g.max_moves
+    cdef long long nodes = 1, generated = 0, pruned = 0, leaves = 0
+    cdef uint64_t m
+    cdef State child
+    cdef double t0 = now()
+    cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+
+    if tt_init(&tt, memory_bytes) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
+    moves = <uint64_t *>malloc(sizeof(uint64_t) * mm * (g.max_depth + 1))
+    best_path = <uint64_t *>malloc(sizeof(uint64_t) * (g.max_depth + 1))
+    if frames == NULL or moves == NULL or best_path == NULL:
+        free(frames)
+        free(moves)
+        free(best_path)
+        tt_free(&tt)
+        raise MemoryError("cannot allocate the search stack")
+    try:
+        with nogil:
+            best = value(g.ctx, &root)
+            tt_visit(&tt, root.removed, root.aux)
+            frames[0].state = root
+            frames[0].n = 0
+            if best < ceiling and not g.won(g.ctx, &root):
+                frames[0].n = g.moves(g.ctx, &root, moves)
+            frames[0].next = 0
+            generated += frames[0].n
+            while d >= 0 and best < ceiling:
+                if frames[d].next >= frames[d].n:
+                    d -= 1
+                    continue
+                m = moves[<size_t>d * mm + frames[d].next]
+                frames[d].next += 1
+                g.play(g.ctx, &frames[d].state, m, &child)
+                if tt_visit(&tt, child.removed, child.aux):
+                    continue
+                nodes += 1
+                v = value(g.ctx, &child)
+                if v > best:
+                    best = v
+                    for i in range(d + 1):
+                        best_path[i] = moves[<size_t>i * mm + frames[i].next - 1]
+                    best_len = d + 1
+                    if best >= ceiling:
+                        break
+                if (nodes & (CHECK_EVERY - 1)) == 0:
+                    check_signals()
+                    if deadline > 0 and now() > deadline:
+                        status = SEARCH_LIMIT_TIME
+                        break
+                if max_states > 0 and nodes >= max_states:
+                    status = SEARCH_LIMIT_STATES
+                    break
+                if g.won(g.ctx, &child):
+                    continue
+                if bound != NULL and bound(g.ctx, &child) <= best:
+                    pruned += 1
+                    continue
+                if d + 1 >= g.max_depth:
+                    with gil:
+                        raise RuntimeError("line of play longer than the game's bound")
+                n = g.moves(g.ctx, &child, &moves[<size_t>(d + 1) * mm])
+                generated += n
+                if n == 0:
+                    leaves += 1
+                    continue
+                d += 1
+                frames[d].state = child
+                frames[d].n = n
+                frames[d].next = 0
+        path = [best_path[i] for i in range(best_len)]
+        stats = {
+            "states": nodes,
+            "moves_generated": generated,
+            "pruned": pruned,
+            "dead_ends": leaves,
+            "table_capacity": tt_capacity(&tt),
+            "table_used": tt.used,
+            "table_bytes": tt_capacity(&tt) * 16,
+            "seconds": now() - t0,
+        }
+        return status, path, stats, best
+    finally:
+        free(frames)
+        free(moves)
+        free(best_path)
+        tt_free(&tt)

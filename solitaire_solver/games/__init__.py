@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .base import CoreAnswer, Game, Option
 from .slots import BlockTen, Elevens
+from .fourteen import Fourteen
 from .nestor import Nestor
 from ..errors import UnknownGameError
 
@@ -11,6 +12,7 @@ from ..errors import UnknownGameError
 GAMES: tuple[Game, ...] = (
     Elevens(),
     BlockTen(),
+    Fourteen(),
     Nestor(),
 )
 

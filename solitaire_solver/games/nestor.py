@@ -1,4 +1,4 @@
-"""Nestor (Matrimony): the rectified deal, closed or open reserve, structural and exhaustive proofs."""
+"""Nestor (Matrimony): rectified deal, closed or open reserve, structural and exhaustive proofs."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ def _lower(text: str) -> str:
 class Nestor(Game):
     name = "nestor"
     aliases = ("matrimony",)
-    summary = ("eight columns of six, no rank twice in a column (rectified deal); remove two exposed "
-               "cards of the same rank; a stock of four, turned when blocked (closed) or open")
+    summary = ("eight columns of six, no rank twice in a column (rectified deal); remove two "
+               "exposed cards of the same rank; a stock of four, turned when blocked (closed) "
+               "or open")
     options = {
         "reserve": Option("closed", ("closed", "open"), _lower,
                           "closed: a stock card is turned only when the tableau is blocked; "

@@ -1,4 +1,6 @@
-"""Nestor (Matrimony): pair equal ranks among the exposed cards of eight columns (RULES.md, "Nestor").
+"""Nestor (Matrimony): pair equal ranks among the exposed cards of eight columns.
+
+RULES.md, "Nestor".
 
 The dealing procedure (`deal_layout`) lives here and only here: the game plug-in hands its result
 to the compiled core, so core and reference rules always play the same layout.
@@ -27,7 +29,7 @@ Columns = tuple[tuple[int, ...], ...]
 
 
 def deal_layout(cards: Sequence[int]) -> tuple[Columns, tuple[int, ...]]:
-    """The rectified deal of RULES.md: (eight columns, first card dealt first; the stock, top first).
+    """The rectified deal of RULES.md: (columns, first card dealt first; stock, top first).
 
     Six rows, row by row, left to right. A card whose rank its column already holds goes to the
     bottom of the pack and the next card is tried; when every card left would repeat a rank of
@@ -117,7 +119,9 @@ def parse_layout(text: str) -> NestorLayout:
             try:
                 c = card_index(w)
             except CardError:
-                raise LayoutError(f"line {line_no} ({where}), card {k}: {w!r} is not a card") from None
+                raise LayoutError(
+                    f"line {line_no} ({where}), card {k}: {w!r} is not a card"
+                ) from None
             if c in seen:
                 raise LayoutError(
                     f"line {line_no} ({where}), card {k}: {CARD_NAMES[c]} is a duplicate "
@@ -248,7 +252,7 @@ class NestorRules(Rules):
             col = next(i for i, cs in enumerate(pos.columns, start=1) if c in cs)
             return f"{move}: {CARD_NAMES[c]} is covered in column {col}"
         if up is not None:
-            return f"{move}: the tableau is blocked, so the turned stock card {CARD_NAMES[up]} plays"
+            return f"{move}: the tableau is blocked; the turned stock card {CARD_NAMES[up]} plays"
         return f"{move} is not a legal move here"
 
     @property
