@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import value
 from ..deal import Deal
 from ..errors import VerificationError
 from ..moves import Move
@@ -113,7 +112,3 @@ class BlockTen(SlotGame):
                "stock; Tens never leave; win by removing the other 48 cards")
     rules_class = BlockTenRules
     stuck_clause = "no two showing cards total 10 and no two showing court cards match"
-
-
-def showing_values(pos: SlotPosition) -> list[int]:
-    return sorted(value(c) for c in pos.showing)
