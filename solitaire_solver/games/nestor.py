@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from ..cards import CARD_NAMES, RANKS, value
 from ..deal import Deal, as_deal
-from ..errors import VerificationError
+from ..errors import DealError, LayoutError, VerificationError
 from ..moves import Move
 from ..result import BlockProof
 from ..rules.nestor import NestorRules, layout_of, parse_layout
@@ -38,7 +38,14 @@ class Nestor(Game):
         """A pack (dealt by the rectified deal) or a layout text (played as typed)."""
         if isinstance(deal, str) and "stock:" in deal.lower():
             return parse_layout(deal)
-        return as_deal(deal)
+        try:
+            return as_deal(deal)
+        except DealError as e:
+            if isinstance(deal, str) and len([ln for ln in deal.splitlines() if ln.strip()]) >= 8:
+                # Eight lines or more look like a layout whose stock line was left out.
+                raise LayoutError(f"not a pack ({e}) nor a layout: a Nestor layout ends with a "
+                                  "line `Stock: ...` (the four stock cards)") from None
+            raise
 
     def core_name(self) -> str:
         return "_nestor"
