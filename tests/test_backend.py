@@ -1,0 +1,35 @@
+"""Without the compiled core the library still answers, with a warning, through the reference search."""
+
+import importlib
+import warnings
+
+import solitaire_solver as ss
+from solitaire_solver import backend
+
+
+def test_missing_core_warns_once_and_falls_back(monkeypatch):
+    real = importlib.import_module
+
+    def no_core(name, *a, **k):
+        if name.startswith("solitaire_solver._"):
+            raise ImportError(f"No module named {name!r}")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(backend.importlib, "import_module", no_core)
+    monkeypatch.setattr(backend, "_warned", False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r1 = ss.solve("elevens", ss.random_deal(3))
+        r2 = ss.solve("elevens", ss.random_deal(2))
+    assert [str(w.message) for w in caught if w.category is RuntimeWarning][0].startswith(
+        "solitaire_solver: the compiled core is missing")
+    assert sum(w.category is RuntimeWarning for w in caught) == 1
+    assert r1.stats["backend"] == r2.stats["backend"] == "reference"
+    assert r1.won and r2.blocked
+    assert ss.verify("elevens", ss.random_deal(3), r1).ok
+    assert ss.verify("elevens", ss.random_deal(2), r2).ok
+
+
+def test_core_is_used_by_default():
+    assert backend.has_core()
+    assert ss.solve("elevens", ss.random_deal(3)).stats["backend"] == "core"
