@@ -6,6 +6,7 @@ from .base import CoreAnswer, Game, Option
 from .slots import BlockTen, Elevens
 from .fourteen import Fourteen
 from .nestor import Nestor
+from .pyramid import Pyramid
 from ..errors import UnknownGameError
 
 #: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
@@ -14,6 +15,7 @@ GAMES: tuple[Game, ...] = (
     BlockTen(),
     Fourteen(),
     Nestor(),
+    Pyramid(),
 )
 
 

@@ -10,8 +10,15 @@ from ..errors import VerificationError
 from ..moves import Move
 from ..result import BlockProof
 from ..rules.fourteen import (
-    PILES, FourteenRules, check_structural_fact, deal_piles, looks_like_layout, parse_layout,
-    read_layout, structural_block, structural_sentence,
+    PILES,
+    FourteenRules,
+    check_structural_fact,
+    deal_piles,
+    looks_like_layout,
+    parse_layout,
+    read_layout,
+    structural_block,
+    structural_sentence,
 )
 from .base import CoreAnswer, Game
 
@@ -32,8 +39,11 @@ class Fourteen(Game):
         pile, bottom card first) or a list of twelve piles."""
         if isinstance(deal, str) and looks_like_layout(deal):
             return parse_layout(deal)
-        if (isinstance(deal, (list, tuple)) and len(deal) == PILES
-                and all(isinstance(p, (list, tuple, str)) for p in deal)):
+        if isinstance(deal, (list, tuple)) and deal and (
+                all(isinstance(p, (list, tuple)) for p in deal)
+                or (len(deal) == PILES and all(isinstance(p, str) for p in deal))):
+            # Piles as lists of cards (any number of them: read_layout names a wrong count), or
+            # twelve strings, one per pile (a list of 52 card names is a pack).
             return read_layout(deal)
         return as_deal(deal)
 

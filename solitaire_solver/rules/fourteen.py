@@ -64,7 +64,10 @@ def read_layout(piles: Sequence[Any]) -> Deal:
     out: list[list[int]] = []
     where: dict[int, tuple[int, int]] = {}
     for p, pile in enumerate(piles):
-        tokens = [t for t in _SPLIT.split(pile.strip()) if t] if isinstance(pile, str) else list(pile)
+        if isinstance(pile, str):
+            tokens: list = [t for t in _SPLIT.split(pile.strip()) if t]
+        else:
+            tokens = list(pile)
         if len(tokens) != PILE_SIZES[p]:
             raise LayoutError(
                 f"pile {p} has {len(tokens)} cards; piles 0..3 hold five cards and piles 4..11 four"
@@ -84,9 +87,8 @@ def read_layout(piles: Sequence[Any]) -> Deal:
                 raise LayoutError(f"pile {p}, card {i}: {tok!r} is not a card") from None
             if c in where:
                 q, j = where[c]
-                raise LayoutError(
-                    f"pile {p}, card {i}: {CARD_NAMES[c]} is a duplicate (already pile {q}, card {j})"
-                )
+                raise LayoutError(f"pile {p}, card {i}: {CARD_NAMES[c]} is a duplicate "
+                                  f"(already pile {q}, card {j})")
             where[c] = (p, i)
             cards.append(c)
         out.append(cards)
@@ -215,12 +217,12 @@ def structural_sentence(d: dict) -> str:
     return (f"pile {p} holds {count_word(d['count'])} {rank_word(r, d['count'])} and "
             f"{count_word(d['partners_here'])} {rank_word(pr, d['partners_here'])}: its "
             f"{rank_word(r, 2)} need partners from other piles, where only "
-            f"{count_word(outside)} {rank_word(pr, outside)} lie, since two cards of one pile never "
-            "leave together")
+            f"{count_word(outside)} {rank_word(pr, outside)} lie, since two cards of one pile "
+            "never leave together")
 
 
 def check_structural_fact(piles: Sequence[Sequence[int]], d: dict) -> Optional[str]:
-    """None when the claim `d` holds in the layout `piles` and proves a block, else what is wrong."""
+    """None when the claim `d` holds in the layout `piles` and proves a block, else the fault."""
     try:
         rule, p = d["rule"], d["pile"]
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(piles):
