@@ -240,3 +240,148 @@ void ss_seeded_deal_i64(int64_t seed, uint8_t out[52]) {
     for (i = 0; i < 52; i++) out[i] = (uint8_t)i;
     ss_mt_shuffle(&r, out, 52);
 }
+
+/* ---- Many seeds at once ---------------------------------------------------------------------
+ * Seeding is two chains of 1247 dependent steps; one seed at a time the processor waits on each
+ * step. Here LANES seeds advance together in vector registers (GCC/Clang vector extensions), in
+ * GROUPS independent vectors so that their steps overlap. The first K_OUT outputs of each seed
+ * are then computed together as well (see ss_mt_next on why no full twist is needed), and each
+ * seed's shuffle reads them; a shuffle that needs more (rare) continues with a scalar generator
+ * holding that seed's state. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
+#define SS_VECTOR 1
+#define LANES 8
+#define GROUPS 2
+#define BLOCK (LANES * GROUPS)
+#define K_OUT 112
+
+typedef uint32_t vu32 __attribute__((vector_size(4 * LANES)));
+
+typedef struct {
+    vu32 mt[N][GROUPS];
+    vu32 out[K_OUT][GROUPS];
+} seed_block;
+
+#if defined(__x86_64__) && defined(__linux__) && !defined(__clang__)
+/* An AVX2 copy chosen at run time where the processor has it (8 lanes per instruction). */
+__attribute__((target_clones("avx2", "default")))
+#endif
+static void block_seed(seed_block *b, const uint32_t *add_even, const uint32_t *add_odd) {
+    vu32 prev[GROUPS], ae[GROUPS], ao[GROUPS], y;
+    int i, g, l;
+    for (g = 0; g < GROUPS; g++) {
+        for (l = 0; l < LANES; l++) {
+            ae[g][l] = add_even[g * LANES + l];
+            ao[g][l] = add_odd[g * LANES + l];
+        }
+        prev[g] = (vu32){0} + GENRAND_19650218[0];
+    }
+    /* init_by_array, first loop: step s (j = s mod keylen) writes mt[s + 1], then wraps. */
+    for (i = 1; i < N; i++)
+        for (g = 0; g < GROUPS; g++) {
+            prev[g] = (((vu32){0} + GENRAND_19650218[i]) ^ ((prev[g] ^ (prev[g] >> 30)) * 1664525u))
+                      + ((i - 1) & 1 ? ao[g] : ae[g]);
+            b->mt[i][g] = prev[g];
+        }
+    for (g = 0; g < GROUPS; g++) {
+        b->mt[0][g] = prev[g];
+        prev[g] = (b->mt[1][g] ^ ((prev[g] ^ (prev[g] >> 30)) * 1664525u)) + ao[g]; /* s = 623 */
+        b->mt[1][g] = prev[g];
+    }
+    /* Second loop: mt[2..623], wrap, mt[1]. */
+    for (i = 2; i < N; i++)
+        for (g = 0; g < GROUPS; g++) {
+            prev[g] = (b->mt[i][g] ^ ((prev[g] ^ (prev[g] >> 30)) * 1566083941u)) - (uint32_t)i;
+            b->mt[i][g] = prev[g];
+        }
+    for (g = 0; g < GROUPS; g++) {
+        b->mt[0][g] = prev[g];
+        prev[g] = (b->mt[1][g] ^ ((prev[g] ^ (prev[g] >> 30)) * 1566083941u)) - 1u;
+        b->mt[1][g] = prev[g];
+        b->mt[0][g] = (vu32){0} + 0x80000000u;
+    }
+    /* The first K_OUT outputs of the first twist, tempered. */
+    for (i = 0; i < K_OUT; i++)
+        for (g = 0; g < GROUPS; g++) {
+            y = (b->mt[i][g] & UPPER_MASK) | (b->mt[i + 1][g] & LOWER_MASK);
+            y = b->mt[i + M][g] ^ (y >> 1) ^ ((vu32){0} - (y & 1u) & MATRIX_A);
+            y ^= (y >> 11);
+            y ^= (y << 7) & 0x9d2c5680u;
+            y ^= (y << 15) & 0xefc60000u;
+            y ^= (y >> 18);
+            b->out[i][g] = y;
+        }
+}
+
+static void block_shuffle(seed_block *b, int lane, uint8_t *pack) {
+    const int g = lane / LANES, l = lane % LANES;
+    int i, p = 0, k, idx;
+    uint32_t n, v;
+    uint8_t t;
+    ss_mt r;
+    for (i = 0; i < 52; i++) pack[i] = (uint8_t)i;
+    for (i = 51; i > 0; i--) {
+        n = (uint32_t)i + 1u;
+        k = 32 - __builtin_clz(n);
+        if (p + 4 <= K_OUT) {
+            /* _randbelow's rejection loop, four draws looked at together: it takes the first
+             * below n. Written without branches (the processor cannot guess whether a draw is
+             * rejected), with the loop below as the rare fallback when all four are. */
+            uint32_t c[4], m;
+            c[0] = b->out[p][g][l] >> (32 - k);
+            c[1] = b->out[p + 1][g][l] >> (32 - k);
+            c[2] = b->out[p + 2][g][l] >> (32 - k);
+            c[3] = b->out[p + 3][g][l] >> (32 - k);
+            m = (uint32_t)(c[0] < n) | (uint32_t)(c[1] < n) << 1 | (uint32_t)(c[2] < n) << 2
+                | (uint32_t)(c[3] < n) << 3;
+            if (m) {
+                idx = __builtin_ctz(m);
+                v = c[idx];
+                p += idx + 1;
+                goto swap;
+            }
+        }
+        do {
+            if (p < K_OUT) {
+                v = b->out[p++][g][l] >> (32 - k);
+            } else {
+                if (p == K_OUT) { /* continue this seed with a scalar generator */
+                    for (idx = 0; idx < N; idx++) r.mt[idx] = b->mt[idx][g][l];
+                    r.index = K_OUT;
+                    r.fresh = 1;
+                    p++;
+                }
+                v = ss_mt_next(&r) >> (32 - k);
+            }
+        } while (v >= n);
+    swap:
+        t = pack[i];
+        pack[i] = pack[v];
+        pack[v] = t;
+    }
+}
+#endif
+
+void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out) {
+    size_t done = 0;
+#ifdef SS_VECTOR
+    seed_block block; /* 47 KB on the stack: vector types get their alignment there */
+    seed_block *blk = &block;
+    uint32_t add_even[BLOCK], add_odd[BLOCK];
+    int l;
+    for (; count - done >= BLOCK; done += BLOCK) {
+        for (l = 0; l < BLOCK; l++) {
+            /* The seed as its words: a 32-bit abs value is one word (j stays 0), a larger one
+             * two words (j alternates 0, 1: key[1] + 1 on odd steps). */
+            int64_t s = (int64_t)((uint64_t)start + done + (uint64_t)l);
+            uint64_t a = s < 0 ? (uint64_t)0 - (uint64_t)s : (uint64_t)s;
+            add_even[l] = (uint32_t)a;
+            add_odd[l] = (a >> 32) ? (uint32_t)(a >> 32) + 1u : (uint32_t)a;
+        }
+        block_seed(blk, add_even, add_odd);
+        for (l = 0; l < BLOCK; l++) block_shuffle(blk, l, out + (done + (size_t)l) * 52);
+    }
+#endif
+    for (; done < count; done++)
+        ss_seeded_deal_i64((int64_t)((uint64_t)start + done), out + done * 52);
+}

@@ -22,6 +22,7 @@ from .errors import (
 from .games import GAMES, Game, get_game
 from .moves import Move
 from .result import BlockProof, Result, Status
+from .survey import SurveyResult, survey, wilson_interval
 
 __version__ = "0.1.0"
 
@@ -38,6 +39,7 @@ __all__ = [
     "Result",
     "SolitaireError",
     "Status",
+    "SurveyResult",
     "UnknownGameError",
     "VariantError",
     "Verification",
@@ -47,5 +49,7 @@ __all__ = [
     "get_game",
     "random_deal",
     "solve",
+    "survey",
     "verify",
+    "wilson_interval",
 ]

@@ -216,9 +216,13 @@ cdef extern from "pyrandom.h" nogil:
     void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
     void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
     void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
+    void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
 
 BATCH_WON = 0
 BATCH_BLOCKED = 1
+
+cdef enum:
+    CHUNK = 1024    # deals shuffled per call to ss_seeded_deals_i64 (52 KiB of cards)
 
 
 cdef inline int decide_pass(int kind, const uint8_t *cards, uint8_t *moves_out,
@@ -301,14 +305,27 @@ def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] statu
         raise ValueError("decide_seeds: output arrays shorter than count")
     if count and (start > 0 and start + (count - 1) < start):
         raise OverflowError("decide_seeds: seeds beyond 64 bits")
-    with nogil:
-        for i in range(count):
-            if timing:
+    cdef uint8_t[::1] buf
+    cdef Py_ssize_t base, m
+    if timing:
+        # Each deal timed on its own (shuffle + decision), one seed at a time.
+        with nogil:
+            for i in range(count):
                 t0 = now_ns()
-            ss_seeded_deal_i64(start + i, deal)
-            record(kind, deal, i, status, left, moves, states)
-            if timing:
+                ss_seeded_deal_i64(start + i, deal)
+                record(kind, deal, i, status, left, moves, states)
                 ns[i] = <uint32_t>(now_ns() - t0)
+        return
+    # Shuffle a chunk of seeds together (pyrandom.c makes many at once), then decide them.
+    buf = bytearray(52 * CHUNK)
+    with nogil:
+        base = 0
+        while base < count:
+            m = count - base if count - base < CHUNK else CHUNK
+            ss_seeded_deals_i64(start + base, <size_t>m, &buf[0])
+            for i in range(m):
+                record(kind, &buf[52 * i], base + i, status, left, moves, states)
+            base += m
 
 
 def decide_deals(str game, const uint8_t[:, ::1] deals, uint8_t[::1] status, uint8_t[::1] left,
