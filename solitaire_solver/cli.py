@@ -1,4 +1,4 @@
-"""The command line: solitaire-solver solve | verify | games.
+"""The command line: solitaire-solver solve | verify | games | survey.
 
 Exit codes: 0 won (or valid), 1 blocked (or invalid), 2 unknown (or not checked), 3 bad input.
 """
@@ -82,6 +82,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the deal as one quoted argument (unless --file/--seed), then the moves")
 
     sub.add_parser("games", help="list the games, their aliases, variants and rules")
+
+    u = sub.add_parser("survey", help="decide many seeded deals and report the win rate")
+    u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
+    u.add_argument("--count", type=int, default=10000, help="number of deals (default 10000)")
+    u.add_argument("--start", type=int, default=0, help="first seed (default 0)")
+    u.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
+    u.add_argument("--max-states", type=int, help="per deal: UNKNOWN after this many positions")
+    u.add_argument("--max-seconds", type=float, help="per deal: UNKNOWN after this many seconds")
+    u.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
+                   help="a variant option, e.g. -o passes=1 (repeatable)")
+    u.add_argument("--json", action="store_true", help="print the summary as JSON")
+    u.add_argument("--quiet", action="store_true", help="no progress line")
     return parser
 
 
@@ -150,7 +163,35 @@ def _cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"solve": _cmd_solve, "verify": _cmd_verify, "games": _cmd_games}
+def _cmd_survey(args: argparse.Namespace) -> int:
+    from .survey import survey
+
+    if args.count < 1:
+        raise SolitaireError(f"--count must be at least 1, not {args.count}")
+    last = [0.0]
+
+    def show(p) -> None:  # one line on stderr, redrawn at most ten times a second
+        now = p.elapsed
+        if now - last[0] < 0.1 and p.done < p.total:
+            return
+        last[0] = now
+        lo, hi = p.result.interval
+        eta = f"{p.eta:.0f} s" if p.eta != float("inf") else "?"
+        print(f"\r{p.done:,}/{p.total:,} deals  {p.rate:,.0f} deals/s  "
+              f"won {100 * p.result.win_rate:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]  "
+              f"ETA {eta}   ", end="", file=sys.stderr, flush=True)
+
+    r = survey(args.game, seeds=range(args.start, args.start + args.count), workers=args.workers,
+               out=args.out, max_states=args.max_states, max_seconds=args.max_seconds,
+               progress=None if args.quiet else show, **_variant(args.option))
+    if not args.quiet:
+        print(file=sys.stderr)
+    print(json.dumps(r.to_dict()) if args.json else r.table())
+    return 0
+
+
+COMMANDS = {"solve": _cmd_solve, "verify": _cmd_verify, "games": _cmd_games,
+            "survey": _cmd_survey}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -160,7 +201,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args, extra = parser.parse_known_args(argv)
     if extra:
         flags = [w for w in extra if w.startswith("-") and len(w) > 1]
-        if flags or args.command == "games":
+        if flags or args.command in ("games", "survey"):
             parser.error(f"unrecognized arguments: {' '.join(flags or extra)}")
         if args.command == "solve":
             args.deal = list(args.deal) + extra
