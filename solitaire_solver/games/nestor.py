@@ -76,6 +76,8 @@ class Nestor(Game):
         """
         columns, stock = layout_of(deal)
         for i, col in enumerate(columns, start=1):
+            if len({c % 13 for c in col}) > len(col) - 2:
+                continue  # at most one rank repeats, once: no rank three times
             for v in range(1, 14):
                 same = [c for c in col if value(c) == v]
                 if len(same) >= 3:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ..cards import CARD_NAMES, card_index, value
@@ -35,18 +36,26 @@ def deal_layout(cards: Sequence[int]) -> tuple[Columns, tuple[int, ...]]:
     bottom of the pack and the next card is tried; when every card left would repeat a rank of
     the column, the next card is dealt there anyway.
     """
+    return _deal_layout(tuple(cards))
+
+
+@lru_cache(maxsize=4096)
+def _deal_layout(cards: tuple[int, ...]) -> tuple[Columns, tuple[int, ...]]:
+    # Cached: solve() deals once for the structural proof and once for the core.
     pack = deque(cards)
     cols: list[list[int]] = [[] for _ in range(COLUMNS)]
+    ranks: list[set[int]] = [set() for _ in range(COLUMNS)]  # card % 13 of each column
     for _row in range(ROWS):
-        for col in cols:
-            ranks = {value(c) for c in col}
-            for _ in range(len(pack)):
-                if value(pack[0]) not in ranks:
-                    break
+        for col, held in zip(cols, ranks):
+            tries = len(pack)
+            while pack[0] % 13 in held and tries:
                 pack.rotate(-1)  # the top card goes to the bottom of the pack
-            # Without a break every card went once to the bottom, which leaves the pack in its
+                tries -= 1
+            # With no try left every card went once to the bottom, which leaves the pack in its
             # order before the tries: its top card is "the next card", dealt anyway.
-            col.append(pack.popleft())
+            card = pack.popleft()
+            col.append(card)
+            held.add(card % 13)
     return tuple(tuple(c) for c in cols), tuple(pack)
 
 
