@@ -1,0 +1,263 @@
+"""Surveys: counts, Wilson intervals, streaming and resume, executors, the C shuffle, batch verdicts."""
+
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver import cli
+from solitaire_solver.errors import SolitaireError
+from solitaire_solver.survey import _median, wilson_interval
+
+slots = pytest.importorskip("solitaire_solver._slots")
+
+
+# -- the C re-implementation of random.Random(seed).shuffle -------------------------------------
+
+SEEDS = [0, 1, -1, 2, 12345, -12345, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, -(2**32),
+         2**63 - 1, -(2**63), 2**64, 2**64 + 7, 10**30, -(10**40), 2**200 + 99, 3**300]
+
+
+def python_deal(seed: int) -> list[int]:
+    pack = list(range(52))
+    random.Random(seed).shuffle(pack)
+    return pack
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_c_shuffle_equals_python_on_edge_seeds(seed):
+    assert slots.seeded_deal(seed) == python_deal(seed)
+
+
+@given(st.integers())
+def test_c_shuffle_equals_python_on_any_integer(seed):
+    assert slots.seeded_deal(seed) == python_deal(seed)
+
+
+@pytest.mark.parametrize("start", [0, -700, 2**32 - 300, 2**63 - 2000, -(2**63)])
+def test_batch_shuffle_equals_python(start):
+    # decide_seeds shuffles seeds 16 at a time in vector lanes; its verdicts on a range crossing
+    # the one-word/two-word key boundary must be those of Python's deals.
+    n = 1000
+    st_, left, moves, states = (bytearray(n) for _ in range(4))
+    slots.decide_seeds("elevens", start, n, st_, left, moves, states)
+    deals = bytearray()
+    for s in range(start, start + n):
+        deals += bytes(python_deal(s))
+    st2, left2, moves2, states2 = (bytearray(n) for _ in range(4))
+    slots.decide_deals("elevens", memoryview(deals).cast("B", (n, 52)), st2, left2, moves2, states2)
+    assert (st_, left, moves, states) == (st2, left2, moves2, states2)
+
+
+# -- batch verdicts equal solve()'s --------------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["elevens", "block-ten"])
+@pytest.mark.parametrize("timing", [False, True])
+def test_batch_verdicts_equal_solve(game, timing):
+    import array
+
+    n, start = 1500, -200
+    st_, left, moves, states = (bytearray(n) for _ in range(4))
+    ns = array.array("I", bytes(4 * n)) if timing else None
+    slots.decide_seeds(game, start, n, st_, left, moves, states, ns)
+    for i in range(n):
+        r = ss.solve(game, ss.random_deal(start + i))
+        assert (st_[i] == slots.BATCH_WON) == r.won
+        assert states[i] == r.stats["states"]
+        if r.won:
+            assert (moves[i], left[i]) == (len(r.moves), 0)
+        else:
+            assert moves[i] == len(r.proof.moves)
+            assert left[i] == r.proof.details["cards_left"]
+
+
+def test_batch_rejects_bad_input():
+    b = bytearray(10)
+    with pytest.raises(ValueError):
+        slots.decide_seeds("elevens", 0, 11, b, b, b, b)
+    with pytest.raises(OverflowError):
+        slots.decide_seeds("elevens", 2**63 - 5, 10, b, b, b, b)
+    bad = bytearray(range(52))
+    bad[51] = 0
+    with pytest.raises(ValueError, match="full pack"):
+        slots.decide_deals("elevens", memoryview(bad).cast("B", (1, 52)), b, b, b, b)
+
+
+# -- statistics ---------------------------------------------------------------------------------
+
+def test_wilson_interval_values():
+    # Wilson's interval is the set of p with (p - k/n)^2 <= z^2 p (1 - p) / n; these bounds are
+    # the roots of that quadratic, worked out apart from the library's closed form.
+    lo, hi = wilson_interval(107, 1000)
+    assert lo == pytest.approx(0.0893229, abs=1e-6)
+    assert hi == pytest.approx(0.1276850, abs=1e-6)
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775328, abs=1e-6)
+    lo, hi = wilson_interval(10, 10)
+    assert hi == pytest.approx(1.0) and lo == pytest.approx(0.7224672, abs=1e-6)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_median_of_counts():
+    from collections import Counter
+
+    assert _median(Counter({1: 1, 2: 1, 10: 1})) == 2
+    assert _median(Counter({1: 2, 3: 2})) == 2
+    assert _median(Counter()) == 0.0
+
+
+# -- surveys ------------------------------------------------------------------------------------
+
+def test_survey_counts_match_solve():
+    r = ss.survey("elevens", seeds=range(300), workers=1)
+    won = sum(ss.solve("elevens", ss.random_deal(s)).won for s in range(300))
+    assert (r.deals, r.won, r.blocked, r.unknown) == (300, won, 300 - won, 0)
+    assert r.path == "batch"
+    assert sum(r.cards_left.values()) == r.blocked
+    assert r.interval[0] <= r.win_rate <= r.interval[1]
+    assert r.states_max <= 25 and r.states_median >= 1
+
+
+def test_generic_path_agrees_with_batch():
+    # A state limit forces the generic path (solve() per deal); the counts must not change.
+    a = ss.survey("block-ten", seeds=range(100, 250), workers=1)
+    b = ss.survey("block-ten", seeds=range(100, 250), workers=1, max_states=10**6)
+    assert (a.path, b.path) == ("batch", "generic")
+    assert (a.won, a.blocked, a.cards_left) == (b.won, b.blocked, b.cards_left)
+    assert a.states == b.states
+
+
+def test_survey_of_explicit_deals():
+    deals = [ss.random_deal(s) for s in range(40)]
+    r = ss.survey("elevens", deals=[str(d) for d in deals], workers=1)
+    assert r.won == sum(ss.solve("elevens", d).won for d in deals)
+
+
+def test_tiny_limit_gives_unknown_not_blocked():
+    r = ss.survey("elevens", seeds=range(30), workers=1, max_states=2)
+    assert r.blocked + r.won + r.unknown == 30
+    assert r.unknown > 0
+
+
+def test_bad_input():
+    with pytest.raises(SolitaireError):
+        ss.survey("elevens", workers=1)
+    with pytest.raises(SolitaireError):
+        ss.survey("elevens", seeds=range(3), deals=[], workers=1)
+    with pytest.raises(SolitaireError):
+        ss.survey("elevens", seeds=range(3), workers=0)
+    with pytest.raises(SolitaireError):
+        ss.survey("elevens", seeds=["x"], workers=1)
+    with pytest.raises(SolitaireError):
+        ss.survey("nope", seeds=range(3), workers=1)
+    with pytest.raises(SolitaireError):
+        ss.survey("elevens", seeds=range(3), workers=1, passes=2)
+
+
+# -- streaming and resume -------------------------------------------------------------------------
+
+def read_records(path):
+    with open(path) as f:
+        lines = [json.loads(x) for x in f]
+    return lines[0], lines[1:]
+
+
+@pytest.mark.parametrize("max_states", [None, 10**6])  # batch and generic paths
+def test_stream_and_resume_after_truncation(tmp_path, max_states):
+    path = tmp_path / "elevens.jsonl"
+    full = ss.survey("elevens", seeds=range(200), workers=1, max_states=max_states)
+    first = ss.survey("elevens", seeds=range(120), workers=1, out=str(path), chunk_size=25,
+                      max_states=max_states)
+    assert first.deals == 120
+    header, recs = read_records(path)
+    assert header == {"survey": "elevens", "variant": {}}
+    assert sorted(r["seed"] for r in recs) == list(range(120))
+    assert set(recs[0]) == {"seed", "status", "moves", "cards_left", "states", "ms"}
+    # Stop mid-line: cut the file inside its last record.
+    text = path.read_bytes()
+    path.write_bytes(text[: len(text) - 17])
+    calls = []
+    again = ss.survey("elevens", seeds=range(200), workers=1, out=str(path), chunk_size=25,
+                      max_states=max_states, progress=calls.append)
+    assert again.resumed == 119
+    assert (again.won, again.blocked, again.cards_left) == (full.won, full.blocked,
+                                                            full.cards_left)
+    _, recs = read_records(path)
+    assert sorted(r["seed"] for r in recs) == list(range(200))  # no loss, no repeat
+    assert calls and calls[-1].done == 200
+    # A third run has nothing to do.
+    third = ss.survey("elevens", seeds=range(200), workers=1, out=str(path))
+    assert third.resumed == 200 and third.won == full.won
+    assert len(read_records(path)[1]) == 200
+
+
+def test_resume_refuses_another_survey(tmp_path):
+    path = tmp_path / "s.jsonl"
+    ss.survey("elevens", seeds=range(10), workers=1, out=str(path))
+    with pytest.raises(SolitaireError, match="holds a survey of elevens"):
+        ss.survey("block-ten", seeds=range(10), workers=1, out=str(path))
+    path.write_text(path.read_text().replace('"seed": 3', "garbage"))
+    with pytest.raises(SolitaireError, match="line"):
+        ss.survey("elevens", seeds=range(10), workers=1, out=str(path))
+
+
+def test_explicit_deals_stream_by_deal(tmp_path):
+    path = tmp_path / "d.jsonl"
+    deals = [str(ss.random_deal(s)) for s in range(12)]
+    ss.survey("block-ten", deals=deals[:5], workers=1, out=str(path))
+    r = ss.survey("block-ten", deals=deals, workers=1, out=str(path))
+    assert r.resumed == 5 and r.deals == 12
+    _, recs = read_records(path)
+    assert sorted(x["deal"] for x in recs) == sorted(deals)
+
+
+# -- parallel ---------------------------------------------------------------------------------------
+
+def test_any_executor_and_processes():
+    base = ss.survey("elevens", seeds=range(2000), workers=1)
+    with ThreadPoolExecutor(2) as ex:
+        t = ss.survey("elevens", seeds=range(2000), workers=2, executor=ex, chunk_size=300)
+    p = ss.survey("elevens", seeds=range(2000), workers=2, chunk_size=300)
+    for r in (t, p):
+        assert (r.won, r.blocked, r.cards_left) == (base.won, base.blocked, base.cards_left)
+
+
+def test_dask_cluster(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        ex = client.get_executor()
+        path = tmp_path / "dask.jsonl"
+        r = ss.survey("block-ten", seeds=range(3000), workers=2, executor=ex, out=str(path),
+                      chunk_size=500)
+        g = ss.survey("elevens", seeds=range(40), workers=2, executor=ex, max_states=10**6)
+    base = ss.survey("block-ten", seeds=range(3000), workers=1)
+    assert (r.won, r.blocked, r.cards_left) == (base.won, base.blocked, base.cards_left)
+    assert len(read_records(path)[1]) == 3000
+    assert g.path == "generic" and g.deals == 40
+
+
+# -- command line ---------------------------------------------------------------------------------
+
+def test_cli_survey(capsys, tmp_path):
+    out = tmp_path / "c.jsonl"
+    code = cli.main(["survey", "elevens", "--count", "500", "--start", "7", "--workers", "1",
+                     "--out", str(out)])
+    assert code == 0
+    cap = capsys.readouterr()
+    assert "win rate" in cap.out and "deals/s" in cap.err and "ETA" in cap.err
+    assert len(read_records(out)[1]) == 500
+    code = cli.main(["survey", "elevens", "--count", "50", "--workers", "1", "--json",
+                     "--quiet"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["deals"] == 50 and len(data["interval"]) == 2
+    assert cli.main(["survey", "elevens", "--count", "0"]) == 3
+    assert cli.main(["survey", "elevens", "-o", "bogus=1", "--count", "5"]) == 3
+    assert cli.main(["survey", "no-such-game", "--count", "5"]) == 3
