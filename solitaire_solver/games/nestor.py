@@ -64,6 +64,19 @@ class Nestor(Game):
     def certificate_key(self, removed: int, aux: int) -> tuple[int, int]:
         return (removed, aux)
 
+    def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
+        """An exhaustive proof whose sentence says whether pruning rules took part."""
+        states = answer.stats.get("states", 0)
+        if answer.certificate is not None or answer.stats.get("backend") == "reference":
+            sentence = f"no line of play wins: all {states} reachable positions were explored"
+        else:
+            pruned = answer.stats.get("pruned", 0)
+            sentence = (f"no line of play wins: a search of {states} positions found none "
+                        f"({pruned} cut because some rank could no longer pair off; the pruning "
+                        "rules are exact, docs/nestor.md)")
+        return BlockProof(kind="exhaustive", sentence=sentence, states=states,
+                          certificate=answer.certificate)
+
     # -- structural proofs ------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """Three or four cards of one rank in one column (a typed layout, or the deal's fallback).
