@@ -176,17 +176,22 @@ class FourteenRules(Rules):
 
 def structural_block(piles: Sequence[Sequence[int]]) -> Optional[dict]:
     """The first structural reason the layout `piles` cannot be won, as proof details, or None."""
+    counts = [[0] * 14 for _ in piles]  # counts[p][v]: cards of value v in pile p
+    totals = [0] * 14
+    for p, pile in enumerate(piles):
+        for c in pile:
+            counts[p][value(c)] += 1
+            totals[value(c)] += 1
     for v in (7, 1, 2, 3, 4, 5, 6):
         w = 14 - v
         for p, pile in enumerate(piles):
-            a = sum(1 for c in pile if value(c) == v)
-            b = sum(1 for c in pile if value(c) == w)
+            a, b = counts[p][v], counts[p][w]
             if v == 7:
-                m = sum(1 for q in piles for c in q if value(c) == 7)
+                m = totals[7]
                 if 2 * a > m:
                     return {"rule": "sevens", "pile": p, "rank": 7, "count": a, "total": m}
                 continue
-            n = sum(1 for q in piles for c in q if value(c) == v)
+            n = totals[v]
             if a + b <= n:
                 continue
             # a + b > n means both a > n - b and b > n - a: either rank runs short of partners.
