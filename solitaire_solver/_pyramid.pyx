@@ -1,0 +1,420 @@
+# cython: language_level=3
+"""Core of Pyramid (RULES.md, "Pyramid"; the reference rules are rules/pyramid.py).
+
+Packed position (one position, one key):
+- removed: the bitboard of the removed cards, pyramid and stock alike.
+- aux bits 0..4: k, the split of the stock cards left: in dealt order, the cards left before place
+  k are the waste (its top is place k-1), those from k on are the stock (its top the first one).
+  Drawing, recycling and removing keep the dealt order, so this describes every position. k is
+  kept canonical: after a removal it drops to 1 + the place of the highest card left below it (0
+  when the waste is empty), so k is fixed by the waste's top card, as in the reference key.
+- aux bit 5: a card was removed since the last recycle (or the deal); see RECYCLE below.
+- aux bits 6..7: the pass in which the pyramid was cleared (score objective only, else 0).
+- aux bits 8..: the pass being played, 0-based (0 with unlimited passes).
+
+RECYCLE. A recycle after which no card was removed since the previous recycle (or the deal) leads
+to the position that followed that previous recycle (or the start), with as many passes or fewer
+left: it can never help. With unlimited passes it is what makes the move graph acyclic (the
+search requires it): (cards removed, bit 5 clear, k) grows lexicographically with every move.
+It stays on when a certificate is asked for with unlimited passes, because the position it skips
+is an ancestor of the current one, hence already in the certificate; with a finite number of
+passes it is switched off then (the certificate must be closed under every legal move).
+
+KINGS. An available King is removed at once, as the only move (not when a certificate is asked
+for). Any line L from the position is matched by K then L without the moves of K (its removal and
+any draw of it): every card available along L is still available along the new line (a King
+covers or hides cards, it pairs with none), the stock and waste keep their order, and the new line
+is no longer than L when L removes K. So a win, and the best score, stay reachable. For the
+shortest line with goal `pyramid` a stock or waste King need not be removed at all, so then only
+pyramid Kings are forced.
+
+DEAD (the dead() rule, switched off for certificates). A non-King pyramid card whose remaining
+complements (value 13 minus its own) all lie in its cover cone (they must go before it is
+available) or under it (they are not available while it is there) can never leave, nor can a
+card with no complement left; the pyramid, and so the deal, can no longer be cleared.
+"""
+
+from libc.stdint cimport uint64_t
+
+from solitaire_solver._engine cimport (
+    BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, Game, State, bb_bit, bb_count, bb_lowest, bb_value_of, bb_rank, bb_t,
+    best_value, breadth_first, depth_first, move_word,
+)
+
+cdef enum:
+    FORCE_NONE = 0
+    FORCE_PYRAMID = 1
+    FORCE_ALL = 2
+
+OBJ_DECIDE = 0
+OBJ_SHORTEST = 1
+OBJ_SCORE = 2
+
+cdef int BONUS[4]
+BONUS[:] = [0, 50, 35, 20]
+
+
+cdef struct PyrCtx:
+    int pyr[28]
+    bb_t pyr_bit[28]
+    bb_t stock_bit[24]
+    bb_t cover[28]      # card bits of the two cards covering place p (0 on the bottom row)
+    bb_t block[28]      # card bits of the cone of p and of the places under p
+    bb_t comp[28]       # card bits of the complements of the card at p (0 for a King)
+    bb_t stock_comp[24]
+    int where[52]       # place of each card: 0..27 pyramid, 28 + j stock place j
+    bb_t stock_all
+    bb_t pyr_all
+    bb_t goal
+    bb_t kings
+    bb_t draw_word
+    bb_t recycle_word
+    int passes          # 0: unlimited
+    int pairs           # stock and waste tops may pair
+    int force
+    int restrict        # the RECYCLE rule is on
+    int score           # keep the pass of clearing in aux
+    int goal_all
+
+
+cdef inline int stock_top(PyrCtx *c, bb_t removed, int k) noexcept nogil:
+    while k < 24 and (removed & c.stock_bit[k]):
+        k += 1
+    return k if k < 24 else -1
+
+
+cdef inline bb_t available_pyramid(PyrCtx *c, bb_t removed) noexcept nogil:
+    cdef bb_t out = 0
+    cdef int p
+    for p in range(28):
+        if not (removed & c.pyr_bit[p]) and not (c.cover[p] & ~removed):
+            out |= c.pyr_bit[p]
+    return out
+
+
+cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef bb_t removed = s.removed
+    cdef int k = s.aux & 31
+    cdef int flag = (s.aux >> 5) & 1
+    cdef int pass_no = <int>(s.aux >> 8)
+    cdef int st = stock_top(c, removed, k)
+    cdef bb_t avail = available_pyramid(c, removed)
+    cdef bb_t sw = 0, x, kings, a, b, bb, pair
+    cdef int n = 0, v
+    if st >= 0:
+        sw |= c.stock_bit[st]
+    if k > 0:
+        sw |= c.stock_bit[k - 1]
+    if c.force != FORCE_NONE:
+        kings = avail & c.kings
+        if c.force == FORCE_ALL:
+            kings |= sw & c.kings
+        if kings:
+            out[0] = kings & -kings
+            return 1
+    x = avail | sw
+    # Move order (the search's only heuristic): pairs with a pyramid card first, as they clear
+    # the pyramid, then the pair of the stock and waste tops, then Kings, then draw or recycle.
+    for v in range(1, 7):
+        a = x & bb_rank(v)
+        b = x & bb_rank(13 - v)
+        while a:
+            bb = b
+            while bb:
+                pair = (a & -a) | (bb & -bb)
+                if (pair & sw) != pair:
+                    out[n] = pair
+                    n += 1
+                bb &= bb - 1
+            a &= a - 1
+    if c.pairs and bb_count(sw) == 2:
+        a = sw & (sw - 1)
+        if bb_value_of(bb_lowest(a)) + bb_value_of(bb_lowest(sw & -sw)) == 13:
+            out[n] = sw
+            n += 1
+    kings = x & c.kings
+    while kings:
+        out[n] = kings & -kings
+        n += 1
+        kings &= kings - 1
+    if st >= 0:
+        out[n] = c.draw_word
+        n += 1
+    elif k > 0 and (c.passes == 0 or pass_no < c.passes - 1) and (flag or not c.restrict):
+        out[n] = c.recycle_word
+        n += 1
+    return n
+
+
+cdef void pyr_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef bb_t removed = s.removed
+    cdef int k = s.aux & 31
+    cdef uint64_t flag = (s.aux >> 5) & 1
+    cdef uint64_t cleared = (s.aux >> 6) & 3
+    cdef uint64_t pass_no = s.aux >> 8
+    if move == c.draw_word:
+        k = stock_top(c, removed, k) + 1
+    elif move == c.recycle_word:
+        k = 0
+        flag = 0
+        if c.passes:
+            pass_no += 1
+    else:
+        removed |= move
+        flag = 1
+        while k > 0 and (removed & c.stock_bit[k - 1]):
+            k -= 1
+        if c.score and cleared == 0 and (removed & c.pyr_all) == c.pyr_all:
+            cleared = pass_no + 1
+    out.removed = removed
+    out.aux = <uint64_t>k | (flag << 5) | (cleared << 6) | (pass_no << 8)
+
+
+cdef int pyr_won(void *ctx, const State *s) noexcept nogil:
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    return (s.removed & c.goal) == c.goal
+
+
+cdef inline int hall_ok(int *adj, int nl, int required) noexcept nogil:
+    """Hall's condition for the required left vertices: every subset S of them has at least |S|
+    neighbours (adj[i] is the bitmask of the right vertices compatible with left vertex i)."""
+    cdef int sub, i, nb, size
+    sub = required
+    while sub:
+        nb = 0
+        size = 0
+        for i in range(nl):
+            if sub & (1 << i):
+                nb |= adj[i]
+                size += 1
+        if bb_count(<bb_t>nb) < size:
+            return 0
+        sub = (sub - 1) & required
+    return 1
+
+
+cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
+    """MATCHING: every removal of a card of value v (v = 1..6) takes a card of value 13 - v with
+    it, and the two must be available together. So the cards that must still go (the pyramid's,
+    and with goal `all` the stock's and waste's too) of the class {v, 13 - v} must be matched
+    to distinct partners they are compatible with: two pyramid cards are not when one lies in
+    the other's cone (DEAD above); two stock or waste cards are not when stock-waste pairs are
+    off, nor on the last pass when both are already in the waste (no recycle will bring one back
+    to the stock, and only the waste's top is available there). Pyramid cards and stock cards
+    count as compatible. A required set that fails Hall's condition on either side cannot be
+    matched, and by the Mendelsohn-Dulmage theorem matchings covering each side's required cards
+    combine, so the test is exactly "no matching covers them". A single card with no compatible
+    partner left is the DEAD card of the issue."""
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef bb_t removed = s.removed
+    cdef int v, i, j, nl, nr, req_l, req_r, bit
+    cdef int lp[4]
+    cdef int rp[4]
+    cdef int adj_l[4]
+    cdef int adj_r[4]
+    cdef bint last = c.passes != 0 and <int>(s.aux >> 8) == c.passes - 1
+    cdef int k = s.aux & 31
+    cdef bb_t left, right, b
+    for v in range(1, 7):
+        left = bb_rank(v) & ~removed
+        right = bb_rank(13 - v) & ~removed
+        nl = 0
+        req_l = 0
+        b = left
+        while b:
+            i = c.where[bb_lowest(b)]
+            if i < 28 or c.goal_all:
+                req_l |= 1 << nl
+            lp[nl] = i
+            nl += 1
+            b &= b - 1
+        nr = 0
+        req_r = 0
+        b = right
+        while b:
+            i = c.where[bb_lowest(b)]
+            if i < 28 or c.goal_all:
+                req_r |= 1 << nr
+            rp[nr] = i
+            nr += 1
+            b &= b - 1
+        if req_l == 0 and req_r == 0:
+            continue
+        for j in range(nr):
+            adj_r[j] = 0
+        for i in range(nl):
+            adj_l[i] = 0
+            for j in range(nr):
+                if compatible(c, lp[i], rp[j], last, k):
+                    adj_l[i] |= 1 << j
+                    adj_r[j] |= 1 << i
+        if not hall_ok(adj_l, nl, req_l) or not hall_ok(adj_r, nr, req_r):
+            return 1
+    return 0
+
+
+cdef inline bint compatible(PyrCtx *c, int a, int b, bint last, int k) noexcept nogil:
+    """Whether the cards at places a and b (0..27 pyramid, 28..51 stock in dealt order) may ever
+    be available together (an optimistic answer is safe)."""
+    if a < 28 and b < 28:
+        return not (c.block[a] & c.pyr_bit[b])
+    if a < 28 or b < 28:
+        return 1
+    if not c.pairs:
+        return 0
+    if last and a - 28 < k and b - 28 < k:
+        return 0
+    return 1
+
+
+cdef int pyr_value(void *ctx, const State *s) noexcept nogil:
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef int cleared = (s.aux >> 6) & 3
+    if cleared:
+        return BONUS[cleared] - bb_count(c.stock_all & ~s.removed)
+    return -bb_count(BB_FULL_PACK & ~s.removed)
+
+
+cdef int pyr_bound(void *ctx, const State *s) noexcept nogil:
+    """An upper bound of the score of any line through s: the bonus of the clearing pass (or of
+    the current pass, the earliest the pyramid can still be cleared) with nothing left; -1 when
+    the pyramid can never be cleared (DEAD), since then a card at least stays."""
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef int cleared = (s.aux >> 6) & 3
+    if cleared:
+        return BONUS[cleared]
+    if pyr_dead(ctx, s):
+        return -1
+    return BONUS[(s.aux >> 8) + 1]
+
+
+cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, int force,
+                bint restrict, bint score) except *:
+    cdef int p, q, r, i, j, v
+    cdef list rows = []
+    cone = [set() for _ in range(28)]
+    for r in range(7):
+        for i in range(r + 1):
+            rows.append((r, i))
+    for p in range(27, -1, -1):
+        r, i = rows[p]
+        if r < 6:
+            for q in (p + r + 1, p + r + 2):
+                cone[p].add(q)
+                cone[p] |= cone[q]
+    c.pyr_all = 0
+    c.stock_all = 0
+    for p in range(28):
+        c.pyr[p] = cards[p]
+        c.pyr_bit[p] = bb_bit(cards[p])
+        c.where[<int>cards[p]] = p
+        c.pyr_all |= c.pyr_bit[p]
+    for p in range(28):
+        r, i = rows[p]
+        c.cover[p] = 0
+        if r < 6:
+            c.cover[p] = c.pyr_bit[p + r + 1] | c.pyr_bit[p + r + 2]
+        c.block[p] = 0
+        for q in range(28):
+            if q in cone[p] or p in cone[q]:
+                c.block[p] |= c.pyr_bit[q]
+        v = cards[p] % 13 + 1
+        c.comp[p] = bb_rank(13 - v) if v != 13 else 0
+    for j in range(24):
+        c.stock_bit[j] = bb_bit(cards[28 + j])
+        c.where[<int>cards[28 + j]] = 28 + j
+        c.stock_all |= c.stock_bit[j]
+        v = cards[28 + j] % 13 + 1
+        c.stock_comp[j] = bb_rank(13 - v) if v != 13 else 0
+    c.goal_all = goal_all
+    c.goal = BB_FULL_PACK if goal_all else c.pyr_all
+    c.kings = bb_rank(13)
+    c.draw_word = move_word(MOVE_DRAW)
+    c.recycle_word = move_word(MOVE_RECYCLE)
+    c.passes = passes
+    c.pairs = pairs
+    c.force = force
+    c.restrict = restrict
+    c.score = score
+
+
+def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs=True,
+          int objective=OBJ_DECIDE, long long max_states=0, double max_seconds=0.0,
+          size_t memory_bytes=256 << 20, bint certificate=False, object root_position=None):
+    """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
+    root_position: (removed, aux) to search from instead of the deal's start (for the tests).
+
+    Returns (status, move words, stats, certificate or None, score or None)."""
+    cdef PyrCtx c
+    cdef Game g
+    cdef State root
+    cdef int force = FORCE_ALL
+    cdef bint restrict = True
+    if objective not in (OBJ_DECIDE, OBJ_SHORTEST, OBJ_SCORE):
+        raise ValueError(f"unknown objective {objective}")
+    if objective == OBJ_SCORE and not 1 <= passes <= 3:
+        raise ValueError("the competitive score is defined for 1 to 3 passes")
+    if passes < 0 or passes > 10000:
+        raise ValueError(f"passes must be 0 (unlimited) or 1..10000, not {passes}")
+    if certificate:
+        certificate = objective == OBJ_DECIDE
+    if certificate:
+        force = FORCE_NONE
+        restrict = passes == 0
+    elif objective == OBJ_SHORTEST and not goal_all:
+        force = FORCE_PYRAMID
+    setup(&c, cards, passes, goal_all, stock_waste_pairs, force, restrict, objective == OBJ_SCORE)
+    g.ctx = &c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.dead = pyr_dead
+    g.max_moves = 64
+    # Removals: at most 52. Between two removals: at most 24 draws, a recycle and 24 draws with
+    # unlimited passes (RECYCLE); with p passes at most 24 draws a pass and p - 1 recycles.
+    g.max_depth = 52 * 50 + 64 if passes == 0 else 52 + 25 * passes + 8
+    root.removed = 0
+    root.aux = 0
+    if root_position is not None:
+        root.removed, root.aux = root_position
+    if objective == OBJ_SHORTEST:
+        status, path, stats, cert = breadth_first(&g, root, max_states, max_seconds, memory_bytes)
+        return status, path, stats, None, None
+    if objective == OBJ_SCORE:
+        status, path, stats, best = best_value(&g, root, pyr_value, pyr_bound, 50, max_states,
+                                               max_seconds, memory_bytes)
+        return status, path, stats, None, best
+    status, path, stats, cert = depth_first(&g, root, max_states, max_seconds, memory_bytes,
+                                            certificate)
+    return status, path, stats, cert, None
+
+
+def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True) -> bool:
+    """The DEAD rule on a position with these cards removed (for the tests)."""
+    cdef PyrCtx c
+    cdef State s
+    setup(&c, cards, passes, goal_all, True, FORCE_NONE, False, False)
+    s.removed = removed
+    s.aux = 0
+    return pyr_dead(&c, &s) != 0
+
+
+def expand(object cards, uint64_t removed, uint64_t aux, int passes=3, bint goal_all=True,
+           bint stock_waste_pairs=True, bint all_moves=True):
+    """The core's moves of one position and the positions they lead to (for the tests)."""
+    cdef PyrCtx c
+    cdef State s, t
+    cdef uint64_t buf[64]
+    cdef int n, i
+    setup(&c, cards, passes, goal_all, stock_waste_pairs,
+          FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
+    s.removed = removed
+    s.aux = aux
+    n = pyr_moves(&c, &s, buf)
+    out = []
+    for i in range(n):
+        pyr_play(&c, &s, buf[i], &t)
+        out.append((buf[i], t.removed, t.aux))
+    return out

@@ -1,0 +1,164 @@
+"""Pyramid: pairs totalling 13 from a pyramid of 28 cards, a stock and a waste (RULES.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+from ..cards import CARD_NAMES, value
+from ..deal import Deal, as_deal
+from ..errors import VariantError, VerificationError
+from ..moves import Move
+from ..result import BlockProof
+from ..rules.pyramid import (
+    PLACES, PyramidRules, complements, cone, passes_value, read_layout, row_of, under,
+)
+from .base import CoreAnswer, Game, Option, parse_bool
+
+_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
+_OBJECTIVES = {"decide": 0, "shortest": 1, "score": 2}
+
+
+def parse_passes(text: str) -> Union[int, str]:
+    t = text.strip().lower()
+    if t in ("unlimited", "inf", "infinite", "0"):
+        return "unlimited"
+    return int(t)
+
+
+def _place_name(p: int) -> str:
+    r, i = row_of(p)
+    return f"row {r + 1} place {i + 1}"
+
+
+def dead_cards(deal: Deal) -> list[tuple[int, int, list[tuple[int, str]]]]:
+    """Pyramid cards that can never leave, from the layout alone: (place, card, [(complement,
+    where)]) with every complement in the pyramid covering the card or covered by it."""
+    cards = deal.cards
+    at = {c: p for p, c in enumerate(cards[:PLACES])}
+    out = []
+    for p in range(PLACES):
+        comps = complements(cards[p])
+        if not comps:
+            continue
+        cover, below = cone(p), under(p)
+        where = []
+        for c in comps:
+            q = at.get(c)
+            if q is None or (q not in cover and q not in below):
+                break
+            where.append((c, "covering it" if q in cover else "under it"))
+        else:
+            out.append((p, cards[p], where))
+    return out
+
+
+class Pyramid(Game):
+    name = "pyramid"
+    aliases = ("pyramid-solitaire",)
+    summary = ("a pyramid of 28 cards, a stock and a waste; remove two available cards totalling "
+               "13 or a King alone; three passes; win by removing all 52 cards")
+    options = {
+        "passes": Option(3, parse=parse_passes, doc="passes through the stock: 1, 2, 3 ... or "
+                         "unlimited"),
+        "goal": Option("all", choices=("all", "pyramid"),
+                       doc="all: every card must go; pyramid: the 28 pyramid cards"),
+        "stock_waste_pairs": Option(True, choices=(True, False), parse=parse_bool,
+                                    doc="the stock top and the waste top may pair"),
+    }
+    presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"}}
+    objectives = ("decide", "shortest", "score")
+
+    def variant(self, **given: Any) -> dict:
+        out = super().variant(**given)
+        p = out["passes"]
+        if p != "unlimited" and (isinstance(p, bool) or not isinstance(p, int) or
+                                 not 1 <= p <= 10000):
+            raise VariantError(f"variant passes: {p!r} is not 1..10000 or 'unlimited'")
+        return out
+
+    def rules(self, variant: dict) -> PyramidRules:
+        return PyramidRules(passes_value(variant["passes"]), variant["goal"],
+                            variant["stock_waste_pairs"])
+
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
+        if isinstance(deal, str) and "stock" in deal.lower():
+            return read_layout(deal)
+        return as_deal(deal)
+
+    def core_name(self) -> str:
+        return "_pyramid"
+
+    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
+                   certificate: bool) -> CoreAnswer:
+        passes = passes_value(variant["passes"])
+        if objective == "score" and not 1 <= passes <= 3:
+            raise VariantError("the competitive score is defined for 1 to 3 passes, not "
+                               f"{variant['passes']}")
+        status, path, stats, cert, best = core.solve(
+            deal.cards, passes, variant["goal"] == "all", variant["stock_waste_pairs"],
+            _OBJECTIVES[objective], limits["max_states"], limits["max_seconds"],
+            limits["memory_bytes"], certificate,
+        )
+        moves = [Move.from_code(m) for m in path]
+        keys = (frozenset(self.certificate_key(*k, passes=passes) for k in cert)
+                if cert is not None else None)
+        name = _ENGINE_STATUS[status]
+        if objective == "score" and name == "exhausted":
+            # The best score is proven; its line is the answer (see docs/pyramid.md).
+            name = "won"
+        return CoreAnswer(name, moves, stats, keys, best)
+
+    def certificate_key(self, removed: int, aux: int, passes: int = 3) -> tuple[int, int, int]:
+        """The reference key (removed, k, pass) of a core position (pass 0 when unlimited)."""
+        return removed, aux & 31, ((aux >> 8) + 1) if passes else 0
+
+    def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        dead = dead_cards(deal)
+        if not dead:
+            return None
+        p, card, where = dead[0]
+        listed = ", ".join(f"{CARD_NAMES[c]} {w}" for c, w in where)
+        sentence = (f"{CARD_NAMES[card]} ({_place_name(p)}) can never be removed: it pairs only "
+                    f"with a {_rank_word(13 - value(card))}, and all four lie in the pyramid where "
+                    f"they cannot be available together with it ({listed})")
+        return BlockProof(kind="structural", sentence=sentence,
+                          details={"card": CARD_NAMES[card], "place": p,
+                                   "complements": {CARD_NAMES[c]: w for c, w in where}})
+
+    def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
+        """Re-derive the dead card with the reference rules' cover relation."""
+        name = proof.details.get("card")
+        cards = deal.cards
+        try:
+            card = CARD_NAMES.index(name)
+        except ValueError:
+            raise VerificationError(f"the proof names no card ({name!r})") from None
+        if card not in cards[:PLACES]:
+            raise VerificationError(f"{name} is not in the pyramid")
+        p = cards.index(card)
+        comps = complements(card)
+        if not comps:
+            raise VerificationError(f"{name} is a King: it leaves alone")
+        cover, below = cone(p), under(p)
+        for c in comps:
+            q = cards.index(c)
+            if q >= PLACES:
+                raise VerificationError(f"{CARD_NAMES[c]}, a complement of {name}, is in the stock")
+            if q not in cover and q not in below:
+                raise VerificationError(
+                    f"{CARD_NAMES[c]} ({_place_name(q)}) can be available together with {name}")
+
+    def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
+        """The competitive score of the line (RULES.md): replayed with the reference rules."""
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        for i, m in enumerate(moves, start=1):
+            if m not in rules.moves(pos):
+                raise VerificationError(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
+            pos = rules.apply(pos, m)
+        return rules.score(pos)
+
+
+def _rank_word(v: int) -> str:
+    return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(v, str(v))
