@@ -1,16 +1,21 @@
 """The example scripts run and say what they should."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import solitaire_solver
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+# The scripts import the same solitaire_solver as the tests, installed or not.
+ENV = {**os.environ, "PYTHONPATH": str(Path(solitaire_solver.__file__).parent.parent)}
 
 
 def run(*args):
     return subprocess.run([sys.executable, *map(str, args)], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=120, env=ENV)
 
 
 def test_solve_one():
