@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import Optional
 
 _warned = False
+_loaded: dict[str, ModuleType] = {}
 
 
 def pure_requested() -> bool:
@@ -23,8 +24,11 @@ def core_module(name: str) -> Optional[ModuleType]:
     global _warned
     if pure_requested():
         return None
+    if name in _loaded:
+        return _loaded[name]
     try:
-        return importlib.import_module(f"solitaire_solver.{name}")
+        module = _loaded[name] = importlib.import_module(f"solitaire_solver.{name}")
+        return module
     except ImportError as e:
         if not _warned:
             warnings.warn(

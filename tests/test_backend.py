@@ -17,6 +17,7 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
 
     monkeypatch.setattr(backend.importlib, "import_module", no_core)
     monkeypatch.setattr(backend, "_warned", False)
+    monkeypatch.setattr(backend, "_loaded", {})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r1 = ss.solve("elevens", ss.random_deal(3))
