@@ -196,6 +196,10 @@ cdef inline int hall_ok(int *adj, int nl, int required) noexcept nogil:
 
 
 cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
+    return unmatched(<PyrCtx *>ctx, s, (<PyrCtx *>ctx).goal_all)
+
+
+cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     """MATCHING: every removal of a card of value v (v = 1..6) takes a card of value 13 - v with
     it, and the two must be available together. So the cards that must still go (the pyramid's,
     and with goal `all` the stock's and waste's too) of the class {v, 13 - v} must be matched
@@ -206,8 +210,8 @@ cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
     count as compatible. A required set that fails Hall's condition on either side cannot be
     matched, and by the Mendelsohn-Dulmage theorem matchings covering each side's required cards
     combine, so the test is exactly "no matching covers them". A single card with no compatible
-    partner left is the DEAD card of the issue."""
-    cdef PyrCtx *c = <PyrCtx *>ctx
+    partner left is the DEAD card of the issue. need_all: the stock's and waste's cards must go
+    too."""
     cdef bb_t removed = s.removed
     cdef int v, i, j, nl, nr, req_l, req_r, bit
     cdef int lp[4]
@@ -225,7 +229,7 @@ cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
         b = left
         while b:
             i = c.where[bb_lowest(b)]
-            if i < 28 or c.goal_all:
+            if i < 28 or need_all:
                 req_l |= 1 << nl
             lp[nl] = i
             nl += 1
@@ -235,7 +239,7 @@ cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
         b = right
         while b:
             i = c.where[bb_lowest(b)]
-            if i < 28 or c.goal_all:
+            if i < 28 or need_all:
                 req_r |= 1 << nr
             rp[nr] = i
             nr += 1
@@ -285,7 +289,7 @@ cdef int pyr_bound(void *ctx, const State *s) noexcept nogil:
     cdef int cleared = (s.aux >> 6) & 3
     if cleared:
         return BONUS[cleared]
-    if pyr_dead(ctx, s):
+    if unmatched(c, s, False):
         return -1
     return BONUS[(s.aux >> 8) + 1]
 

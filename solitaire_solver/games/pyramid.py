@@ -10,7 +10,14 @@ from ..errors import VariantError, VerificationError
 from ..moves import Move
 from ..result import BlockProof
 from ..rules.pyramid import (
-    PLACES, PyramidRules, complements, cone, passes_value, read_layout, row_of, under,
+    PLACES,
+    PyramidRules,
+    complements,
+    cone,
+    passes_value,
+    read_layout,
+    row_of,
+    under,
 )
 from .base import CoreAnswer, Game, Option, parse_bool
 

@@ -1,0 +1,367 @@
+"""Pyramid: core against the reference rules, the test vectors, proofs, tampering, layout text."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.api import _check_certificate
+from solitaire_solver.deal import Deal
+from solitaire_solver.errors import LayoutError, VariantError
+from solitaire_solver.games import get_game
+from solitaire_solver.moves import Move
+from solitaire_solver.result import BlockProof, Status
+from solitaire_solver.rules.pyramid import PyramidRules, layout_text, read_layout
+from solitaire_solver.search import reference_search
+
+core = pytest.importorskip("solitaire_solver._pyramid")
+GAME, _ = get_game("pyramid")
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pyramid-msc-1500"
+if not DATA.exists():
+    DATA = Path("/work/shared/data/pyramid-msc-1500")
+
+VARIANTS = [(p, g, sw) for p in (1, 2, 3, 0) for g in ("all", "pyramid") for sw in (True, False)]
+
+
+def core_aux(rules: PyramidRules, pos) -> int:
+    """The core's aux of a reference position (bit 5 set: a card was removed since a recycle)."""
+    _, k, pass_no = rules.key(pos)
+    return k | (1 << 5) | ((pass_no - 1 if rules.passes else 0) << 8)
+
+
+def random_midgame(seed: int, rules: PyramidRules, removals: int):
+    """A position reached by random play (removals preferred), with `removals` removals made."""
+    rng = random.Random(seed)
+    deal = Deal.from_seed(seed)
+    pos = rules.start(deal)
+    done = 0
+    for _ in range(400):
+        if done >= removals or rules.won(pos):
+            break
+        moves = rules.moves(pos)
+        if not moves:
+            break
+        rem = [m for m in moves if m.word is None]
+        m = rng.choice(rem) if rem and rng.random() < 0.7 else rng.choice(moves)
+        done += m.word is None
+        pos = rules.apply(pos, m)
+    return deal, pos
+
+
+def core_from(deal, rules, pos, objective=0, certificate=False, max_states=0):
+    return core.solve(deal.cards, rules.passes, rules.goal == "all", rules.stock_waste_pairs,
+                      objective, max_states, 0.0, 64 << 20, certificate,
+                      (pos.removed, core_aux(rules, pos)))
+
+
+# -- move generation and keys ------------------------------------------------------------------
+
+@pytest.mark.parametrize("passes,goal,sw", VARIANTS)
+def test_core_moves_match_reference(passes, goal, sw):
+    """With every move on, the core's moves and successors are the reference's, key for key."""
+    rules = PyramidRules(passes, goal, sw)
+    for seed in range(25):
+        deal, pos = random_midgame(seed, rules, seed % 12)
+        got = core.expand(deal.cards, pos.removed, core_aux(rules, pos), passes, goal == "all", sw)
+        want = {Move.from_code(m): None for m in ()}
+        want = {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
+        have = {Move.from_code(m): GAME.certificate_key(r, a, passes=passes) for m, r, a in got}
+        assert have == want
+
+
+# -- core against the reference search -----------------------------------------------------------
+
+@pytest.mark.parametrize("passes,goal,sw", VARIANTS)
+def test_decide_matches_reference(passes, goal, sw):
+    rules = PyramidRules(passes, goal, sw)
+    compared = 0
+    for seed in range(20):
+        deal, pos = random_midgame(seed, rules, 13)
+        ref = reference_search(rules, pos, 8000)
+        if ref.status == "limit-states":
+            continue
+        status, path, _, _, _ = core_from(deal, rules, pos)
+        assert (status == 0) == (ref.status == "won"), seed
+        if status == 0:  # the core's line wins from that position under the reference rules
+            p = pos
+            for m in map(Move.from_code, path):
+                assert m in rules.moves(p)
+                p = rules.apply(p, m)
+            assert rules.won(p)
+        compared += 1
+    assert compared >= 5
+
+
+def winning_midgame(seed: int, rules: PyramidRules, left: int):
+    """A position `left` moves before the end of a core winning line of seed's deal, or None."""
+    deal = Deal.from_seed(seed)
+    status, path, _, _, _ = core.solve(deal.cards, rules.passes, rules.goal == "all",
+                                       rules.stock_waste_pairs, 0, 200000)
+    if status != 0:
+        return deal, None
+    pos = rules.start(deal)
+    for m in list(map(Move.from_code, path))[: max(0, len(path) - left)]:
+        pos = rules.apply(pos, m)
+    return deal, pos
+
+
+def bfs_length(rules, pos, limit=30000):
+    """Fewest moves to a win (None: none), breadth first over the reference rules."""
+    if rules.won(pos):
+        return 0
+    seen = {rules.key(pos)}
+    todo = deque([(pos, 0)])
+    while todo:
+        p, d = todo.popleft()
+        for m in rules.moves(p):
+            q = rules.apply(p, m)
+            if rules.won(q):
+                return d + 1
+            k = rules.key(q)
+            if k not in seen:
+                seen.add(k)
+                if len(seen) > limit:
+                    raise OverflowError
+                todo.append((q, d + 1))
+    return None
+
+
+@pytest.mark.parametrize("passes,goal", [(1, "pyramid"), (2, "all"), (3, "pyramid"), (0, "all")])
+def test_shortest_matches_breadth_first_reference(passes, goal):
+    rules = PyramidRules(passes, goal, True)
+    compared = won = 0
+    for seed in range(40):
+        if seed % 2:
+            deal, pos = random_midgame(seed + 100, rules, 14)
+        else:
+            deal, pos = winning_midgame(seed, rules, 18)
+            if pos is None:
+                continue
+        try:
+            want = bfs_length(rules, pos)
+        except OverflowError:
+            continue
+        status, path, _, _, _ = core_from(deal, rules, pos, objective=1)
+        assert (status == 0) == (want is not None)
+        if want is not None:
+            assert len(path) == want
+            won += 1
+        compared += 1
+    assert compared >= 8 and won >= 2
+
+
+def best_score_reference(rules, pos):
+    """The highest score over every position reachable from pos (reference rules)."""
+    seen = {rules.key(pos) + (pos.cleared_in,)}
+    todo = [pos]
+    best = rules.score(pos)
+    while todo:
+        p = todo.pop()
+        best = max(best, rules.score(p))
+        if rules.won(p):
+            continue
+        for m in rules.moves(p):
+            q = rules.apply(p, m)
+            k = rules.key(q) + (q.cleared_in,)
+            if k not in seen:
+                seen.add(k)
+                if len(seen) > 30000:
+                    raise OverflowError
+                todo.append(q)
+    return best
+
+
+@pytest.mark.parametrize("passes,goal", [(1, "all"), (2, "pyramid"), (3, "all")])
+def test_score_matches_reference(passes, goal):
+    rules = PyramidRules(passes, goal, True)
+    compared = 0
+    for seed in range(30):
+        deal, pos = random_midgame(seed + 200, rules, 15)
+        if pos.cleared_in:
+            continue
+        try:
+            want = best_score_reference(rules, pos)
+        except OverflowError:
+            continue
+        status, path, _, _, best = core_from(deal, rules, pos, objective=2)
+        assert status == 1 and best == want, seed
+        p = pos
+        for m in map(Move.from_code, path):
+            p = rules.apply(p, m)
+        assert rules.score(p) == best
+        compared += 1
+    assert compared >= 8
+
+
+# -- pruning: Kings, RECYCLE, DEAD/MATCHING ------------------------------------------------------
+
+@given(st.integers(0, 10 ** 9), st.sampled_from(VARIANTS[:6]))
+def test_pruned_search_agrees_with_unpruned(seed, variant):
+    """Forced Kings, the recycle rule and the dead test (on) against every move (certificate
+    mode switches them off) from random mid-game positions."""
+    passes, goal, sw = variant
+    rules = PyramidRules(passes, goal, sw)
+    deal, pos = random_midgame(seed, rules, 10)
+    full = core_from(deal, rules, pos, certificate=True, max_states=300000)
+    if full[0] != 1 and full[0] != 0:
+        return
+    fast = core_from(deal, rules, pos)
+    assert fast[0] == full[0]
+
+
+def test_dead_card_rule():
+    # The 6C at the apex: the four Sevens sit in its cone, so it can never leave.
+    cards = list(Deal.from_seed(1).cards)
+    sevens = [c for c in range(52) if c % 13 == 6]
+    for s in sevens:
+        cards.remove(s)
+    cards.remove(5)  # 6C
+    deal = Deal([5, *sevens[:2], sevens[2], *cards[:1], sevens[3], *cards[1:]])
+    assert core.dead(deal.cards, 0, 3, False)
+    proof = GAME.structural_proof(deal, GAME.variant())
+    assert proof is not None and "6C" in proof.sentence
+    r = ss.solve("pyramid", deal)
+    assert r.blocked and r.proof.kind == "structural"
+    assert ss.verify("pyramid", deal, r).ok
+    # Tampered: name a card that is not dead.
+    bad = BlockProof("structural", "x", details={"card": Move.from_code(1 << deal.cards[27]).__str__()})
+    assert ss.verify("pyramid", deal, bad).ok is False
+    # Once a Seven from the stock side exists, the rule does not fire.
+    assert not core.dead(Deal.from_seed(5).cards, 0, 3, False) or \
+        GAME.structural_proof(Deal.from_seed(5), GAME.variant()) is not None
+
+
+def test_matching_rule_is_sound_on_random_positions():
+    """Wherever the dead test fires, the reference finds no win (1 pass, small positions)."""
+    fired = 0
+    for seed in range(300):
+        rules = PyramidRules(1, "pyramid" if seed % 2 else "all", True)
+        deal, pos = random_midgame(seed, rules, 15)
+        if rules.won(pos) or not core.dead(deal.cards, pos.removed, 1, rules.goal == "all"):
+            continue
+        ref = reference_search(rules, pos, 20000)
+        assert ref.status != "won", seed
+        fired += 1
+    assert fired >= 5
+
+
+# -- the test vectors ------------------------------------------------------------------------------
+
+def vectors(n: int):
+    decks = DATA.joinpath("decks.txt").read_text().split("\n")
+    lengths = DATA.joinpath("shortest-lengths.txt").read_text().split()
+    return [(d.split(), int(x)) for d, x in zip(decks[:n], lengths[:n])]
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
+def test_msc_vectors_decide():
+    for i, (deck, length) in enumerate(vectors(80)):
+        r = ss.solve("pyramid-msc", deck)
+        assert r.won == (length > 0), i
+        if r.won:
+            assert ss.verify("pyramid-msc", deck, r).ok
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
+def test_msc_vectors_shortest():
+    checked = 0
+    for i, (deck, length) in enumerate(vectors(40)):
+        r = ss.solve("pyramid-msc", deck, objective="shortest", max_states=150_000)
+        if r.status is Status.UNKNOWN:
+            continue
+        assert len(r.moves) == length if r.won else length == 0, i
+        checked += 1
+    assert checked >= 5
+
+
+# -- answers, proofs, tampering --------------------------------------------------------------------
+
+def test_solutions_replay_and_tampering_rejected():
+    deal = Deal.from_seed(5)
+    r = ss.solve("pyramid", deal, passes=1, check=True)
+    assert r.won and ss.verify("pyramid", deal, r, passes=1).ok
+    moves = [str(m) for m in r.moves]
+    assert not ss.verify("pyramid", deal, moves[:-1], passes=1).ok
+    assert not ss.verify("pyramid", deal, moves[1:], passes=1).ok
+    swapped = moves[:]
+    i = moves.index("draw")
+    swapped[i] = "recycle"
+    assert not ss.verify("pyramid", deal, swapped, passes=1).ok
+
+
+def test_score_objective_and_tampered_score():
+    deal = Deal.from_seed(5)
+    r = ss.solve("pyramid", deal, objective="score", passes=1)
+    assert r.score is not None and r.score == GAME.score(deal, r.variant, list(r.moves))
+    assert ss.verify("pyramid", deal, r, passes=1).ok
+    lie = ss.Result(r.game, r.status, moves=r.moves, variant=r.variant, objective="score",
+                    score=r.score + 1)
+    assert ss.verify("pyramid", deal, lie, passes=1).ok is False
+    with pytest.raises(VariantError):
+        ss.solve("pyramid", deal, objective="score", passes="unlimited")
+
+
+def test_certificate_checks_and_tampering():
+    deal = Deal.from_seed(775)  # blocked under one pass; 3,539 positions
+    for goal in ("all", "pyramid"):
+        r = ss.solve("pyramid", deal, passes=1, goal=goal, certificate=True)
+        assert r.blocked and r.proof.kind == "exhaustive"
+        assert ss.verify("pyramid", deal, r, passes=1, goal=goal).ok
+        cert = set(r.proof.certificate)
+        cert.discard(max(cert))
+        bad = BlockProof("exhaustive", "x", certificate=frozenset(cert))
+        assert ss.verify("pyramid", deal, bad, passes=1, goal=goal).ok is False
+
+
+@pytest.mark.parametrize("passes", [0, 2])
+def test_certificates_closed_from_midgame(passes):
+    """Certificates (with the RECYCLE rule kept for unlimited passes) are closed under every
+    reference move from mid-game positions."""
+    rules = PyramidRules(passes, "all", True)
+    checked = 0
+    for seed in range(40):
+        deal, pos = random_midgame(seed + 300, rules, 12)
+        status, _, _, cert, _ = core_from(deal, rules, pos, certificate=True, max_states=20000)
+        if status != 1:
+            continue
+        keys = frozenset(GAME.certificate_key(r, a, passes=passes) for r, a in cert)
+        assert _check_certificate(rules, pos, keys).ok
+        checked += 1
+    assert checked >= 3
+
+
+# -- presets, variants, layout text -----------------------------------------------------------------
+
+def test_presets_and_variants():
+    g, fixed = get_game("pyramid-msc")
+    assert g is GAME and fixed == {"passes": 3, "goal": "pyramid"}
+    assert GAME.variant(passes="unlimited")["passes"] == "unlimited"
+    assert GAME.variant(passes="2")["passes"] == 2
+    for bad in ({"passes": 0}, {"passes": "x"}, {"goal": "half"}, {"stock_waste_pairs": "maybe"}):
+        with pytest.raises(VariantError):
+            GAME.variant(**bad)
+
+
+def test_layout_round_trip_and_errors():
+    deal = Deal.from_seed(7)
+    text = layout_text(deal)
+    assert text.splitlines()[-1].startswith("Stock: ")
+    assert read_layout(text) == deal
+    assert ss.solve("pyramid", text).status == ss.solve("pyramid", deal).status
+    lines = text.splitlines()
+    with pytest.raises(LayoutError, match="row 3"):
+        read_layout("\n".join(lines[:2] + [lines[2] + " AC"] + lines[3:]))
+    with pytest.raises(LayoutError, match="not a card"):
+        read_layout(text.replace(lines[0].strip(), "XX"))
+    with pytest.raises(LayoutError, match="stock"):
+        read_layout("\n".join(lines[:7] + ["Stock: " + " ".join(lines[7].split()[2:])]))
+    with pytest.raises(LayoutError, match="twice"):
+        read_layout(text.replace(lines[0].strip(), lines[6].split()[0]))
+    with pytest.raises(ss.DealError if hasattr(ss, "DealError") else ValueError):
+        ss.solve("pyramid", "AC 2C")
