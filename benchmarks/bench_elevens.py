@@ -10,15 +10,18 @@ Every figure comes from this one run on the seeded deals of RULES.md: the same d
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
 
-import solitaire_solver as ss
-from solitaire_solver import _slots
-from solitaire_solver.rules.elevens import ElevensRules
-from solitaire_solver.search import reference_search
-from solitaire_solver.survey import wilson_interval
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import solitaire_solver as ss  # noqa: E402
+from solitaire_solver import _slots  # noqa: E402
+from solitaire_solver.rules.elevens import ElevensRules  # noqa: E402
+from solitaire_solver.search import reference_search  # noqa: E402
+from solitaire_solver.survey import wilson_interval  # noqa: E402
 
 PUBLISHED = {"elevens": 0.107, "block-ten": 0.0367}  # greedy play over 10^6 deals (issue 2)
 
