@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional, Union
 
 from ..cards import CARD_NAMES, card_index, value
@@ -43,7 +44,8 @@ def covering(p: int) -> tuple[int, ...]:
     return () if r == ROWS - 1 else (place(r + 1, i), place(r + 1, i + 1))
 
 
-def cone(p: int) -> set[int]:
+@lru_cache(maxsize=None)
+def cone(p: int) -> frozenset[int]:
     """Every place that covers p, directly or not: they must all go before p is available."""
     out: set[int] = set()
     todo = list(covering(p))
@@ -52,12 +54,13 @@ def cone(p: int) -> set[int]:
         if q not in out:
             out.add(q)
             todo.extend(covering(q))
-    return out
+    return frozenset(out)
 
 
-def under(p: int) -> set[int]:
+@lru_cache(maxsize=None)
+def under(p: int) -> frozenset[int]:
     """Every place that p covers, directly or not: none is available while p is there."""
-    return {q for q in range(PLACES) if p in cone(q)}
+    return frozenset(q for q in range(PLACES) if p in cone(q))
 
 
 def complements(card: int) -> list[int]:

@@ -1,0 +1,153 @@
+"""Pyramid benchmark: decide and shortest over the 1,500 test-vector decks and 1,500 seeded deals.
+
+python benchmarks/bench_pyramid.py [--quick] [--shortest-states N] [--win-rates N]
+"""
+
+from __future__ import annotations
+
+import math
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import solitaire_solver as ss
+from solitaire_solver.deal import Deal
+from solitaire_solver.games import get_game
+from solitaire_solver.rules.pyramid import PyramidRules
+from solitaire_solver.search import reference_search
+
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pyramid-msc-1500"
+if not DATA.exists():
+    DATA = Path("/work/shared/data/pyramid-msc-1500")
+
+
+def vectors() -> tuple[list[list[str]], list[int]]:
+    decks = [ln.split() for ln in DATA.joinpath("decks.txt").read_text().splitlines() if ln]
+    lengths = [int(x) for x in DATA.joinpath("shortest-lengths.txt").read_text().split()]
+    return decks, lengths
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def run_set(name: str, deals: list, objective: str, max_states: int = 0,
+            expect: list[int] | None = None, **variant) -> tuple[str, dict]:
+    ms, states, tables, won, unknown, wrong = [], [], [], 0, 0, 0
+    for i, d in enumerate(deals):
+        t0 = time.perf_counter()
+        r = ss.solve(name, d, objective=objective, max_states=max_states or None, **variant)
+        ms.append((time.perf_counter() - t0) * 1e3)
+        states.append(r.stats.get("states", 0))
+        tables.append(r.stats.get("table_bytes", 0) + r.stats.get("frontier_bytes", 0))
+        if r.status is ss.Status.UNKNOWN:
+            unknown += 1
+            continue
+        won += r.won
+        if expect is not None:
+            ok = r.won == (expect[i] > 0)
+            if objective == "shortest" and r.won:
+                ok = ok and len(r.moves) == expect[i]
+            wrong += not ok
+    row = (f"| {name} {variant or ''} | {objective} | {len(deals)} | {won} | {unknown} | "
+           f"{statistics.median(ms):.1f} | {statistics.mean(ms):.1f} | {pct(ms, 0.99):.0f} | "
+           f"{max(ms):.0f} | {statistics.median(states):.0f} | {max(states)} | "
+           f"{max(tables) / 2**20:.0f} | {'-' if expect is None else wrong} |")
+    return row, {"ms": ms, "won": won}
+
+
+def reference_ratio(n: int) -> str:
+    """Core and reference search on the same mid-game positions (one pass), in one run."""
+    import random
+
+    core = __import__("solitaire_solver._pyramid", fromlist=["solve"])
+    rules = PyramidRules(1, "pyramid", True)
+    t_core = t_ref = 0.0
+    done = 0
+    for seed in range(n * 4):
+        rng = random.Random(seed)
+        deal = Deal.from_seed(seed)
+        pos = rules.start(deal)
+        for _ in range(12):
+            moves = [m for m in rules.moves(pos) if m.word is None] or rules.moves(pos)
+            if not moves or rules.won(pos):
+                break
+            pos = rules.apply(pos, rng.choice(moves))
+        t0 = time.perf_counter()
+        ref = reference_search(rules, pos, 50000)
+        dt_ref = time.perf_counter() - t0
+        if ref.status == "limit-states":
+            continue
+        _, k, _ = rules.key(pos)
+        t0 = time.perf_counter()
+        core.solve(deal.cards, 1, False, True, 0, 0, 0.0, 64 << 20, False,
+                   (pos.removed, k | (1 << 5)))
+        t_core += time.perf_counter() - t0
+        t_ref += dt_ref
+        done += 1
+        if done >= n:
+            break
+    return (f"Core vs pure-Python reference search, decide, one pass, goal pyramid, {done} "
+            f"mid-game positions (12 random removals in): core {t_core * 1e3:.1f} ms, reference "
+            f"{t_ref * 1e3:.0f} ms in total, ratio {t_ref / max(t_core, 1e-9):.0f}x.")
+
+
+def run(quick: bool = False, shortest_states: int = 2_000_000, win_rates: int = 0) -> str:
+    n = 100 if quick else 1500
+    decks, lengths = vectors()
+    seeded = [Deal.from_seed(s) for s in range(n)]
+    lines = [
+        "## Pyramid",
+        "",
+        f"Command: `python benchmarks/bench_pyramid.py{' --quick' if quick else ''}`. One "
+        "process, one core, per-deal wall time of `ss.solve` (ms); states = positions stored; "
+        "table MiB = the largest search table (plus BFS node array) of any deal.",
+        "",
+        "| deals | objective | n | won | unknown | median ms | mean ms | p99 ms | max ms | "
+        "median states | max states | table MiB | disagree with vectors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    row, _ = run_set("pyramid-msc", decks[:n], "decide", expect=lengths[:n])
+    lines.append(row.replace("pyramid-msc", "vectors pyramid-msc", 1))
+    row, _ = run_set("pyramid-msc", seeded, "decide")
+    lines.append(row.replace("pyramid-msc", "seeds pyramid-msc", 1))
+    row, _ = run_set("pyramid", seeded, "decide")
+    lines.append(row.replace("pyramid", "seeds pyramid (defaults)", 1))
+    ns = 50 if quick else n
+    row, _ = run_set("pyramid-msc", decks[:ns], "shortest", shortest_states, expect=lengths[:ns])
+    lines.append(row.replace("pyramid-msc", "vectors pyramid-msc", 1))
+    lines.append("")
+    lines.append(f"Peak resident memory of the process: "
+                 f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB. "
+                 f"shortest ran with max_states={shortest_states} (unknown = limit reached).")
+    lines.append("")
+    lines.append(reference_ratio(10 if quick else 30))
+    if win_rates:
+        lines += ["", f"Win rates over seeds 0..{win_rates - 1} (95% Wilson interval):", ""]
+        for passes in (1, 3, "unlimited"):
+            for goal in ("all", "pyramid"):
+                k = sum(ss.solve("pyramid", Deal.from_seed(s), passes=passes, goal=goal).won
+                        for s in range(win_rates))
+                lo, hi = wilson(k, win_rates)
+                lines.append(f"- passes {passes}, goal {goal}: {k}/{win_rates} = "
+                             f"{100 * k / win_rates:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]")
+    get_game("pyramid")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    states = int(args[args.index("--shortest-states") + 1]) if "--shortest-states" in args else 2_000_000
+    rates = int(args[args.index("--win-rates") + 1]) if "--win-rates" in args else 0
+    print(run("--quick" in args, states, rates))
