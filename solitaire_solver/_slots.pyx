@@ -175,22 +175,32 @@ def solve(str game, object cards, int mode=MODE_FORCED, long long max_states=0,
 
 
 def forced_line(str game, object cards):
-    """The forced line (first removal each time) to its end: (move words, removed bitboard).
+    """The forced line (first removal each time) to its end.
 
-    The fast path of surveys: confluence makes this line decide the deal (see the module doc).
+    Returns (move words, removed bitboard, slots): slots holds the card in each of the nine slots
+    at the end (None when empty), refilled lowest slot first as the rules say. Confluence makes
+    this line decide the deal (see the module doc), so it is also the proof of a block.
     """
     cdef SlotsCtx c
     cdef State s, t
     cdef uint64_t buf[64]
+    cdef int slot[9]
+    cdef int i, nxt = 9
     setup(&c, cards, GAMES[game], MODE_FORCED)
+    for i in range(9):
+        slot[i] = <int>cards[i]
     s.removed = 0
     s.aux = 0
     line = []
     while not slots_won(&c, &s) and slots_moves(&c, &s, buf) > 0:
         line.append(buf[0])
+        for i in range(9):
+            if slot[i] >= 0 and (buf[0] >> slot[i]) & 1:
+                slot[i] = <int>cards[nxt] if nxt < 52 else -1
+                nxt += 1
         slots_play(&c, &s, buf[0], &t)
         s = t
-    return line, s.removed
+    return line, s.removed, tuple(slot[i] if slot[i] >= 0 else None for i in range(9))
 
 
 # ---------------------------------------------------------------------------------------------

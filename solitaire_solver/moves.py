@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Optional
 
 from .cards import CARD_NAMES, card_index, indexes, mask
@@ -48,10 +49,7 @@ class Move:
     @classmethod
     def from_code(cls, code: int) -> Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52."""
-        flags = code >> _WORD_SHIFT
-        if flags:
-            return cls(word=WORDS[flags.bit_length() - 1])
-        return cls(cards=tuple(indexes(code & _CARD_BITS)))
+        return _from_code(code)
 
     @property
     def code(self) -> int:
@@ -71,6 +69,15 @@ class Move:
 
     def __repr__(self) -> str:
         return f"Move.from_text({str(self)!r})"
+
+
+@lru_cache(maxsize=1 << 16)
+def _from_code(code: int) -> Move:
+    # Cached: the same few thousand removals recur across deals, and Moves are immutable.
+    flags = code >> _WORD_SHIFT
+    if flags:
+        return Move(word=WORDS[flags.bit_length() - 1])
+    return Move(cards=tuple(indexes(code & _CARD_BITS)))
 
 
 def parse_moves(moves: Iterable) -> list[Move]:

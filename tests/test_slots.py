@@ -200,3 +200,23 @@ def test_check_flag_and_json():
     data = json.loads(r.to_json())
     assert data["status"] == "won" and data["moves"] == [str(m) for m in r.moves]
     assert data["stats"]["states"] >= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_core_forced_line_and_stuck_position_match_reference(game, monkeypatch):
+    """The core's forced line replays under the reference rules to the very position (slots
+    included) the core reports; the reference's own forced line ends the same up to suits."""
+    g = get_game(game)[0]
+    rules = GAMES[game]
+    for seed in range(300):
+        d = ss.random_deal(seed)
+        core_line, core_pos = g.forced_line(d)
+        pos = rules.start(d)
+        for m in core_line:
+            pos = rules.play(pos, m)
+        assert pos == core_pos, seed
+        monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
+        ref_line, ref_pos = g.forced_line(d)
+        monkeypatch.delenv("SOLITAIRE_SOLVER_PURE")
+        assert len(ref_pos.stock) == len(core_pos.stock), seed
+        assert sorted(c % 13 for c in ref_pos.showing) == sorted(c % 13 for c in core_pos.showing)
