@@ -23,7 +23,9 @@ static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
 
 int tt_init(ttable *t, size_t budget_bytes) {
     size_t max = 1024;
-    while (max * 2 * sizeof(tt_entry) <= budget_bytes) max *= 2;
+    /* Compare slots, not bytes: max * 2 * sizeof(tt_entry) overflows for huge budgets, and the
+     * loop then never ended. */
+    while (max <= budget_bytes / sizeof(tt_entry) / 2) max *= 2;
     size_t n = max < TT_START_SLOTS ? max : TT_START_SLOTS;
     memset(t, 0, sizeof(*t));
     t->slots = (tt_entry *)calloc(n, sizeof(tt_entry));

@@ -17,17 +17,35 @@ from .search import reference_search
 DEFAULT_MEMORY_MB = 256
 
 
+#: The largest limits the core takes (a C long long of states, a size_t of bytes, kept well
+#: below 2**64): larger ones mean "no limit" in practice and are clamped, not overflowed.
+_MAX_STATES = (1 << 63) - 1
+_MAX_MEMORY_BYTES = 1 << 60
+
+
+def _number(name: str, raw: Any, kind: type) -> Any:
+    if isinstance(raw, bool):
+        raise SolitaireError(f"{name} must be a number, not {raw!r}")
+    try:
+        return kind(raw)
+    except (TypeError, ValueError, OverflowError):
+        raise SolitaireError(f"{name} must be a number, not {raw!r}") from None
+
+
 def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: float) -> dict:
-    if max_states is not None and (isinstance(max_states, bool) or int(max_states) < 1):
+    if max_states is not None and (isinstance(max_states, bool)
+                                   or _number("max_states", max_states, int) < 1):
         raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
-    if max_seconds is not None and not float(max_seconds) > 0:
+    if max_seconds is not None and not _number("max_seconds", max_seconds, float) > 0:
         raise SolitaireError(f"max_seconds must be positive, not {max_seconds!r}")
-    if not float(memory_mb) > 0:
+    if not _number("memory_mb", memory_mb, float) > 0:
         raise SolitaireError(f"memory_mb must be positive, not {memory_mb!r}")
+    memory_bytes = float(memory_mb) * (1 << 20)
     return {
-        "max_states": int(max_states or 0),
+        "max_states": min(int(max_states or 0), _MAX_STATES),
         "max_seconds": float(max_seconds or 0.0),
-        "memory_bytes": int(float(memory_mb) * (1 << 20)),
+        "memory_bytes": _MAX_MEMORY_BYTES if memory_bytes >= _MAX_MEMORY_BYTES
+        else int(memory_bytes),
     }
 
 
@@ -147,22 +165,45 @@ def verify(
     """
     g, var = _resolve(game, variant)
     d = g.read_deal(deal, var)
+    if max_states is not None:
+        max_states = _limits(max_states, None, DEFAULT_MEMORY_MB)["max_states"]
     try:
         if isinstance(answer, Result):
             if answer.game != g.name:
                 raise VerificationError(f"the result is for {answer.game}, not {g.name}")
             if answer.status is Status.WON:
-                return _check_line(g, d, var, list(answer.moves), answer)
+                return _check_line(g, d, var, _moves_of(answer.moves), answer)
             if answer.status is Status.BLOCKED:
-                if answer.proof is None:
+                if not isinstance(answer.proof, BlockProof):
                     raise VerificationError("a BLOCKED result carries no proof")
                 return _check_proof(g, d, var, answer.proof, max_states)
+            if answer.status is not Status.UNKNOWN:
+                raise VerificationError(f"the result has no status ({answer.status!r})")
             return Verification(True, "an UNKNOWN result claims nothing")
         if isinstance(answer, BlockProof):
             return _check_proof(g, d, var, answer, max_states)
         return _check_line(g, d, var, parse_moves(answer), None)
     except VerificationError as e:
         return Verification(False, str(e))
+    except (TypeError, AttributeError, IndexError, KeyError, ValueError) as e:
+        if isinstance(e, SolitaireError):
+            raise
+        # A forged or hand-made answer of the wrong shape (a proof whose details are not what
+        # its kind says, a certificate that is not a set of keys, a Move of no card): it does
+        # not check.
+        return Verification(False, f"the answer is malformed ({type(e).__name__}: {e})")
+
+
+def _moves_of(moves: Any) -> list[Move]:
+    """The moves of a Result or proof: Move objects (VerificationError for anything else)."""
+    try:
+        out = list(moves)
+    except TypeError:
+        raise VerificationError(f"the moves are not a list of moves ({moves!r})") from None
+    for i, m in enumerate(out, start=1):
+        if not isinstance(m, Move):
+            raise VerificationError(f"move {i} is not a Move ({m!r})")
+    return out
 
 
 def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
@@ -175,8 +216,11 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
         if m not in rules.moves(pos):
             raise VerificationError(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
         pos = rules.apply(pos, m)
-    # A line claimed for its score need not win: it must be legal and reach the score.
-    if not rules.won(pos) and not (claim is not None and claim.objective == "score"):
+    # A line claimed for its score need not win: it must be legal and reach the score, which
+    # only a game with a score objective can claim (and then the claim must name the score).
+    score_claim = (claim is not None and claim.objective == "score"
+                   and "score" in g.objectives and claim.score is not None)
+    if not rules.won(pos) and not score_claim:
         left = rules.cards_left(pos)
         raise VerificationError(
             f"the {len(moves)} moves are legal but do not win: {left} cards are left"

@@ -47,6 +47,9 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
                 return f.read()
         except OSError as e:
             raise SolitaireError(f"cannot read {args.file}: {e.strerror}") from None
+        except UnicodeDecodeError as e:
+            raise SolitaireError(f"cannot read {args.file}: not UTF-8 text ({e.reason} at "
+                                 f"byte {e.start})") from None
     return " ".join(words) if len(words) > 1 else words[0]
 
 

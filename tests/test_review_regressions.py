@@ -1,0 +1,107 @@
+"""Regressions found by an adversarial review of the shared code, Elevens, Block Ten, Fourteen
+and Nestor: each test failed before its fix."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver.cli import main as cli_main
+from solitaire_solver.moves import Move
+from solitaire_solver.result import BlockProof, Result, Status
+
+BLOCKED_BLOCK_TEN = ss.random_deal(1)   # Block Ten and Nestor (closed) are blocked on seed 1
+
+
+@pytest.mark.parametrize("game", ["elevens", "block-ten", "fourteen", "nestor"])
+def test_a_won_result_claiming_the_score_objective_must_still_win(game):
+    # Before: objective="score" let any legal line (even the empty one) pass as a win, in games
+    # that have no score at all, and with no score claimed.
+    forged = Result(game, Status.WON, moves=(), objective="score")
+    v = ss.verify(game, BLOCKED_BLOCK_TEN, forged)
+    assert v.ok is False
+
+
+def test_a_result_whose_status_is_not_a_status_is_rejected():
+    # Before: any status other than Status.WON / Status.BLOCKED passed as "UNKNOWN claims nothing".
+    for status in ("won", "blocked", None):
+        v = ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", status))
+        assert v.ok is False
+    assert ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", Status.UNKNOWN)).ok
+
+
+def test_a_huge_memory_budget_does_not_hang():
+    # Before: tt_init's doubling loop overflowed size_t and never ended (budget >= 2**63 bytes),
+    # holding the GIL, so not even Ctrl-C stopped it. Run in a child so a hang fails, not stalls.
+    code = ("import solitaire_solver as ss; "
+            "print(ss.solve('fourteen', ss.random_deal(1), memory_mb=2.0 ** 43 + 1).status)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert out.stdout.strip() == "Status.WON", out.stderr
+
+
+@pytest.mark.parametrize("limits", [
+    {"memory_mb": 1e30},                # before: OverflowError converting to size_t
+    {"memory_mb": float("inf")},        # before: OverflowError from int(inf)
+    {"max_states": 10 ** 30},           # before: OverflowError converting to long long
+])
+def test_huge_limits_neither_hang_nor_overflow(limits):
+    r = ss.solve("fourteen", ss.random_deal(1), **limits)
+    assert r.status is Status.WON
+
+
+@pytest.mark.parametrize("limits", [
+    {"max_states": "abc"}, {"max_states": [1]}, {"memory_mb": "x"}, {"memory_mb": None},
+    {"max_seconds": "soon"},
+])
+def test_junk_limits_raise_a_solitaire_error(limits):
+    with pytest.raises(ss.SolitaireError):
+        ss.solve("elevens", ss.random_deal(1), **limits)
+
+
+def test_verify_refuses_bad_max_states():
+    proof = BlockProof("exhaustive", "x")
+    for bad in (-5, "abc", [1]):
+        with pytest.raises(ss.SolitaireError):
+            ss.verify("block-ten", BLOCKED_BLOCK_TEN, proof, max_states=bad)
+
+
+@pytest.mark.parametrize("game, answer", [
+    ("elevens", None),
+    ("elevens", 5),
+    ("elevens", [Move(cards=(99,))]),
+    ("fourteen", [Move(cards=(99, 3))]),
+    ("nestor", [Move(cards=(99,))]),
+    ("fourteen", BlockProof("structural", "x", details={"rule": "alone", "pile": 0, "card": 5})),
+    ("fourteen", BlockProof("structural", "x", details=5)),
+    ("nestor", BlockProof("structural", "x", details=[1])),
+    ("elevens", BlockProof("exhaustive", "x", certificate=5)),
+    ("fourteen", BlockProof("exhaustive", "x", certificate=5)),
+    ("elevens", BlockProof("forced-line", "x", moves=("AC+TC",))),
+    ("elevens", BlockProof("forced-line", "x", moves=None)),
+    ("elevens", Result("elevens", Status.WON, moves=("AC+TC",))),
+    ("elevens", Result("elevens", Status.BLOCKED, proof="x")),
+])
+def test_malformed_answers_are_rejected_not_crashed_on(game, answer):
+    # Before: TypeError, AttributeError or IndexError escaped from verify().
+    try:
+        v = ss.verify(game, ss.random_deal(1), answer)
+    except ss.SolitaireError:
+        return
+    assert v.ok is False
+
+
+def test_cli_file_that_is_not_utf8_is_bad_input(tmp_path, capsys):
+    # Before: a UnicodeDecodeError traceback.
+    p = tmp_path / "deal.txt"
+    p.write_bytes(b"\xff\xfe\x00bad")
+    assert cli_main(["solve", "elevens", "--file", str(p)]) == 3
+    assert "cannot read" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flag", [["--max-states", "1" + "0" * 30], ["--memory-mb", "1e30"],
+                                  ["--memory-mb", "inf"]])
+def test_cli_huge_limits_are_no_traceback(flag, capsys):
+    assert cli_main(["solve", "fourteen", "--seed", "1", "--json", *flag]) == 0
