@@ -261,7 +261,7 @@ def vectors(n: int):
 
 @pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
 def test_msc_vectors_decide():
-    for i, (deck, length) in enumerate(vectors(80)):
+    for i, (deck, length) in enumerate(vectors(50)):
         r = ss.solve("pyramid-msc", deck)
         assert r.won == (length > 0), i
         if r.won:
@@ -271,7 +271,7 @@ def test_msc_vectors_decide():
 @pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
 def test_msc_vectors_shortest():
     checked = 0
-    for i, (deck, length) in enumerate(vectors(40)):
+    for i, (deck, length) in enumerate(vectors(25)):
         r = ss.solve("pyramid-msc", deck, objective="shortest", max_states=150_000)
         if r.status is Status.UNKNOWN:
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Optional, Union
 
 from ..cards import CARD_NAMES, card_index, value
@@ -44,7 +44,7 @@ def covering(p: int) -> tuple[int, ...]:
     return () if r == ROWS - 1 else (place(r + 1, i), place(r + 1, i + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def cone(p: int) -> frozenset[int]:
     """Every place that covers p, directly or not: they must all go before p is available."""
     out: set[int] = set()
@@ -57,7 +57,7 @@ def cone(p: int) -> frozenset[int]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def under(p: int) -> frozenset[int]:
     """Every place that p covers, directly or not: none is available while p is there."""
     return frozenset(q for q in range(PLACES) if p in cone(q))
