@@ -48,10 +48,13 @@ def rank_char(index: int) -> str:
     return RANKS[index % 13]
 
 
+#: Each card with a unicode suit symbol: `T♦`.
+CARD_PRETTY = tuple(r + SUIT_SYMBOLS[s] for s in SUITS for r in RANKS)
+
+
 def pretty(index: int) -> str:
     """The card with a unicode suit symbol: `T♦`."""
-    name = CARD_NAMES[index]
-    return name[0] + SUIT_SYMBOLS[name[1]]
+    return CARD_PRETTY[index]
 
 
 def mask(indexes: Iterable[int]) -> int:

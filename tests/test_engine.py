@@ -37,6 +37,7 @@ def test_table_grows_within_budget():
 def test_state_limit_is_unknown_not_blocked():
     r = ss.solve("elevens", HARD, certificate=True, max_states=10)
     assert r.status is ss.Status.UNKNOWN
+    assert ss.solve("elevens", HARD, max_states=3).status is ss.Status.UNKNOWN
     assert r.proof is None and not r.moves
     assert "state limit (10)" in r.reason
     assert ss.verify("elevens", HARD, r).ok  # an UNKNOWN claims nothing
@@ -66,7 +67,7 @@ def test_bad_limits(kw):
 
 
 def test_stats_report_the_table():
-    r = ss.solve("elevens", ss.random_deal(3))
+    r = ss.solve("elevens", ss.random_deal(3), certificate=True)
     for key in ("states", "table_probes", "table_hits", "table_replaced", "seconds"):
         assert key in r.stats
     assert r.stats["table_probes"] >= r.stats["states"] - 1

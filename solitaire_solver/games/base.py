@@ -52,6 +52,8 @@ class CoreAnswer:
     stats: dict
     certificate: Optional[frozenset] = None
     score: Optional[int] = None
+    #: Anything the game's block_proof() can reuse from the search (e.g. a final position).
+    end: Any = None
 
 
 class Game:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from ..backend import core_module
+from ..cards import CARD_NAMES
 from ..deal import Deal
 from ..errors import VerificationError
 from ..moves import Move
@@ -31,29 +32,35 @@ class SlotGame(Game):
 
     def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
                    certificate: bool) -> CoreAnswer:
-        # A certificate lists every position; the forced line explores one line, so ask the core
-        # for every removal then.
-        mode = core.MODE_ALL if certificate else core.MODE_FORCED
-        status, path, stats, cert = core.solve(
-            self.name, deal.cards, mode, limits["max_states"], limits["max_seconds"],
-            limits["memory_bytes"], certificate,
-        )
-        moves = [Move.from_code(m) for m in path]
-        keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
-        return CoreAnswer(_ENGINE_STATUS[status], moves, stats, keys)
+        if certificate:
+            # A certificate lists every position reachable, so search every removal.
+            status, path, stats, cert = core.solve(
+                self.name, deal.cards, core.MODE_ALL, limits["max_states"],
+                limits["max_seconds"], limits["memory_bytes"], True,
+            )
+            keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
+            return CoreAnswer(_ENGINE_STATUS[status], [Move.from_code(m) for m in path], stats, keys)
+        # Confluence (docs/proofs.md): the forced line decides, so no search is needed. It is the
+        # engine's MODE_FORCED search without the table; tests/test_slots.py checks both agree.
+        t0 = time.perf_counter()
+        words, removed, slots = core.forced_line(self.name, deal.cards)
+        won = removed & self.rules_class.goal == self.rules_class.goal
+        states = len(words) + (0 if won else 1)  # counted as the engine counts: the won one not
+        stats = {"states": states, "search": "forced-line", "seconds": time.perf_counter() - t0}
+        if limits["max_states"] and states > limits["max_states"]:
+            return CoreAnswer("limit-states", [], stats)
+        moves = [Move.from_code(w) for w in words]
+        if won:
+            return CoreAnswer("won", moves, stats)
+        # The stock has dealt one card per card removed.
+        stock = tuple(deal.cards[9 + bin(removed).count("1"):])
+        return CoreAnswer("exhausted", moves, stats, end=(moves, SlotPosition(slots, stock, removed)))
 
     def certificate_key(self, removed: int, aux: int) -> int:
         return removed
 
     def forced_line(self, deal: Deal) -> tuple[list[Move], SlotPosition]:
-        """Play the first legal removal until none is left: in the core when it is there, else
-        with the reference rules (both give the same line: tests/test_slots.py)."""
-        core = core_module(self.core_name())
-        if core is not None:
-            words, removed, slots = core.forced_line(self.name, deal.cards)
-            dealt = 9 + bin(removed).count("1")
-            return ([Move.from_code(w) for w in words],
-                    SlotPosition(slots, tuple(deal.cards[dealt:]), removed))
+        """Play the first legal removal until none is left (reference rules)."""
         rules = self.rules({})
         pos = rules.start(deal)
         line = []
@@ -66,7 +73,8 @@ class SlotGame(Game):
         return line, pos
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
-        line, pos = self.forced_line(deal)
+        # The core's forced line and end position when it played one, else the reference's.
+        line, pos = answer.end if answer.end is not None else self.forced_line(deal)
         return self.stuck_proof(line, pos, answer.stats.get("states", len(line) + 1),
                                 answer.certificate)
 
@@ -85,7 +93,7 @@ class SlotGame(Game):
             position=rules.render(pos),
             states=states,
             certificate=certificate,
-            details={"showing": [str(Move.remove([c])) for c in sorted(pos.showing)],
+            details={"showing": [CARD_NAMES[c] for c in sorted(pos.showing)],
                      "stock_left": left, "cards_left": rules.cards_left(pos)},
         )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..cards import pretty, value
+from ..cards import CARD_PRETTY, pretty, value
 from ..deal import Deal
 from ..moves import Move
 from .base import Rules
@@ -73,7 +73,7 @@ class SlotRules(Rules):
     removal_rule = "these cards cannot be removed together"
 
     def render(self, pos: SlotPosition) -> str:
-        cells = [pretty(c).rjust(3) if c is not None else "  ." for c in pos.slots]
+        cells = [" " + CARD_PRETTY[c] if c is not None else "  ." for c in pos.slots]
         rows = [" ".join(cells[i : i + self.columns]) for i in range(0, len(cells), self.columns)]
         nxt = f", next {pretty(pos.stock[0])}" if pos.stock else ""
         rows.append(f"stock: {len(pos.stock)} cards{nxt}")
