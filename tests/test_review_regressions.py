@@ -105,3 +105,41 @@ def test_cli_file_that_is_not_utf8_is_bad_input(tmp_path, capsys):
                                   ["--memory-mb", "inf"]])
 def test_cli_huge_limits_are_no_traceback(flag, capsys):
     assert cli_main(["solve", "fourteen", "--seed", "1", "--json", *flag]) == 0
+
+
+def _three_aces_layout() -> str:
+    from solitaire_solver.cards import CARD_NAMES
+    rest = [c for c in range(52) if c not in (0, 13, 26, 1, 2, 3)]
+    lines = ["AC AD AH 2C 3C 4C"]
+    lines += [" ".join(CARD_NAMES[c] for c in rest[6 * i:6 * i + 6]) for i in range(7)]
+    lines.append("Stock: " + " ".join(CARD_NAMES[c] for c in rest[42:]))
+    return "\n".join(lines)
+
+
+def test_nestor_structural_proof_text_and_details_cannot_be_tampered_with():
+    # Before: only column and rank were checked; any sentence or card list passed.
+    import dataclasses
+    lay = _three_aces_layout()
+    r = ss.solve("nestor", lay)
+    assert r.blocked and r.proof.kind == "structural" and ss.verify("nestor", lay, r).ok
+    for forged in (
+        dataclasses.replace(r.proof, sentence="column 8 holds four Kings"),
+        dataclasses.replace(r.proof, details={**r.proof.details, "cards": ["KS"]}),
+        dataclasses.replace(r.proof, details={**r.proof.details, "column": True}),
+    ):
+        assert ss.verify("nestor", lay, forged).ok is False
+
+
+def test_forced_line_proof_text_and_position_cannot_be_tampered_with():
+    # Before: only the moves were checked; the sentence, the stuck position and the details
+    # (cards left, stock left) could say anything.
+    import dataclasses
+    d = next(ss.random_deal(s) for s in range(100) if ss.solve("elevens", ss.random_deal(s)).blocked)
+    r = ss.solve("elevens", d)
+    assert ss.verify("elevens", d, r).ok
+    for forged in (
+        dataclasses.replace(r.proof, sentence="stuck after 0 removals: lies"),
+        dataclasses.replace(r.proof, position="nonsense"),
+        dataclasses.replace(r.proof, details={**r.proof.details, "cards_left": 0}),
+    ):
+        assert ss.verify("elevens", d, forged).ok is False

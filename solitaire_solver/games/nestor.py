@@ -124,7 +124,7 @@ class Nestor(Game):
         if d.get("rule") != "rank-in-column":
             raise VerificationError(f"unknown structural rule {d.get('rule')!r} for nestor")
         col, rank = d.get("column"), d.get("rank")
-        if not isinstance(col, int) or not 1 <= col <= 8:
+        if isinstance(col, bool) or not isinstance(col, int) or not 1 <= col <= 8:
             raise VerificationError(f"the proof names no column 1..8 ({col!r})")
         if not isinstance(rank, str) or rank.upper() not in RANKS:
             raise VerificationError(f"the proof names no rank ({rank!r})")
@@ -135,3 +135,9 @@ class Nestor(Game):
             raise VerificationError(
                 f"column {col} holds {len(same)} card(s) of rank {rank.upper()}, not three or more"
             )
+        # The sentence and the details must be those of this claim, so that neither can be
+        # tampered with alone.
+        expected = self._three_proof(col, v, same, pos.columns, pos.stock)
+        if proof.sentence != expected.sentence or dict(d) != expected.details:
+            raise VerificationError("the structural proof's sentence or details do not state "
+                                    f"its claim (column {col}, rank {rank.upper()})")

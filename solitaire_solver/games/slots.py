@@ -110,6 +110,14 @@ class SlotGame(Game):
             raise VerificationError(
                 f"the proof's line is not stuck: {rules.moves(pos)[0]} is still legal"
             )
+        # The text, the drawn position and the details must be those of the stuck position the
+        # line reaches, so none of them can be tampered with alone.
+        expected = self.stuck_proof(list(proof.moves), pos, proof.states)
+        for part in ("sentence", "position", "details"):
+            if getattr(proof, part) != getattr(expected, part):
+                raise VerificationError(
+                    f"the proof's {part} does not describe the position its line reaches"
+                )
 
 
 class Elevens(SlotGame):
