@@ -163,6 +163,8 @@ def verify(
     its kind says (docs/proofs.md). max_states bounds the re-search that an exhaustive proof
     without a certificate needs.
     """
+    if isinstance(answer, Result) and not variant and isinstance(answer.variant, dict):
+        variant = dict(answer.variant)  # check a Result under the rules it was found under
     g, var = _resolve(game, variant)
     d = g.read_deal(deal, var)
     if max_states is not None:
@@ -171,6 +173,10 @@ def verify(
         if isinstance(answer, Result):
             if answer.game != g.name:
                 raise VerificationError(f"the result is for {answer.game}, not {g.name}")
+            if answer.variant != var:
+                raise VerificationError(
+                    f"the result was found under {answer.variant}, not under {var}"
+                )
             if answer.status is Status.WON:
                 return _check_line(g, d, var, _moves_of(answer.moves), answer)
             if answer.status is Status.BLOCKED:

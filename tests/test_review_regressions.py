@@ -143,3 +143,15 @@ def test_forced_line_proof_text_and_position_cannot_be_tampered_with():
         dataclasses.replace(r.proof, details={**r.proof.details, "cards_left": 0}),
     ):
         assert ss.verify("elevens", d, forged).ok is False
+
+
+def test_verify_uses_the_results_variant():
+    import solitaire_solver as ss
+
+    d = next(ss.random_deal(s) for s in range(200)
+             if ss.solve("nestor", ss.random_deal(s), reserve="open").won
+             and not ss.solve("nestor", ss.random_deal(s)).won)
+    r = ss.solve("nestor", d, reserve="open")
+    assert ss.verify("nestor", d, r).ok                      # checked under reserve=open
+    v = ss.verify("nestor", d, r, reserve="closed")          # a mismatch is reported
+    assert not v.ok and "found under" in v.reason
