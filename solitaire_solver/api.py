@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable, Optional, Union
 
 from .backend import core_module
@@ -33,6 +34,8 @@ def _number(name: str, raw: Any, kind: type) -> Any:
 
 
 def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: float) -> dict:
+    if max_states is None and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB:
+        return dict(_DEFAULT_LIMITS)
     if max_states is not None and (isinstance(max_states, bool)
                                    or _number("max_states", max_states, int) < 1):
         raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
@@ -49,7 +52,24 @@ def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: 
     }
 
 
+_DEFAULT_LIMITS = {"max_states": 0, "max_seconds": 0.0, "memory_bytes": DEFAULT_MEMORY_MB << 20}
+
+
 def _resolve(game: Union[str, Game], variant: dict) -> tuple[Game, dict]:
+    """The game and its full variant. Plain calls (a name, no options) are cached: surveys and
+    apps make millions of them."""
+    if not variant and isinstance(game, str):
+        g, var = _resolve_plain(game)
+        return g, dict(var)
+    return _resolve_uncached(game, variant)
+
+
+@lru_cache(maxsize=256)
+def _resolve_plain(game: str) -> tuple[Game, dict]:
+    return _resolve_uncached(game, {})
+
+
+def _resolve_uncached(game: Union[str, Game], variant: dict) -> tuple[Game, dict]:
     g, fixed = get_game(game)
     for name, value in fixed.items():
         if name in variant and g.variant(**{name: variant[name]})[name] != value:
