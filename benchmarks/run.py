@@ -92,6 +92,8 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="small counts (a few minutes)")
     ap.add_argument("--only", help="comma-separated bench names (e.g. elevens,nestor,surveys)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
+    ap.add_argument("--append", action="store_true",
+                    help="add this run (its command, date and sections) to the end of --out")
     args = ap.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
 
@@ -112,7 +114,7 @@ def main(argv=None) -> int:
         sections.append(survey_section(args.quick))
 
     command = "python benchmarks/run.py" + (" --quick" if args.quick else "") + \
-        (f" --only {args.only}" if args.only else "")
+        (f" --only {args.only}" if args.only else "") + (" --append" if args.append else "")
     head = [
         "# Benchmarks", "",
         "Written by `benchmarks/run.py`; do not edit by hand. Every figure below was measured in "
@@ -123,7 +125,11 @@ def main(argv=None) -> int:
         f"- Total time: {time.perf_counter() - t0:.0f} s",
         "",
     ]
-    with open(args.out, "w", encoding="utf-8") as f:
+    if args.append:
+        head = ["", "---", "", f"Run of `{command}` on the same machine, "
+                f"{datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}, "
+                f"{time.perf_counter() - t0:.0f} s:", ""]
+    with open(args.out, "a" if args.append else "w", encoding="utf-8") as f:
         f.write("\n".join(head) + "\n" + "\n".join(sections))
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
