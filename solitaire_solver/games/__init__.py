@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from ..errors import UnknownGameError
 from .base import CoreAnswer, Game, Option
-from .slots import BlockTen, Elevens
 from .fourteen import Fourteen
 from .nestor import Nestor
 from .pyramid import Pyramid
-from ..errors import UnknownGameError
+from .slots import BlockTen, Elevens
 
 #: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
 GAMES: tuple[Game, ...] = (
