@@ -28,4 +28,20 @@ static inline bb_t bb_suit(int suit) { return (bb_t)0x1FFF << (13 * suit); }
 
 static inline int bb_value_of(int index) { return index % 13 + 1; }
 
+/* Append to out[n..] every two-card removal of one card of a and one of b (a, b disjoint);
+ * returns the new count. */
+static inline int bb_pairs_across(bb_t a, bb_t b, uint64_t *out, int n) {
+    for (; a; a = bb_pop_lowest(a))
+        for (bb_t bb = b; bb; bb = bb_pop_lowest(bb)) out[n++] = (a & -a) | (bb & -bb);
+    return n;
+}
+
+/* Append to out[n..] every two-card removal of two cards of a; returns the new count. */
+static inline int bb_pairs_within(bb_t a, uint64_t *out, int n) {
+    for (; a; a = bb_pop_lowest(a))
+        for (bb_t rest = bb_pop_lowest(a); rest; rest = bb_pop_lowest(rest))
+            out[n++] = (a & -a) | (rest & -rest);
+    return n;
+}
+
 #endif

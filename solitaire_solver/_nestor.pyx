@@ -29,6 +29,9 @@ from solitaire_solver._engine cimport (
     move_word,
 )
 
+cdef extern from "bitboard.h" nogil:
+    int bb_pairs_within(bb_t a, uint64_t *out, int n)
+
 cdef enum:
     MAX_COLS = 8
 
@@ -68,19 +71,6 @@ cdef inline bb_t exposed(NestorCtx *c, bb_t removed) noexcept nogil:
     return out
 
 
-cdef inline int add_same(bb_t a, uint64_t *out, int n) noexcept nogil:
-    """Every removal of two cards of a (cards of one rank)."""
-    cdef bb_t rest
-    while a:
-        rest = bb_pop_lowest(a)
-        while rest:
-            out[n] = (a & -a) | (rest & -rest)
-            n += 1
-            rest = bb_pop_lowest(rest)
-        a = bb_pop_lowest(a)
-    return n
-
-
 cdef int nestor_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef NestorCtx *c = <NestorCtx *>ctx
     cdef bb_t avail = exposed(c, s.removed)
@@ -100,7 +90,7 @@ cdef int nestor_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     for v in range(1, 14):
         a = avail & bb_rank(v)
         if a & (a - 1):
-            n = add_same(a, out, n)
+            n = bb_pairs_within(a, out, n)
     if n or c.open or <int>s.aux >= c.nstock:
         return n
     # Closed reserve, tableau blocked: the top stock card is turned and pairs at once if it can.

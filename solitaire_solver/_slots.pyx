@@ -23,6 +23,10 @@ from solitaire_solver._engine cimport (
     BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_pop_lowest, bb_rank, bb_t, depth_first,
 )
 
+cdef extern from "bitboard.h" nogil:
+    int bb_pairs_across(bb_t a, bb_t b, uint64_t *out, int n)
+    int bb_pairs_within(bb_t a, uint64_t *out, int n)
+
 cdef enum:
     ELEVENS = 0
     BLOCK_TEN = 1
@@ -54,25 +58,16 @@ cdef inline bb_t showing(SlotsCtx *c, bb_t removed) noexcept nogil:
 
 cdef inline int add_pairs(SlotsCtx *c, bb_t a, bb_t b, uint64_t *out, int n) noexcept nogil:
     """Removals of one card of a with one of b (a and b disjoint)."""
-    cdef bb_t bb
     if a == 0 or b == 0:
         return n
     if c.mode != 0:
         out[n] = (a & -a) | (b & -b)
         return n + 1
-    while a:
-        bb = b
-        while bb:
-            out[n] = (a & -a) | (bb & -bb)
-            n += 1
-            bb = bb_pop_lowest(bb)
-        a = bb_pop_lowest(a)
-    return n
+    return bb_pairs_across(a, b, out, n)
 
 
 cdef inline int add_same(SlotsCtx *c, bb_t a, uint64_t *out, int n) noexcept nogil:
     """Removals of two cards of a (cards of one rank)."""
-    cdef bb_t rest
     if bb_count(a) < 2:
         return n
     if c.mode != 0:
@@ -80,14 +75,7 @@ cdef inline int add_same(SlotsCtx *c, bb_t a, uint64_t *out, int n) noexcept nog
         a = bb_pop_lowest(a)
         out[n] |= a & -a
         return n + 1
-    while a:
-        rest = bb_pop_lowest(a)
-        while rest:
-            out[n] = (a & -a) | (rest & -rest)
-            n += 1
-            rest = bb_pop_lowest(rest)
-        a = bb_pop_lowest(a)
-    return n
+    return bb_pairs_within(a, out, n)
 
 
 cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
