@@ -86,3 +86,11 @@ cdef object breadth_first(Game *g, State root, long long max_states, double max_
 # when stopped at the ceiling), else a limit; path is a line reaching the best value.
 cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,
                        long long max_states, double max_seconds, size_t memory_bytes)
+
+# A* (best-first) search for a shortest line (every move counts one). lower (NULL: 0) is a lower
+# bound of the moves still needed from s to a win; it must be admissible (never above the true
+# distance) and consistent (lower(s) <= 1 + lower(t) for every move s -> t), and lower(s) <= 64.
+# Same limits and return shape as breadth_first: on SEARCH_WON the path is a shortest line; a limit
+# reached before the length is proven returns that limit (never a longer line).
+cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
+                       double max_seconds, size_t memory_bytes)

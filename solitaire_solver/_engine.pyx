@@ -9,8 +9,8 @@ then stays correct and may only explore that position twice.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 STATUS_NAMES = {
@@ -436,3 +436,280 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
         free(moves)
         free(best_path)
         tt_free(&tt)
+
+
+# -- A* best-first search (shortest lines with a lower bound) ---------------------------------------
+
+
+cdef struct ANode:
+    State state
+    uint32_t parent     # index of the parent node (the root is its own parent)
+    int g               # the fewest moves known from the root
+    uint64_t move       # the move from the parent
+    int h               # the game's lower bound of the moves still needed
+    int closed          # expanded with its final g
+
+
+cdef struct Bucket:
+    uint32_t *items
+    size_t n
+    size_t cap
+
+
+cdef inline size_t key_hash(const State *s) noexcept nogil:
+    cdef uint64_t x = s.removed * <uint64_t>0x9E3779B97F4A7C15 ^ s.aux * <uint64_t>0xC2B2AE3D27D4EB4F
+    x ^= x >> 31
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    x ^= x >> 29
+    return <size_t>x
+
+
+cdef struct AStar:
+    ANode *nodes
+    size_t count
+    size_t cap
+    uint32_t *slots     # open addressing: node index + 1, 0 empty; at most half full
+    size_t mask
+    Bucket *buckets
+    int nb
+    size_t bytes        # memory held by the three arrays
+    size_t budget
+
+
+cdef int a_grow_slots(AStar *a) noexcept nogil:
+    """Doubles the hash slots and re-inserts every node; -1 when over the budget."""
+    cdef size_t n = (a.mask + 1) * 2, i, j
+    cdef uint32_t *s
+    if a.bytes + n * sizeof(uint32_t) > a.budget:
+        return -1
+    s = <uint32_t *>calloc(n, sizeof(uint32_t))
+    if s == NULL:
+        return -1
+    for i in range(a.count):
+        j = key_hash(&a.nodes[i].state) & (n - 1)
+        while s[j]:
+            j = (j + 1) & (n - 1)
+        s[j] = <uint32_t>(i + 1)
+    a.bytes += n * sizeof(uint32_t) - (a.mask + 1) * sizeof(uint32_t)
+    free(a.slots)
+    a.slots = s
+    a.mask = n - 1
+    return 0
+
+
+cdef long long a_find(AStar *a, const State *s, size_t *slot) noexcept nogil:
+    """The node index of s, or -1 (then *slot is where it goes)."""
+    cdef size_t j = key_hash(s) & a.mask
+    cdef uint32_t v
+    while True:
+        v = a.slots[j]
+        if v == 0:
+            slot[0] = j
+            return -1
+        if a.nodes[v - 1].state.removed == s.removed and a.nodes[v - 1].state.aux == s.aux:
+            return v - 1
+        j = (j + 1) & a.mask
+
+
+cdef int a_push(AStar *a, int f, uint32_t idx) noexcept nogil:
+    cdef Bucket *b = &a.buckets[f]
+    cdef size_t cap
+    cdef uint32_t *grown
+    if b.n == b.cap:
+        cap = b.cap * 2 if b.cap else 256
+        if a.bytes + (cap - b.cap) * sizeof(uint32_t) > a.budget:
+            return -1
+        grown = <uint32_t *>realloc(b.items, cap * sizeof(uint32_t))
+        if grown == NULL:
+            return -1
+        a.bytes += (cap - b.cap) * sizeof(uint32_t)
+        b.items = grown
+        b.cap = cap
+    b.items[b.n] = idx
+    b.n += 1
+    return 0
+
+
+cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, uint64_t move,
+                     int g, int h) noexcept nogil:
+    """Stores a new node at the free slot found by a_find; its index, or -1 over the budget."""
+    cdef size_t cap
+    cdef ANode *grown
+    cdef long long idx
+    if a.count == a.cap:
+        cap = a.cap * 2
+        if cap >= <size_t>0xFFFFFFF0 or a.bytes + (cap - a.cap) * sizeof(ANode) > a.budget:
+            return -1
+        grown = <ANode *>realloc(a.nodes, cap * sizeof(ANode))
+        if grown == NULL:
+            return -1
+        a.bytes += (cap - a.cap) * sizeof(ANode)
+        a.nodes = grown
+        a.cap = cap
+    idx = <long long>a.count
+    a.nodes[idx].state = s[0]
+    a.nodes[idx].parent = parent
+    a.nodes[idx].move = move
+    a.nodes[idx].g = g
+    a.nodes[idx].h = h
+    a.nodes[idx].closed = 0
+    a.slots[slot] = <uint32_t>(idx + 1)
+    a.count += 1
+    if a.count * 2 > a.mask + 1 and a_grow_slots(a) < 0:
+        return -1
+    return idx
+
+
+cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
+                       double max_seconds, size_t memory_bytes):
+    """A* with a bucket queue on f = g + h. Each position is stored once (the hash map keeps its
+    best g and the parent it was reached from). Won positions are not stored: a won child sets
+    the best length found, U; nodes with f >= U are not queued, and the search ends when the
+    lowest f in the queue reaches U. Since h never overestimates, every line shorter than U would
+    keep a node with f < U in the queue, so U is then the shortest length. With a consistent h a
+    node's g is final when it is expanded; should a shorter line to an expanded node still turn up
+    (an inconsistent h), the node is reopened, which keeps the answer exact."""
+    cdef AStar a
+    cdef uint64_t *buf = NULL
+    cdef long long generated = 0, pruned = 0, leaves = 0, expanded = 0, j
+    cdef long long best = -1
+    cdef uint32_t win_parent = 0, idx
+    cdef uint64_t win_move = 0
+    cdef int n, k, fmin, f, cg, hv, status = SEARCH_EXHAUSTED, max_f = 0
+    cdef size_t slot, i
+    cdef State child
+    cdef ANode *nd
+    cdef double t0 = now()
+    cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    cdef bint use_dead = g.dead != NULL
+
+    a.count = 0
+    a.cap = 4096
+    a.mask = 8191
+    a.nb = g.max_depth + 66
+    a.budget = memory_bytes
+    a.nodes = <ANode *>malloc(a.cap * sizeof(ANode))
+    a.slots = <uint32_t *>calloc(a.mask + 1, sizeof(uint32_t))
+    a.buckets = <Bucket *>calloc(a.nb, sizeof(Bucket))
+    buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    a.bytes = a.cap * sizeof(ANode) + (a.mask + 1) * sizeof(uint32_t) + a.nb * sizeof(Bucket)
+    try:
+        if a.nodes == NULL or a.slots == NULL or a.buckets == NULL or buf == NULL:
+            raise MemoryError("cannot allocate the search tables")
+        with nogil:
+            if g.won(g.ctx, &root):
+                best = 0
+            else:
+                hv = lower(g.ctx, &root) if lower != NULL else 0
+                a_find(&a, &root, &slot)
+                a_add(&a, &root, slot, 0, 0, 0, hv)
+                fmin = hv
+                if fmin >= a.nb or a_push(&a, fmin, 0) < 0:
+                    status = SEARCH_LIMIT_MEMORY
+                while status == SEARCH_EXHAUSTED:
+                    while fmin < a.nb and a.buckets[fmin].n == 0:
+                        fmin += 1
+                    if fmin >= a.nb or (best >= 0 and fmin >= best):
+                        break
+                    a.buckets[fmin].n -= 1
+                    idx = a.buckets[fmin].items[a.buckets[fmin].n]
+                    nd = &a.nodes[idx]
+                    if nd.closed or nd.g + nd.h != fmin:
+                        continue    # a stale entry: the node was queued again with a lower f
+                    nd.closed = 1
+                    expanded += 1
+                    if fmin > max_f:
+                        max_f = fmin
+                    n = g.moves(g.ctx, &nd.state, buf)
+                    generated += n
+                    if n == 0:
+                        leaves += 1
+                    cg = nd.g + 1
+                    if cg > g.max_depth:
+                        with gil:
+                            raise RuntimeError("line of play longer than the game's bound")
+                    for k in range(n):
+                        g.play(g.ctx, &a.nodes[idx].state, buf[k], &child)
+                        if g.won(g.ctx, &child):
+                            if best < 0 or cg < best:
+                                best = cg
+                                win_parent = idx
+                                win_move = buf[k]
+                            continue
+                        j = a_find(&a, &child, &slot)
+                        if j >= 0:
+                            nd = &a.nodes[j]
+                            if nd.g <= cg:
+                                continue
+                            nd.g = cg
+                            nd.parent = idx
+                            nd.move = buf[k]
+                            nd.closed = 0
+                            f = cg + nd.h
+                            if best >= 0 and f >= best:
+                                continue
+                            if a_push(&a, f, <uint32_t>j) < 0:
+                                status = SEARCH_LIMIT_MEMORY
+                                break
+                            if f < fmin:
+                                fmin = f
+                            continue
+                        if use_dead and g.dead(g.ctx, &child):
+                            pruned += 1
+                            continue
+                        hv = lower(g.ctx, &child) if lower != NULL else 0
+                        f = cg + hv
+                        if best >= 0 and f >= best:
+                            continue
+                        if f >= a.nb:
+                            with gil:
+                                raise RuntimeError("lower bound above the game's bound")
+                        j = a_add(&a, &child, slot, idx, buf[k], cg, hv)
+                        if j < 0 or a_push(&a, f, <uint32_t>j) < 0:
+                            status = SEARCH_LIMIT_MEMORY
+                            break
+                        if f < fmin:
+                            fmin = f    # only with an inconsistent h
+                        if (a.count & (CHECK_EVERY - 1)) == 0:
+                            check_signals()
+                            if deadline > 0 and now() > deadline:
+                                status = SEARCH_LIMIT_TIME
+                                break
+                        if max_states > 0 and <long long>a.count >= max_states:
+                            status = SEARCH_LIMIT_STATES
+                            break
+        path = []
+        if status == SEARCH_EXHAUSTED and best >= 0:
+            status = SEARCH_WON
+            if best > 0:
+                path.append(win_move)
+                i = win_parent
+                while i != 0:
+                    path.append(a.nodes[i].move)
+                    i = a.nodes[i].parent
+                    if <long long>len(path) > best:
+                        raise RuntimeError("broken parent links in the best-first search")
+                path.reverse()
+                if <long long>len(path) != best:
+                    raise RuntimeError("the game's lower bound is not consistent")
+        stats = {
+            "states": a.count,
+            "expanded": expanded,
+            "moves_generated": generated,
+            "pruned": pruned,
+            "dead_ends": leaves,
+            "max_depth": max_f,
+            "table_capacity": a.mask + 1,
+            "table_used": a.count,
+            "table_bytes": a.bytes,
+            "seconds": now() - t0,
+        }
+        return status, path, stats, None
+    finally:
+        free(buf)
+        if a.buckets != NULL:
+            for k in range(a.nb):
+                free(a.buckets[k].items)
+        free(a.buckets)
+        free(a.slots)
+        free(a.nodes)

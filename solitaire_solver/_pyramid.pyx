@@ -38,7 +38,7 @@ from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
     BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, Game, State, bb_bit, bb_count, bb_lowest, bb_value_of, bb_rank, bb_t,
-    best_value, breadth_first, depth_first, move_word,
+    best_first, best_value, depth_first, move_word,
 )
 
 cdef enum:
@@ -272,6 +272,77 @@ cdef inline bint compatible(PyrCtx *c, int a, int b, bint last, int k) noexcept 
         return 0
     return 1
 
+cdef int augment(int i, int *adj, int *match_r, int *seen) noexcept nogil:
+    """Kuhn's augmenting path from left vertex i (adj: bitmasks of right neighbours)."""
+    cdef int j
+    for j in range(4):
+        if (adj[i] >> j) & 1 and not (seen[0] >> j) & 1:
+            seen[0] |= 1 << j
+            if match_r[j] < 0 or augment(match_r[j], adj, match_r, seen):
+                match_r[j] = i
+                return 1
+    return 0
+
+
+cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
+    """LOWER BOUND of the moves still needed to win from s (the A* heuristic of `shortest`).
+
+    Let R be the cards that must still go (goal pyramid: the pyramid's; goal all: every card
+    left), k the Kings in R, n the others, and M the size of a largest matching of R's non-King
+    cards in which two cards may be matched when their values total 13 and they are compatible
+    (see compatible(): could ever be available together; stock and waste places are taken
+    optimistically, last pass off, so the relation never changes during play). The bound is
+    k + n - M.
+
+    Admissible: every removal takes one King alone or two cards totalling 13 that are available
+    together, hence compatible. In a winning line each King of R leaves alone (k removals), and
+    the removals taking two cards of R form a matching of the graph, at most M of them; the
+    other n - 2 * (those) cards of R each need a removal of their own. So at least
+    k + (number of pair removals) + (n - 2 * pairs) = k + n - pairs >= k + n - M removals remain,
+    and draws and recycles only add moves.
+
+    Consistent (h(s) <= 1 + h(t) for a move s -> t): a draw or a recycle changes no card, so h is
+    unchanged. A King of R leaving lowers k by one. A removal taking one card of R lowers n by
+    one and cannot raise M (deleting a vertex), so h drops by at most one. A removal taking two
+    cards u, v of R lowers n by two; u-v is an edge, so any matching of the rest plus u-v is a
+    matching before: M_after <= M_before - 1, and h drops by 2 - (M_before - M_after) <= 1.
+    Cards never come back, so nothing else changes the graph."""
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef bb_t req = c.goal & ~s.removed
+    cdef bb_t b
+    cdef int v, i, j, nl, nr, m = 0, seen
+    cdef int lp[4]
+    cdef int rp[4]
+    cdef int adj[4]
+    cdef int match_r[4]
+    for v in range(1, 7):
+        nl = 0
+        b = req & bb_rank(v)
+        while b:
+            lp[nl] = c.where[bb_lowest(b)]
+            nl += 1
+            b &= b - 1
+        nr = 0
+        b = req & bb_rank(13 - v)
+        while b:
+            rp[nr] = c.where[bb_lowest(b)]
+            nr += 1
+            b &= b - 1
+        if nl == 0 or nr == 0:
+            continue
+        for j in range(4):
+            match_r[j] = -1
+        for i in range(nl):
+            adj[i] = 0
+            for j in range(nr):
+                if compatible(c, lp[i], rp[j], False, 0):
+                    adj[i] |= 1 << j
+        for i in range(nl):
+            seen = 0
+            m += augment(i, adj, match_r, &seen)
+    return bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
+
+
 
 cdef int pyr_value(void *ctx, const State *s) noexcept nogil:
     cdef PyrCtx *c = <PyrCtx *>ctx
@@ -384,7 +455,8 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
     if root_position is not None:
         root.removed, root.aux = root_position
     if objective == OBJ_SHORTEST:
-        status, path, stats, cert = breadth_first(&g, root, max_states, max_seconds, memory_bytes)
+        status, path, stats, cert = best_first(&g, root, pyr_lower, max_states, max_seconds,
+                                               memory_bytes)
         return status, path, stats, None, None
     if objective == OBJ_SCORE:
         status, path, stats, best = best_value(&g, root, pyr_value, pyr_bound, 50, max_states,
