@@ -37,7 +37,8 @@ card with no complement left; the pyramid, and so the deal, can no longer be cle
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, Game, State, bb_bit, bb_count, bb_lowest, bb_value_of, bb_rank, bb_t,
+    BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, SEARCH_EXHAUSTED, Game, State, bb_bit, bb_count,
+    bb_lowest, bb_rank, bb_t, bb_value_of,
     best_first, best_value, depth_first, move_word,
 )
 
@@ -340,7 +341,62 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
         for i in range(nl):
             seen = 0
             m += augment(i, adj, match_r, &seen)
-    return bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
+    m = bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
+    if not c.goal_all:
+        m += stock_wait(c, s, req)
+    return m
+
+
+cdef int stock_wait(PyrCtx *c, const State *s, bb_t req) noexcept nogil:
+    """Goal pyramid: moves that a line needs besides the removals counted by pyr_lower.
+
+    A stock or waste card is USELESS when no required (pyramid) card left is its complement (a
+    King always is): it can only leave by a draw, or by a removal taking no required card (a
+    King alone, or a pair with another stock or waste card), none of which pyr_lower counts.
+    For a required card x, W(x) is 0 when x has a compatible pyramid complement left or one in
+    the waste, else the fewest useless cards above one of its complements y in the stock (at
+    places k..place(y)-1, still there). Before x leaves, y must be the stock top (a card reaches
+    the waste only from the top), so each card above y leaves the top first by a move of its
+    own (a draw or a removal: each such move moves one stock card), and the useless ones by
+    moves pyr_lower did not count. So pyr_lower + max W(x) is still admissible.
+
+    Consistency: a draw or the removal of a useless card takes one card out of the ranges
+    above every y (W drops by at most one) and leaves the removal count unchanged; a recycle
+    only puts cards back above the complements (W grows). A removal taking a required card
+    takes no useless card (its partner is a complement of a required card); the required card
+    x removed has W(x) = 0 (its partner was available); removals only make more cards useless
+    and fewer complements left, so no other W drops; with the removal count dropping by at most
+    one the sum drops by at most one. A waste removal moves k down past removed places only, so
+    the ranges keep the same cards."""
+    cdef bb_t removed = s.removed
+    cdef int k = s.aux & 31
+    cdef int above[25]
+    cdef int j, p, w, best, e, worst = 0
+    cdef bb_t x, b, pyr_left = c.pyr_all & ~removed
+    above[k] = 0
+    for j in range(k, 24):
+        above[j + 1] = above[j]
+        if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
+            above[j + 1] += 1
+    x = req & ~c.kings
+    while x:
+        p = c.where[bb_lowest(x)]
+        x &= x - 1
+        b = c.comp[p] & ~removed
+        if b & pyr_left & ~c.block[p]:
+            continue
+        best = 99
+        while b:
+            w = c.where[bb_lowest(b)]
+            b &= b - 1
+            if w < 28:
+                continue
+            e = 0 if w - 28 < k else above[w - 28]
+            if e < best:
+                best = e
+        if best < 99 and best > worst:
+            worst = best
+    return worst
 
 
 
@@ -455,8 +511,20 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
     if root_position is not None:
         root.removed, root.aux = root_position
     if objective == OBJ_SHORTEST:
+        # A deal with no win at all would make the best-first search visit every position it
+        # can reach; the decide search (Kings all forced: safe for a yes/no answer, see KINGS)
+        # settles that much faster. Only its "no win" answer is used: its line is not shortest.
+        c.force = FORCE_ALL
+        status, path, stats, cert = depth_first(&g, root, max_states, max_seconds, memory_bytes,
+                                                False)
+        if status == SEARCH_EXHAUSTED:
+            return status, [], stats, None, None
+        decided = stats
+        c.force = force
         status, path, stats, cert = best_first(&g, root, pyr_lower, max_states, max_seconds,
                                                memory_bytes)
+        stats["decide_states"] = decided["states"]
+        stats["seconds"] += decided["seconds"]
         return status, path, stats, None, None
     if objective == OBJ_SCORE:
         status, path, stats, best = best_value(&g, root, pyr_value, pyr_bound, 50, max_states,
