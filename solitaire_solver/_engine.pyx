@@ -470,8 +470,9 @@ cdef struct AStar:
     size_t cap
     uint32_t *slots     # open addressing: node index + 1, 0 empty; at most half full
     size_t mask
-    Bucket *buckets
-    int nb
+    Bucket *buckets     # by f, then by h (H_SPAN of them for each f)
+    size_t *queued      # entries queued for each f
+    int nb              # values of f
     size_t bytes        # memory held by the three arrays
     size_t budget
 
@@ -511,8 +512,12 @@ cdef long long a_find(AStar *a, const State *s, size_t *slot) noexcept nogil:
         j = (j + 1) & a.mask
 
 
-cdef int a_push(AStar *a, int f, uint32_t idx) noexcept nogil:
-    cdef Bucket *b = &a.buckets[f]
+cdef enum:
+    H_SPAN = 65     # lower bounds are 0..64
+
+
+cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
+    cdef Bucket *b = &a.buckets[<size_t>f * H_SPAN + h]
     cdef size_t cap
     cdef uint32_t *grown
     if b.n == b.cap:
@@ -527,6 +532,7 @@ cdef int a_push(AStar *a, int f, uint32_t idx) noexcept nogil:
         b.cap = cap
     b.items[b.n] = idx
     b.n += 1
+    a.queued[f] += 1
     return 0
 
 
@@ -562,7 +568,8 @@ cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, uin
 
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes):
-    """A* with a bucket queue on f = g + h. Each position is stored once (the hash map keeps its
+    """A* with a bucket queue on f = g + h, ties going to the lowest h (the deepest node: the
+    last layer, f = the shortest length, is then walked depth-first). Each position is stored once (the hash map keeps its
     best g and the parent it was reached from). Won positions are not stored: a won child sets
     the best length found, U; nodes with f >= U are not queued, and the search ends when the
     lowest f in the queue reaches U. Since h never overestimates, every line shorter than U would
@@ -579,6 +586,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef size_t slot, i
     cdef State child
     cdef ANode *nd
+    cdef Bucket *bk
     cdef double t0 = now()
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
     cdef bint use_dead = g.dead != NULL
@@ -590,29 +598,39 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     a.budget = memory_bytes
     a.nodes = <ANode *>malloc(a.cap * sizeof(ANode))
     a.slots = <uint32_t *>calloc(a.mask + 1, sizeof(uint32_t))
-    a.buckets = <Bucket *>calloc(a.nb, sizeof(Bucket))
+    a.buckets = <Bucket *>calloc(<size_t>a.nb * H_SPAN, sizeof(Bucket))
+    a.queued = <size_t *>calloc(a.nb, sizeof(size_t))
     buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
-    a.bytes = a.cap * sizeof(ANode) + (a.mask + 1) * sizeof(uint32_t) + a.nb * sizeof(Bucket)
+    a.bytes = (a.cap * sizeof(ANode) + (a.mask + 1) * sizeof(uint32_t)
+               + <size_t>a.nb * (H_SPAN * sizeof(Bucket) + sizeof(size_t)))
     try:
-        if a.nodes == NULL or a.slots == NULL or a.buckets == NULL or buf == NULL:
+        if (a.nodes == NULL or a.slots == NULL or a.buckets == NULL or a.queued == NULL
+                or buf == NULL):
             raise MemoryError("cannot allocate the search tables")
         with nogil:
             if g.won(g.ctx, &root):
                 best = 0
             else:
                 hv = lower(g.ctx, &root) if lower != NULL else 0
+                if hv < 0 or hv >= H_SPAN:
+                    with gil:
+                        raise RuntimeError("lower bound out of 0..64")
                 a_find(&a, &root, &slot)
                 a_add(&a, &root, slot, 0, 0, 0, hv)
                 fmin = hv
-                if fmin >= a.nb or a_push(&a, fmin, 0) < 0:
+                if a_push(&a, fmin, hv, 0) < 0:
                     status = SEARCH_LIMIT_MEMORY
                 while status == SEARCH_EXHAUSTED:
-                    while fmin < a.nb and a.buckets[fmin].n == 0:
+                    while fmin < a.nb and a.queued[fmin] == 0:
                         fmin += 1
                     if fmin >= a.nb or (best >= 0 and fmin >= best):
                         break
-                    a.buckets[fmin].n -= 1
-                    idx = a.buckets[fmin].items[a.buckets[fmin].n]
+                    bk = &a.buckets[<size_t>fmin * H_SPAN]
+                    while bk.n == 0:
+                        bk += 1
+                    bk.n -= 1
+                    a.queued[fmin] -= 1
+                    idx = bk.items[bk.n]
                     nd = &a.nodes[idx]
                     if nd.closed or nd.g + nd.h != fmin:
                         continue    # a stale entry: the node was queued again with a lower f
@@ -648,7 +666,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                             f = cg + nd.h
                             if best >= 0 and f >= best:
                                 continue
-                            if a_push(&a, f, <uint32_t>j) < 0:
+                            if a_push(&a, f, nd.h, <uint32_t>j) < 0:
                                 status = SEARCH_LIMIT_MEMORY
                                 break
                             if f < fmin:
@@ -658,14 +676,14 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                             pruned += 1
                             continue
                         hv = lower(g.ctx, &child) if lower != NULL else 0
+                        if hv < 0 or hv >= H_SPAN:
+                            with gil:
+                                raise RuntimeError("lower bound out of 0..64")
                         f = cg + hv
                         if best >= 0 and f >= best:
                             continue
-                        if f >= a.nb:
-                            with gil:
-                                raise RuntimeError("lower bound above the game's bound")
                         j = a_add(&a, &child, slot, idx, buf[k], cg, hv)
-                        if j < 0 or a_push(&a, f, <uint32_t>j) < 0:
+                        if j < 0 or a_push(&a, f, hv, <uint32_t>j) < 0:
                             status = SEARCH_LIMIT_MEMORY
                             break
                         if f < fmin:
@@ -708,8 +726,9 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     finally:
         free(buf)
         if a.buckets != NULL:
-            for k in range(a.nb):
-                free(a.buckets[k].items)
+            for i in range(<size_t>a.nb * H_SPAN):
+                free(a.buckets[i].items)
         free(a.buckets)
+        free(a.queued)
         free(a.slots)
         free(a.nodes)

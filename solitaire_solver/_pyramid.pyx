@@ -562,3 +562,14 @@ def expand(object cards, uint64_t removed, uint64_t aux, int passes=3, bint goal
         pyr_play(&c, &s, buf[i], &t)
         out.append((buf[i], t.removed, t.aux))
     return out
+
+
+def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,
+                bint goal_all=True, bint stock_waste_pairs=True) -> int:
+    """The shortest objective's lower bound of the moves left from a position (for the tests)."""
+    cdef PyrCtx c
+    cdef State s
+    setup(&c, cards, passes, goal_all, stock_waste_pairs, FORCE_NONE, False, False)
+    s.removed = removed
+    s.aux = aux
+    return pyr_lower(&c, &s)
