@@ -156,6 +156,81 @@ def test_shortest_matches_breadth_first_reference(passes, goal):
     assert compared >= 8 and won >= 2
 
 
+
+def removal_bound(deal, removed: int, goal: str, pairs: bool) -> int:
+    """Kings left + other cards left - a largest matching of complements that may meet (the
+    removal count of the shortest objective's lower bound), recomputed from the reference rules'
+    cover relation."""
+    from solitaire_solver.cards import value
+    from solitaire_solver.rules.pyramid import cone
+
+    at = {c: i for i, c in enumerate(deal.cards)}
+    req = [c for i, c in enumerate(deal.cards)
+           if not removed >> c & 1 and (goal == "all" or i < 28)]
+
+    def meet(a: int, b: int) -> bool:
+        pa, pb = at[a], at[b]
+        if pa < 28 and pb < 28:
+            return pb not in cone(pa) and pa not in cone(pb)
+        return pa < 28 or pb < 28 or pairs
+
+    match: dict[int, int] = {}
+
+    def augment(a: int, seen: set) -> bool:
+        for b in req:
+            if value(a) + value(b) == 13 and b not in seen and meet(a, b):
+                seen.add(b)
+                if b not in match or augment(match[b], seen):
+                    match[b] = a
+                    return True
+        return False
+
+    low = [c for c in req if value(c) <= 6]
+    size = sum(augment(a, set()) for a in low)
+    return len(req) - size
+
+
+@pytest.mark.parametrize("passes,goal,sw", [(3, "pyramid", True), (1, "pyramid", False),
+                                            (0, "all", True), (2, "all", False)])
+def test_lower_bound_admissible_and_consistent(passes, goal, sw):
+    """The A* bound of `shortest`: never above the breadth-first distance, drops by at most one a
+    move, at least the removal count, and (goal pyramid) the stock-wait term adds to it."""
+    rules = PyramidRules(passes, goal, sw)
+    goal_all = goal == "all"
+    checked = stronger = 0
+    for seed in range(30):
+        deal, pos = random_midgame(seed + 500, rules, 4 + seed % 12)
+        removed, aux = pos.removed, core_aux(rules, pos)
+        h = core.lower_bound(deal.cards, removed, aux, passes, goal_all, sw)
+        base = removal_bound(deal, removed, goal, sw)
+        assert h >= base
+        stronger += h > base
+        for _, r, a in core.expand(deal.cards, removed, aux, passes, goal_all, sw, True):
+            assert h <= 1 + core.lower_bound(deal.cards, r, a, passes, goal_all, sw)
+    for seed in range(60):
+        if checked >= 4:
+            break
+        # Along a shortest line from a position near a win: h never above the moves left.
+        deal, pos = winning_midgame(seed, rules, 14)
+        if pos is None:
+            continue
+        try:
+            want = bfs_length(rules, pos, 20000)
+        except OverflowError:
+            continue
+        status, path, _, _, _ = core_from(deal, rules, pos, objective=1)
+        assert status == 0 and len(path) == want
+        removed, aux = pos.removed, core_aux(rules, pos)
+        for i, m in enumerate(path):
+            assert core.lower_bound(deal.cards, removed, aux, passes, goal_all, sw) <= want - i
+            ((removed, aux),) = [(r, a) for w, r, a in core.expand(
+                deal.cards, removed, aux, passes, goal_all, sw, True) if w == m]
+        checked += 1
+    assert checked >= 1
+    if not goal_all:
+        assert stronger >= 1
+
+
 def best_score_reference(rules, pos):
     """The highest score over every position reachable from pos (reference rules)."""
     seen = {rules.key(pos) + (pos.cleared_in,)}
@@ -276,8 +351,15 @@ def test_msc_vectors_shortest():
         if r.status is Status.UNKNOWN:
             continue
         assert len(r.moves) == length if r.won else length == 0, i
+        if r.won:
+            assert ss.verify("pyramid-msc", deck, r).ok
         checked += 1
-    assert checked >= 5
+    assert checked >= 8
+    # A limit reached before the length is proven is UNKNOWN, never a longer line.
+    deck, length = vectors(1)[0]
+    assert length > 0
+    r = ss.solve("pyramid-msc", deck, objective="shortest", max_states=5000)
+    assert r.status is Status.UNKNOWN and not r.moves
 
 
 # -- answers, proofs, tampering --------------------------------------------------------------------
