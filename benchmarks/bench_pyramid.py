@@ -1,22 +1,28 @@
 """Pyramid benchmark: decide and shortest over the 1,500 test-vector decks and 1,500 seeded deals.
 
-python benchmarks/bench_pyramid.py [--quick] [--shortest-states N] [--win-rates N]
+python benchmarks/bench_pyramid.py [--quick] [--shortest-states N] [--win-rates N] [--shortest-only]
+
+`shortest` is the best-first (A*) search of the core (docs/pyramid.md); --shortest-only runs just
+that row over the 1,500 vector decks, checking every length and replaying every line.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import resource
 import statistics
 import sys
 import time
 from pathlib import Path
 
-import solitaire_solver as ss
-from solitaire_solver.deal import Deal
-from solitaire_solver.games import get_game
-from solitaire_solver.rules.pyramid import PyramidRules
-from solitaire_solver.search import reference_search
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import solitaire_solver as ss  # noqa: E402
+from solitaire_solver.deal import Deal  # noqa: E402
+from solitaire_solver.games import get_game  # noqa: E402
+from solitaire_solver.rules.pyramid import PyramidRules  # noqa: E402
+from solitaire_solver.search import reference_search  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pyramid-msc-1500"
 if not DATA.exists():
@@ -43,7 +49,8 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run_set(name: str, deals: list, objective: str, max_states: int = 0,
-            expect: list[int] | None = None, **variant) -> tuple[str, dict]:
+            expect: list[int] | None = None, replay: bool = False,
+            **variant) -> tuple[str, dict]:
     ms, states, tables, won, unknown, wrong = [], [], [], 0, 0, 0
     for i, d in enumerate(deals):
         t0 = time.perf_counter()
@@ -59,12 +66,14 @@ def run_set(name: str, deals: list, objective: str, max_states: int = 0,
             ok = r.won == (expect[i] > 0)
             if objective == "shortest" and r.won:
                 ok = ok and len(r.moves) == expect[i]
+            if replay and r.won:
+                ok = ok and ss.verify(name, d, r).ok
             wrong += not ok
     row = (f"| {name} {variant or ''} | {objective} | {len(deals)} | {won} | {unknown} | "
            f"{statistics.median(ms):.1f} | {statistics.mean(ms):.1f} | {pct(ms, 0.99):.0f} | "
            f"{max(ms):.0f} | {statistics.median(states):.0f} | {max(states)} | "
            f"{max(tables) / 2**20:.0f} | {'-' if expect is None else wrong} |")
-    return row, {"ms": ms, "won": won}
+    return row, {"ms": ms, "won": won, "unknown": unknown, "wrong": wrong}
 
 
 def reference_ratio(n: int) -> str:
@@ -112,7 +121,8 @@ def run(quick: bool = False, shortest_states: int = 2_000_000, win_rates: int = 
         "",
         f"Command: `python benchmarks/bench_pyramid.py{' --quick' if quick else ''}`. One "
         "process, one core, per-deal wall time of `ss.solve` (ms); states = positions stored; "
-        "table MiB = the largest search table (plus BFS node array) of any deal.",
+        "table MiB = the largest search table (the A* node array, hash map and queue for "
+        "shortest) of any deal.",
         "",
         "| deals | objective | n | won | unknown | median ms | mean ms | p99 ms | max ms | "
         "median states | max states | table MiB | disagree with vectors |",
@@ -125,7 +135,8 @@ def run(quick: bool = False, shortest_states: int = 2_000_000, win_rates: int = 
     row, _ = run_set("pyramid", seeded, "decide")
     lines.append(row.replace("pyramid", "seeds pyramid (defaults)", 1))
     ns = 50 if quick else n
-    row, _ = run_set("pyramid-msc", decks[:ns], "shortest", shortest_states, expect=lengths[:ns])
+    row, _ = run_set("pyramid-msc", decks[:ns], "shortest", shortest_states, expect=lengths[:ns],
+                     replay=True)
     lines.append(row.replace("pyramid-msc", "vectors pyramid-msc", 1))
     lines.append("")
     lines.append(f"Peak resident memory of the process: "
@@ -146,8 +157,37 @@ def run(quick: bool = False, shortest_states: int = 2_000_000, win_rates: int = 
     return "\n".join(lines)
 
 
+def run_shortest(quick: bool = False, shortest_states: int = 2_000_000) -> str:
+    """The shortest objective alone over the vector decks: lengths checked, lines replayed."""
+    n = 100 if quick else 1500
+    decks, lengths = vectors()
+    row, info = run_set("pyramid-msc", decks[:n], "shortest", shortest_states,
+                        expect=lengths[:n], replay=True)
+    agree = n - info["unknown"] - info["wrong"]
+    return "\n".join([
+        f"Command: `python benchmarks/bench_pyramid.py --shortest-only{' --quick' if quick else ''}"
+        f" --shortest-states {shortest_states}`",
+        "",
+        "| deals | objective | n | won | unknown | median ms | mean ms | p99 ms | max ms | "
+        "median states | max states | table MiB | disagree with vectors |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        row.replace("pyramid-msc", "vectors pyramid-msc", 1),
+        "",
+        f"{agree} of {n} decks answered and equal to shortest-lengths.txt (0 = no win), every "
+        f"line replayed by ss.verify; {info['unknown']} unknown (limit reached), "
+        f"{info['wrong']} disagreeing. Peak resident memory "
+        f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB.",
+    ])
+
+
 if __name__ == "__main__":
     args = sys.argv[1:]
+    if "--help" in args or "-h" in args:
+        print(__doc__)
+        sys.exit(0)
     states = int(args[args.index("--shortest-states") + 1]) if "--shortest-states" in args else 2_000_000
     rates = int(args[args.index("--win-rates") + 1]) if "--win-rates" in args else 0
-    print(run("--quick" in args, states, rates))
+    if "--shortest-only" in args:
+        print(run_shortest("--quick" in args, states))
+    else:
+        print(run("--quick" in args, states, rates))
