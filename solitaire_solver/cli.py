@@ -159,7 +159,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
             choices = "|".join(str(c) for c in opt.choices) if opt.choices else "..."
             print(f"    variant {name}={choices} (default {opt.default}) {opt.doc}".rstrip())
         for preset, fixed in g.presets.items():
-            fixed_text = ", ".join(f"{k}={v}" for k, v in fixed.items())
+            fixed_text = ", ".join(f"{k}={v}" for k, v in fixed.items()) or "the defaults"
             print(f"    preset {preset}: {fixed_text}")
         if len(g.objectives) > 1:
             print(f"    objectives: {', '.join(g.objectives)}")
