@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..cards import CARD_PRETTY, pretty, value
 from ..deal import Deal
@@ -11,8 +10,7 @@ from ..moves import Move
 from .base import Rules
 
 
-@dataclass(frozen=True)
-class SlotPosition:
+class SlotPosition(NamedTuple):
     slots: tuple[Optional[int], ...]  # card index, or None for an empty slot
     stock: tuple[int, ...]            # next card first
     removed: int                      # bitboard of the removed cards
