@@ -37,7 +37,8 @@ card with no complement left; the pyramid, and so the deal, can no longer be cle
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, SEARCH_EXHAUSTED, Game, State, bb_bit, bb_count,
+    BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
+    SEARCH_LIMIT_TIME, Game, State, bb_bit, bb_count,
     bb_lowest, bb_rank, bb_t, bb_value_of,
     best_first, best_value, depth_first, move_word,
 )
@@ -521,6 +522,15 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
             return status, [], stats, None, None
         decided = stats
         c.force = force
+        # The limits bound the two searches together.
+        if max_states > 0:
+            if decided["states"] >= max_states:
+                return SEARCH_LIMIT_STATES, [], decided, None, None
+            max_states -= decided["states"]
+        if max_seconds > 0:
+            if decided["seconds"] >= max_seconds:
+                return SEARCH_LIMIT_TIME, [], decided, None, None
+            max_seconds -= decided["seconds"]
         status, path, stats, cert = best_first(&g, root, pyr_lower, max_states, max_seconds,
                                                memory_bytes)
         stats["decide_states"] = decided["states"]
