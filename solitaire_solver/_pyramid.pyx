@@ -354,16 +354,20 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req) noexcept nogil:
     A stock or waste card is USELESS when no required (pyramid) card left is its complement (a
     King always is): it can only leave by a draw, or by a removal taking no required card (a
     King alone, or a pair with another stock or waste card), none of which pyr_lower counts.
-    For a required card x, W(x) is 0 when x has a compatible pyramid complement left or one in
-    the waste, else the fewest useless cards above one of its complements y in the stock (at
-    places k..place(y)-1, still there). Before x leaves, y must be the stock top (a card reaches
-    the waste only from the top), so each card above y leaves the top first by a move of its
-    own (a draw or a removal: each such move moves one stock card), and the useless ones by
-    moves pyr_lower did not count. So pyr_lower + max W(x) is still admissible.
+    For a required card x, W(x) is 0 when x has a compatible pyramid complement left, else the
+    least over its complements y in the stock or waste of e(y). For y in the stock, e(y) = the
+    useless cards above it (places k..place(y)-1, still there): before x leaves, y must be the
+    stock top (a card reaches the waste only from the top), so each card above y leaves the top
+    first by a move of its own (a draw or a removal: each such move moves one stock card), and
+    the useless ones by moves pyr_lower did not count. For y in the waste, e(y) = the useless
+    waste cards above it (each must be removed first, by an uncounted move), or, when a recycle
+    is still allowed and cheaper, 1 (the recycle) + the useless cards that will lie above y in
+    the stock after it (the waste cards below y). So pyr_lower + max W(x) is still admissible.
 
-    Consistency: a draw or the removal of a useless card takes one card out of the ranges
-    above every y (W drops by at most one) and leaves the removal count unchanged; a recycle
-    only puts cards back above the complements (W grows). A removal taking a required card
+    Consistency: a draw takes the stock top out of the range above every stock y and puts it
+    on the waste, above every waste y; the removal of a useless card takes it out of the range
+    it is in; either lowers each e(y) by at most one and leaves the removal count unchanged; a recycle costs one and turns the waste option
+    "1 + cards below" into the stock count "cards below" (at most one less). A removal taking a required card
     takes no useless card (its partner is a complement of a required card); the required card
     x removed has W(x) = 0 (its partner was available); removals only make more cards useless
     and fewer complements left, so no other W drops; with the removal count dropping by at most
@@ -374,11 +378,20 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req) noexcept nogil:
     cdef int above[25]
     cdef int j, p, w, best, e, worst = 0
     cdef bb_t x, b, pyr_left = c.pyr_all & ~removed
+    cdef int from0[25]
+    cdef int useless_waste = 0
+    cdef bint can_recycle = c.passes == 0 or <int>(s.aux >> 8) < c.passes - 1
     above[k] = 0
     for j in range(k, 24):
         above[j + 1] = above[j]
         if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
             above[j + 1] += 1
+    from0[0] = 0
+    for j in range(k):
+        from0[j + 1] = from0[j]
+        if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
+            from0[j + 1] += 1
+    useless_waste = from0[k]
     x = req & ~c.kings
     while x:
         p = c.where[bb_lowest(x)]
@@ -392,7 +405,14 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req) noexcept nogil:
             b &= b - 1
             if w < 28:
                 continue
-            e = 0 if w - 28 < k else above[w - 28]
+            if w - 28 < k:
+                # In the waste: the useless cards above it go first, or a recycle puts it back
+                # in the stock under the useless waste cards below it.
+                e = useless_waste - from0[w - 28 + 1]
+                if can_recycle and 1 + from0[w - 28] < e:
+                    e = 1 + from0[w - 28]
+            else:
+                e = above[w - 28]
             if e < best:
                 best = e
         if best < 99 and best > worst:
