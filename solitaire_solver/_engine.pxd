@@ -74,11 +74,6 @@ cdef enum:
 cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
                         size_t memory_bytes, bint certificate)
 
-# Breadth-first search from root: the first win found is a shortest line (every move counts one).
-# Same limits and return shape as depth_first (no certificate: the 4th item is None).
-cdef object breadth_first(Game *g, State root, long long max_states, double max_seconds,
-                          size_t memory_bytes)
-
 # The highest value(s) over every position reachable from root (a player may stop anywhere).
 # Won positions are not expanded. bound (NULL or an upper bound of value over every position
 # reachable from s, s included) prunes; the search stops early once the best reaches ceiling.
@@ -90,7 +85,7 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 # A* (best-first) search for a shortest line (every move counts one). lower (NULL: 0) is a lower
 # bound of the moves still needed from s to a win; it must be admissible (never above the true
 # distance) and consistent (lower(s) <= 1 + lower(t) for every move s -> t), and lower(s) <= 64.
-# Same limits and return shape as breadth_first: on SEARCH_WON the path is a shortest line; a limit
+# Same limits and return shape as depth_first (the 4th item None): on SEARCH_WON the path is a shortest line; a limit
 # reached before the length is proven returns that limit (never a longer line).
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes)

@@ -37,6 +37,24 @@ cdef int check_signals() except -1 with gil:
     return PyErr_CheckSignals()
 
 
+cdef dict search_stats(long long nodes, long long generated, long long pruned, long long leaves,
+                       ttable *tt, double t0):
+    """The statistics every table-backed search reports."""
+    return {
+        "states": nodes,
+        "moves_generated": generated,
+        "pruned": pruned,
+        "dead_ends": leaves,
+        "table_capacity": tt_capacity(tt),
+        "table_used": tt.used,
+        "table_probes": tt.probes,
+        "table_hits": tt.hits,
+        "table_replaced": tt.replaced,
+        "table_bytes": tt_capacity(tt) * 16,
+        "seconds": now() - t0,
+    }
+
+
 cdef struct Frame:
     State state
     int n       # moves generated at this position
@@ -185,154 +203,13 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         cert = None
         if certificate and status == SEARCH_EXHAUSTED:
             cert = [(r.cert[i].removed, r.cert[i].aux) for i in range(r.cert_len)]
-        stats = {
-            "states": r.nodes,
-            "moves_generated": r.generated,
-            "pruned": r.pruned,
-            "dead_ends": r.leaves,
-            "max_depth": r.max_depth_reached,
-            "table_capacity": tt_capacity(&tt),
-            "table_used": tt.used,
-            "table_probes": tt.probes,
-            "table_hits": tt.hits,
-            "table_replaced": tt.replaced,
-            "table_bytes": tt_capacity(&tt) * 16,
-            "seconds": now() - t0,
-        }
+        stats = search_stats(r.nodes, r.generated, r.pruned, r.leaves, &tt, t0)
+        stats["max_depth"] = r.max_depth_reached
         return status, path, stats, cert
     finally:
         free(frames)
         free(moves)
         free(r.cert)
-        tt_free(&tt)
-
-
-# -- breadth-first search (shortest lines) ----------------------------------------------------------
-
-cdef struct BNode:
-    State state
-    long long parent    # index of the parent node, -1 at the root
-    uint64_t move       # the move from the parent
-
-
-cdef object breadth_first(Game *g, State root, long long max_states, double max_seconds,
-                          size_t memory_bytes):
-    """Layer-by-layer search: the table is the visited set (a position is stored when first
-    reached, which in breadth-first order is by a shortest line), the node array keeps each
-    stored position's parent and move so the winning line can be read back."""
-    cdef ttable tt
-    cdef BNode *nodes = NULL
-    cdef BNode *grown
-    cdef uint64_t *buf = NULL
-    cdef size_t cap = 0, count = 0, i, node_budget
-    cdef size_t layer_start, layer_end
-    cdef long long generated = 0, pruned = 0, leaves = 0, win_parent = -2
-    cdef uint64_t win_move = 0
-    cdef int depth = 0, n, j, status = SEARCH_EXHAUSTED
-    cdef State child
-    cdef double t0 = now()
-    cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
-    cdef bint use_dead = g.dead != NULL
-
-    # Half the budget for the table, half for the node array.
-    node_budget = memory_bytes - memory_bytes // 2
-    if tt_init(&tt, memory_bytes // 2) != 0:
-        raise MemoryError("cannot allocate the transposition table")
-    buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
-    cap = 4096
-    nodes = <BNode *>malloc(sizeof(BNode) * cap)
-    if buf == NULL or nodes == NULL:
-        free(buf)
-        free(nodes)
-        tt_free(&tt)
-        raise MemoryError("cannot allocate the search frontier")
-    try:
-        with nogil:
-            if g.won(g.ctx, &root):
-                win_parent = -1
-            else:
-                tt_visit(&tt, root.removed, root.aux)
-                nodes[0].state = root
-                nodes[0].parent = -1
-                nodes[0].move = 0
-                count = 1
-                layer_start = 0
-                layer_end = 1
-                while layer_start < layer_end and win_parent == -2 and status == SEARCH_EXHAUSTED:
-                    depth += 1
-                    if depth > g.max_depth:
-                        with gil:
-                            raise RuntimeError("line of play longer than the game's bound")
-                    i = layer_start
-                    while i < layer_end:
-                        n = g.moves(g.ctx, &nodes[i].state, buf)
-                        generated += n
-                        if n == 0:
-                            leaves += 1
-                        for j in range(n):
-                            g.play(g.ctx, &nodes[i].state, buf[j], &child)
-                            if g.won(g.ctx, &child):
-                                win_parent = <long long>i
-                                win_move = buf[j]
-                                break
-                            if tt_visit(&tt, child.removed, child.aux):
-                                continue
-                            if use_dead and g.dead(g.ctx, &child):
-                                pruned += 1
-                                continue
-                            if count == cap:
-                                if cap * 2 * sizeof(BNode) > node_budget:
-                                    status = SEARCH_LIMIT_MEMORY
-                                    break
-                                grown = <BNode *>realloc(nodes, cap * 2 * sizeof(BNode))
-                                if grown == NULL:
-                                    status = SEARCH_LIMIT_MEMORY
-                                    break
-                                nodes = grown
-                                cap *= 2
-                            nodes[count].state = child
-                            nodes[count].parent = <long long>i
-                            nodes[count].move = buf[j]
-                            count += 1
-                            if (count & (CHECK_EVERY - 1)) == 0:
-                                check_signals()
-                                if deadline > 0 and now() > deadline:
-                                    status = SEARCH_LIMIT_TIME
-                                    break
-                            if max_states > 0 and <long long>count >= max_states:
-                                status = SEARCH_LIMIT_STATES
-                                break
-                        if win_parent != -2 or status != SEARCH_EXHAUSTED:
-                            break
-                        i += 1
-                    layer_start = layer_end
-                    layer_end = count
-        path = []
-        if win_parent != -2:
-            status = SEARCH_WON
-            if win_parent >= 0:
-                path.append(win_move)
-                i = <size_t>win_parent
-                while nodes[i].parent >= 0:
-                    path.append(nodes[i].move)
-                    i = <size_t>nodes[i].parent
-                path.reverse()
-        stats = {
-            "states": count,
-            "moves_generated": generated,
-            "pruned": pruned,
-            "dead_ends": leaves,
-            "max_depth": depth,
-            "table_capacity": tt_capacity(&tt),
-            "table_used": tt.used,
-            "table_bytes": tt_capacity(&tt) * 16,
-            "frontier_bytes": cap * sizeof(BNode),
-            "seconds": now() - t0,
-        }
-        return status, path, stats, None
-    finally:
-        free(buf)
-        free(nodes)
         tt_free(&tt)
 
 
@@ -420,16 +297,7 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
                 frames[d].n = n
                 frames[d].next = 0
         path = [best_path[i] for i in range(best_len)]
-        stats = {
-            "states": nodes,
-            "moves_generated": generated,
-            "pruned": pruned,
-            "dead_ends": leaves,
-            "table_capacity": tt_capacity(&tt),
-            "table_used": tt.used,
-            "table_bytes": tt_capacity(&tt) * 16,
-            "seconds": now() - t0,
-        }
+        stats = search_stats(nodes, generated, pruned, leaves, &tt, t0)
         return status, path, stats, best
     finally:
         free(frames)
