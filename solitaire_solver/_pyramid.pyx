@@ -201,6 +201,21 @@ cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
     return unmatched(<PyrCtx *>ctx, s, (<PyrCtx *>ctx).goal_all)
 
 
+cdef inline int places_of(PyrCtx *c, bb_t cards, bint need_all, int *places,
+                          int *required) noexcept nogil:
+    """The places of cards (at most four), and in required the bitmask of those that must go."""
+    cdef int n = 0, i
+    required[0] = 0
+    while cards:
+        i = c.where[bb_lowest(cards)]
+        if i < 28 or need_all:
+            required[0] |= 1 << n
+        places[n] = i
+        n += 1
+        cards &= cards - 1
+    return n
+
+
 cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     """MATCHING: every removal of a card of value v (v = 1..6) takes a card of value 13 - v with
     it, and the two must be available together. So the cards that must still go (the pyramid's,
@@ -226,26 +241,8 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     for v in range(1, 7):
         left = bb_rank(v) & ~removed
         right = bb_rank(13 - v) & ~removed
-        nl = 0
-        req_l = 0
-        b = left
-        while b:
-            i = c.where[bb_lowest(b)]
-            if i < 28 or need_all:
-                req_l |= 1 << nl
-            lp[nl] = i
-            nl += 1
-            b &= b - 1
-        nr = 0
-        req_r = 0
-        b = right
-        while b:
-            i = c.where[bb_lowest(b)]
-            if i < 28 or need_all:
-                req_r |= 1 << nr
-            rp[nr] = i
-            nr += 1
-            b &= b - 1
+        nl = places_of(c, left, need_all, lp, &req_l)
+        nr = places_of(c, right, need_all, rp, &req_r)
         if req_l == 0 and req_r == 0:
             continue
         for j in range(nr):
