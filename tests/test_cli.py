@@ -1,8 +1,11 @@
 """The command line: verdicts, exit codes 0/1/2/3, one-line errors, JSON."""
 
 import json
+import os
 import subprocess
 import sys
+from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -97,10 +100,15 @@ def test_games_lists_every_game(capsys):
 
 
 def test_console_entry_point_exit_code():
-    p = subprocess.run([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "AS"],
-                       capture_output=True, text=True)
+    # The child imports the same package as the tests, not a source tree in the working directory.
+    env = {**os.environ, "PYTHONPATH": str(Path(ss.__file__).parent.parent)}
+    run_cli = partial(subprocess.run, capture_output=True, text=True, env=env,
+                      cwd=os.path.expanduser("~"))
+    p = run_cli([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "AS"])
     assert p.returncode == 3
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
-    p = subprocess.run([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed"],
-                       capture_output=True, text=True)
+    p = run_cli([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed"])
+    assert p.returncode == 3 and "Traceback" not in p.stderr
+    p = run_cli([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed", "3"])
+    assert p.returncode == 0 and "WON" in p.stdout and p.stderr == ""
     assert p.returncode == 3 and "Traceback" not in p.stderr
