@@ -73,18 +73,31 @@ cdef struct Run:
     size_t cert_cap
 
 
+cdef void *grow(void *items, size_t *cap, size_t size, size_t first, size_t *used,
+               size_t budget) noexcept nogil:
+    """Doubles an array of cap[0] items of `size` bytes (to `first` items when empty) if the bytes
+    in use stay within the budget. Returns the new array (cap and used updated), or NULL with
+    the old array kept: the caller then stops at its memory limit."""
+    cdef size_t n = cap[0] * 2 if cap[0] else first
+    cdef void *grown
+    if used[0] + (n - cap[0]) * size > budget:
+        return NULL
+    grown = realloc(items, n * size)
+    if grown == NULL:
+        return NULL
+    used[0] += (n - cap[0]) * size
+    cap[0] = n
+    return grown
+
+
 cdef int cert_push(Run *r, State s, size_t budget) noexcept nogil:
-    cdef size_t cap
+    cdef size_t used = r.cert_cap * sizeof(State)
     cdef State *grown
     if r.cert_len == r.cert_cap:
-        cap = r.cert_cap * 2 if r.cert_cap else 4096
-        if cap * sizeof(State) > budget:
-            return -1
-        grown = <State *>realloc(r.cert, cap * sizeof(State))
+        grown = <State *>grow(r.cert, &r.cert_cap, sizeof(State), 4096, &used, budget)
         if grown == NULL:
             return -1
         r.cert = grown
-        r.cert_cap = cap
     r.cert[r.cert_len] = s
     r.cert_len += 1
     return 0
@@ -386,18 +399,12 @@ cdef enum:
 
 cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
     cdef Bucket *b = &a.buckets[<size_t>f * H_SPAN + h]
-    cdef size_t cap
     cdef uint32_t *grown
     if b.n == b.cap:
-        cap = b.cap * 2 if b.cap else 256
-        if a.bytes + (cap - b.cap) * sizeof(uint32_t) > a.budget:
-            return -1
-        grown = <uint32_t *>realloc(b.items, cap * sizeof(uint32_t))
+        grown = <uint32_t *>grow(b.items, &b.cap, sizeof(uint32_t), 256, &a.bytes, a.budget)
         if grown == NULL:
             return -1
-        a.bytes += (cap - b.cap) * sizeof(uint32_t)
         b.items = grown
-        b.cap = cap
     b.items[b.n] = idx
     b.n += 1
     a.queued[f] += 1
@@ -407,19 +414,15 @@ cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
 cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, uint64_t move,
                      int g, int h) noexcept nogil:
     """Stores a new node at the free slot found by a_find; its index, or -1 over the budget."""
-    cdef size_t cap
     cdef ANode *grown
     cdef long long idx
     if a.count == a.cap:
-        cap = a.cap * 2
-        if cap >= <size_t>0xFFFFFFF0 or a.bytes + (cap - a.cap) * sizeof(ANode) > a.budget:
+        if a.cap * 2 >= <size_t>0xFFFFFFF0:  # node indexes are 32-bit
             return -1
-        grown = <ANode *>realloc(a.nodes, cap * sizeof(ANode))
+        grown = <ANode *>grow(a.nodes, &a.cap, sizeof(ANode), 1024, &a.bytes, a.budget)
         if grown == NULL:
             return -1
-        a.bytes += (cap - a.cap) * sizeof(ANode)
         a.nodes = grown
-        a.cap = cap
     idx = <long long>a.count
     a.nodes[idx].state = s[0]
     a.nodes[idx].parent = parent
