@@ -155,3 +155,14 @@ def test_verify_uses_the_results_variant():
     assert ss.verify("nestor", d, r).ok                      # checked under reserve=open
     v = ss.verify("nestor", d, r, reserve="closed")          # a mismatch is reported
     assert not v.ok and "found under" in v.reason
+
+
+def test_zero_passes_is_not_read_as_unlimited():
+    import pytest
+
+    import solitaire_solver as ss
+
+    for raw in ("0", 0):
+        with pytest.raises(ss.VariantError, match="passes"):
+            ss.solve("pyramid", ss.random_deal(1), passes=raw)
+    assert ss.solve("pyramid", ss.random_deal(1), passes="unlimited").status is not None

@@ -27,7 +27,7 @@ _OBJECTIVES = {"decide": 0, "shortest": 1, "score": 2}
 
 def parse_passes(text: str) -> Union[int, str]:
     t = text.strip().lower()
-    if t in ("unlimited", "inf", "infinite", "0"):
+    if t in ("unlimited", "inf", "infinite"):
         return "unlimited"
     return int(t)
 
