@@ -13,6 +13,23 @@ from setuptools import Extension, setup
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
 extra_compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
 
+
+def cpu_has_popcnt() -> bool:
+    """Whether this x86-64 Linux machine counts bits in one instruction. The extension is built
+    where it runs (pip install .), so using it is safe; without -mpopcnt every card count is a
+    library call, about a tenth of Pyramid's search time. SOLITAIRE_SOLVER_PORTABLE=1 opts out."""
+    if os.environ.get("SOLITAIRE_SOLVER_PORTABLE") or sys.platform != "linux":
+        return False
+    try:
+        with open("/proc/cpuinfo") as f:
+            return any(line.startswith("flags") and " popcnt" in line for line in f)
+    except OSError:
+        return False
+
+
+if cpu_has_popcnt():
+    extra_compile_args.append("-mpopcnt")
+
 # Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=_engine,_slots builds just those modules.
 only = [m for m in os.environ.get("SOLITAIRE_SOLVER_BUILD_ONLY", "").split(",") if m]
 pyx_files = sorted(glob.glob("solitaire_solver/*.pyx"))

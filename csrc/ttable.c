@@ -21,6 +21,10 @@ static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
 
 #define TT_START_SLOTS 4096
 
+static inline uint64_t tt_label_mask(const ttable *t) {
+    return t->label_bits ? (((uint64_t)1 << t->label_bits) - 1) : 0;
+}
+
 int tt_init(ttable *t, size_t budget_bytes) {
     size_t max = 1024;
     /* Compare slots, not bytes: max * 2 * sizeof(tt_entry) overflows for huge budgets, and the
@@ -35,7 +39,7 @@ int tt_init(ttable *t, size_t budget_bytes) {
     return 0;
 }
 
-static int tt_place(tt_entry *slots, size_t mask, tt_entry e);
+static int tt_place(tt_entry *slots, size_t mask, tt_entry e, uint64_t lmask);
 
 /* Double the table; on failure to allocate, keep the old one (the search goes on, replacing). */
 static void tt_grow(ttable *t) {
@@ -47,7 +51,8 @@ static void tt_grow(ttable *t) {
     }
     size_t lost = 0;
     for (size_t i = 0; i <= t->mask; i++)
-        if (t->slots[i].k1 != 0) lost += (size_t)tt_place(grown, n - 1, t->slots[i]);
+        if (t->slots[i].k1 != 0)
+            lost += (size_t)tt_place(grown, n - 1, t->slots[i], tt_label_mask(t));
     t->used -= lost;
     free(t->slots);
     t->slots = grown;
@@ -62,16 +67,17 @@ void tt_free(ttable *t) {
 void tt_clear(ttable *t) {
     memset(t->slots, 0, (t->mask + 1) * sizeof(tt_entry));
     t->used = 0;
-    t->probes = t->hits = t->inserts = t->replaced = 0;
+    t->probes = t->hits = t->inserts = t->replaced = t->improved = 0;
 }
 
 size_t tt_capacity(const ttable *t) { return t->mask + 1; }
 
 int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t tag = k1 | TT_USED;
+    uint64_t lmask = tt_label_mask(t);
     t->probes++;
     for (;;) {
-        size_t home = (size_t)tt_hash(k0, k1) & t->mask;
+        size_t home = (size_t)tt_hash(k0, k1 & ~lmask) & t->mask;
         for (size_t i = 0; i < TT_WINDOW; i++) {
             tt_entry *e = &t->slots[(home + i) & t->mask];
             if (e->k1 == 0) {
@@ -82,7 +88,12 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
                 if (t->used * 2 > t->mask + 1 && t->mask + 1 < t->max_slots) tt_grow(t);
                 return 0;
             }
-            if (e->k0 == k0 && e->k1 == tag) {
+            if (e->k0 == k0 && ((e->k1 ^ tag) & ~lmask) == 0) {
+                if ((tag & lmask) < (e->k1 & lmask)) {
+                    e->k1 = tag;
+                    t->improved++;
+                    return 0;
+                }
                 t->hits++;
                 return 1;
             }
@@ -102,8 +113,8 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
 
 /* Rehash an entry into a larger table: the first empty slot of its window, else its home slot.
  * Returns 1 when another entry was overwritten. */
-static int tt_place(tt_entry *slots, size_t mask, tt_entry e) {
-    size_t home = (size_t)tt_hash(e.k0, e.k1 & ~TT_USED) & mask;
+static int tt_place(tt_entry *slots, size_t mask, tt_entry e, uint64_t lmask) {
+    size_t home = (size_t)tt_hash(e.k0, e.k1 & ~TT_USED & ~lmask) & mask;
     for (size_t i = 0; i < TT_WINDOW; i++) {
         tt_entry *s = &slots[(home + i) & mask];
         if (s->k1 == 0) {
@@ -117,11 +128,12 @@ static int tt_place(tt_entry *slots, size_t mask, tt_entry e) {
 
 int tt_contains(const ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t tag = k1 | TT_USED;
-    size_t home = (size_t)tt_hash(k0, k1) & t->mask;
+    uint64_t lmask = tt_label_mask(t);
+    size_t home = (size_t)tt_hash(k0, k1 & ~lmask) & t->mask;
     for (size_t i = 0; i < TT_WINDOW; i++) {
         const tt_entry *e = &t->slots[(home + i) & t->mask];
         if (e->k1 == 0) return 0;
-        if (e->k0 == k0 && e->k1 == tag) return 1;
+        if (e->k0 == k0 && ((e->k1 ^ tag) & ~lmask) == 0) return (e->k1 & lmask) <= (tag & lmask);
     }
     return 0;
 }

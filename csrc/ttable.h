@@ -24,6 +24,8 @@ typedef struct {
     uint64_t hits;       /* lookups that found the key */
     uint64_t inserts;    /* keys stored in an empty slot */
     uint64_t replaced;   /* keys stored over another key */
+    uint64_t improved;   /* stored labels lowered (label_bits > 0) */
+    int label_bits;      /* the low label_bits of k1 are a label, not part of the key (0: none) */
 } ttable;
 
 /* A table of at most budget_bytes (at least 1024 slots). Returns 0, or -1 when out of memory. */
@@ -31,10 +33,13 @@ int tt_init(ttable *t, size_t budget_bytes);
 void tt_free(ttable *t);
 void tt_clear(ttable *t);
 
-/* Look the key up; store it when absent. Returns 1 when it was already there, else 0. */
+/* Look the key up; store it when absent. Returns 1 when it was already there, else 0.
+ * With label_bits > 0 the low label_bits of k1 are a label (a lower one dominates) and the rest
+ * of k1 with k0 is the key: it returns 1 when the key is stored with a label as low or lower,
+ * else stores this label and returns 0. */
 int tt_visit(ttable *t, uint64_t k0, uint64_t k1);
 
-/* 1 when the key is stored, without storing it. */
+/* 1 when the key is stored (with a label as low or lower), without storing it. */
 int tt_contains(const ttable *t, uint64_t k0, uint64_t k1);
 
 size_t tt_capacity(const ttable *t);

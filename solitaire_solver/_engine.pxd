@@ -1,6 +1,15 @@
 # The generic search core shared by every game. A game plugs in a Game: a packed position (State),
 # a move generator, a move player and a win test; the engine knows nothing about cards.
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+
+# Seconds on the monotonic clock.
+cdef inline double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef extern from "bitboard.h" nogil:
@@ -22,6 +31,8 @@ cdef extern from "ttable.h" nogil:
         uint64_t hits
         uint64_t inserts
         uint64_t replaced
+        uint64_t improved
+        int label_bits
     int tt_init(ttable *t, size_t budget_bytes)
     void tt_free(ttable *t)
     void tt_clear(ttable *t)
@@ -57,8 +68,20 @@ ctypedef struct Game:
     play_fn play        # the position after a legal move
     test_fn won         # 1 when s is won
     test_fn dead        # NULL, or 1 when s provably cannot be won (a pruning rule of the game)
+    # 0, or LABELS: the low label_bits of aux are a label, not part of the position's key. Of
+    # two positions with the same key the lower label must dominate: every move of the other is
+    # matched by a move of this one to a position that dominates (or equals) its result, and a
+    # won position dominates only won ones. depth_first skips a position reached with a label
+    # no lower than the one stored for its key, and searches it again when reached with a
+    # lower one; a winning line from a skipped position is matched from a searched one.
+    int label_bits
     int max_moves       # bound on moves() of any position
     int max_depth       # bound on the length of any line of play
+
+# A Game with every field zero (NULL hooks, no labels): cores fill in what they use.
+cdef inline void game_clear(Game *g) noexcept nogil:
+    memset(g, 0, sizeof(Game))
+
 
 # Status codes of a search.
 cdef enum:

@@ -11,7 +11,6 @@ then stays correct and may only explore that position twice.
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 STATUS_NAMES = {
     SEARCH_WON: "won",
@@ -27,10 +26,6 @@ cdef enum:
     CHECK_EVERY = 1 << 12
 
 
-cdef inline double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef int check_signals() except -1 with gil:
@@ -50,6 +45,7 @@ cdef dict search_stats(long long nodes, long long generated, long long pruned, l
         "table_probes": tt.probes,
         "table_hits": tt.hits,
         "table_replaced": tt.replaced,
+        "table_improved": tt.improved,
         "table_bytes": tt_capacity(tt) * 16,
         "seconds": now() - t0,
     }
@@ -190,6 +186,7 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         cert_budget = memory_bytes - table_budget
     if tt_init(&tt, table_budget) != 0:
         raise MemoryError("cannot allocate the transposition table")
+    tt.label_bits = g.label_bits
     frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
     moves = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves * (g.max_depth + 1))
     if frames == NULL or moves == NULL:
@@ -603,3 +600,25 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
         free(a.queued)
         free(a.slots)
         free(a.nodes)
+
+
+def table_ops(list ops, int label_bits=0, size_t budget_bytes=1 << 20):
+    """Run ("visit" | "contains", k0, k1) operations on a fresh table; their results and the
+    final statistics (for the tests of csrc/ttable.c)."""
+    cdef ttable tt
+    if tt_init(&tt, budget_bytes) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    tt.label_bits = label_bits
+    out = []
+    try:
+        for op, k0, k1 in ops:
+            if op == "visit":
+                out.append(tt_visit(&tt, k0, k1))
+            elif op == "contains":
+                out.append(tt_contains(&tt, k0, k1))
+            else:
+                raise ValueError(f"unknown table operation {op!r}")
+        return out, {"used": tt.used, "capacity": tt_capacity(&tt), "improved": tt.improved,
+                     "replaced": tt.replaced, "hits": tt.hits}
+    finally:
+        tt_free(&tt)

@@ -34,7 +34,7 @@ Two move modes:
 from libc.stdint cimport uint32_t, uint64_t
 
 from solitaire_solver._engine cimport (
-    BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_rank, bb_t, depth_first,
+    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_rank, bb_t, depth_first,
 )
 
 MODE_ALL = 0
@@ -177,6 +177,7 @@ def solve(object cards, int mode=MODE_PRUNED, long long max_states=0, double max
     if certificate:
         mode = MODE_ALL
     setup(&c, cards, mode)
+    game_clear(&g)
     g.ctx = &c
     g.moves = fourteen_moves
     g.play = fourteen_play

@@ -25,7 +25,7 @@ tests/test_nestor.py checks pruned against unpruned searches and against the ref
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    BB_FULL_PACK, MOVE_DISCARD, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
+    game_clear, BB_FULL_PACK, MOVE_DISCARD, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
     move_word,
 )
 
@@ -239,6 +239,7 @@ def solve(object columns, object stock, bint open_reserve=False, long long max_s
     cdef State root
     prune = prune and not certificate
     setup(&c, columns, stock, open_reserve, prune)
+    game_clear(&g)
     g.ctx = &c
     g.moves = nestor_moves
     g.play = nestor_play

@@ -28,6 +28,11 @@ is no longer than L when L removes K. So a win, and the best score, stay reachab
 shortest line with goal `pyramid` a stock or waste King need not be removed at all, so then only
 pyramid Kings are forced.
 
+FREE and EARLIEST (the decide searches, see free_moves, earliest_moves and decide): the stock as
+an unordered pool with one key per set of removed cards (exact with unlimited passes, a
+relaxation with fewer), and removals made at their first moment with (pass, k) as a label that the
+engine compares instead of keying on it. docs/pyramid.md gives the arguments.
+
 DEAD (the dead() rule, switched off for certificates). A non-King pyramid card whose remaining
 complements (value 13 minus its own) all lie in its cover cone (they must go before it is
 available) or under it (they are not available while it is there) can never leave, nor can a
@@ -37,8 +42,8 @@ card with no complement left; the pyramid, and so the deal, can no longer be cle
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
-    SEARCH_LIMIT_TIME, Game, State, bb_bit, bb_count,
+    game_clear, BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
+    SEARCH_LIMIT_TIME, SEARCH_WON, Game, State, bb_bit, bb_count,
     bb_lowest, bb_rank, bb_t, bb_value_of,
     best_first, best_value, depth_first, move_word,
 )
@@ -60,6 +65,7 @@ cdef struct PyrCtx:
     int pyr[28]
     bb_t pyr_bit[28]
     bb_t stock_bit[24]
+    int stock[24]
     bb_t cover[28]      # card bits of the two cards covering place p (0 on the bottom row)
     bb_t block[28]      # card bits of the cone of p and of the places under p
     bb_t comp[28]       # card bits of the complements of the card at p (0 for a King)
@@ -77,6 +83,8 @@ cdef struct PyrCtx:
     int restrict        # the RECYCLE rule is on
     int score           # keep the pass of clearing in aux
     int goal_all
+    int free            # FREE below: the stock is an unordered pool, aux stays 0
+    int earliest        # EARLIEST below: moves are removals, aux is the label pass * 32 + k
 
 
 cdef inline int stock_top(PyrCtx *c, bb_t removed, int k) noexcept nogil:
@@ -94,8 +102,194 @@ cdef inline bb_t available_pyramid(PyrCtx *c, bb_t removed) noexcept nogil:
     return out
 
 
+cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
+    """FREE. With unlimited passes the split k of the stock does not matter: from (removed, k)
+    draws and recycles reach (removed, k') for every k' (a recycle needs a non-empty waste, and
+    with an empty waste and stock there is no stock card to place). So the position is the
+    removed cards alone, any stock card left can be brought to the top, and two stock cards can
+    be the waste and stock tops together exactly when no stock card left lies between them in
+    dealt order. This is the game with unlimited passes, exactly, on 1/48 of the keys or fewer;
+    with p passes every line of play is also a line here, so no win here proves no win there."""
+    cdef bb_t removed = s.removed
+    cdef bb_t avail = available_pyramid(c, removed)
+    cdef bb_t stock = c.stock_all & ~removed
+    cdef bb_t x = avail | stock, kings, a, b, bb, pair
+    cdef int n = 0, v, j, prev = -1
+    kings = x & c.kings
+    if kings:
+        if c.force != FORCE_NONE:
+            out[0] = kings & -kings
+            return 1
+    for v in range(1, 7):
+        a = x & bb_rank(v)
+        b = x & bb_rank(13 - v)
+        while a:
+            bb = b
+            while bb:
+                pair = (a & -a) | (bb & -bb)
+                if pair & avail:
+                    out[n] = pair
+                    n += 1
+                bb &= bb - 1
+            a &= a - 1
+    if c.pairs:
+        for j in range(24):
+            if removed & c.stock_bit[j]:
+                continue
+            if prev >= 0 and bb_value_of(c.stock[j]) + bb_value_of(c.stock[prev]) == 13:
+                out[n] = c.stock_bit[j] | c.stock_bit[prev]
+                n += 1
+            prev = j
+    while kings:
+        out[n] = kings & -kings
+        n += 1
+        kings &= kings - 1
+    return n
+
+
+cdef inline int reach(PyrCtx *c, bb_t removed, int k, int pass_no, int j, int *at_k) noexcept nogil:
+    """EARLIEST. The first moment the stock card at place j (still there) is available, from the
+    stock split k in pass pass_no: returns the pass (-1 when none is left) and sets at_k to the
+    split then. It is the stock or waste top now, else the stock top after draws in this pass
+    (places >= k) or, in the waste, after a recycle and draws in the next pass."""
+    cdef int t = j
+    while t > 0 and (removed & c.stock_bit[t - 1]):
+        t -= 1
+    if t == k or j == k - 1 or j >= k:
+        # the stock top now, the waste top now, or the stock top after draws
+        at_k[0] = k if (t == k or j == k - 1) else t
+        return pass_no
+    if c.passes and pass_no >= c.passes - 1:
+        return -1
+    at_k[0] = t
+    return pass_no + 1
+
+
+cdef inline int earliest_pair(PyrCtx *c, bb_t removed, int k, int pass_no, int j1, int j2,
+                              int *at_k) noexcept nogil:
+    """EARLIEST. The first moment the stock cards at places j1 < j2, with none left between
+    them, are the waste and stock tops together: the split j1 + 1, in this pass when j1 is at
+    least the waste top's place (k - 1), else in the next."""
+    at_k[0] = j1 + 1
+    if j1 >= k - 1:
+        return pass_no
+    if c.passes and pass_no >= c.passes - 1:
+        return -1
+    return pass_no + 1
+
+
+cdef inline int add_move(uint64_t *out, int *label, int n, uint64_t move, int at) noexcept nogil:
+    """Insert a move in order of the moment it is made (the search tries the earliest first,
+    so that a position is mostly reached first with its lowest label)."""
+    cdef int i = n
+    while i > 0 and label[i - 1] > at:
+        out[i] = out[i - 1]
+        label[i] = label[i - 1]
+        i -= 1
+    out[i] = move
+    label[i] = at
+    return n + 1
+
+
+cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
+    """EARLIEST (decide with a finite number of passes). A move is a removal, made at the first
+    moment its cards are available together, with the draws and the recycle it needs implied;
+    the label of a position is pass * 32 + k, and a lower label dominates (engine LABELS).
+
+    Why this is exact: from split k in pass p, draws and at most one recycle per pass reach
+    every later split (k' >= k in pass p, or any split in a later pass), and only those. So a
+    position with a lower label reaches every moment the other can (one-step simulation), and
+    for one removal the first moment its cards are available leads to the lowest label after
+    it (a removal keeps the split, or moves it down past removed places only, the same way
+    whether the stock card removed was the stock top or, later, the waste top). So the removals
+    at their first moments, with positions compared by label, win exactly when some line does.
+    KINGS holds for the Kings available now (no draw is implied)."""
+    cdef bb_t removed = s.removed
+    cdef int k = s.aux & 31
+    cdef int pass_no = <int>(s.aux >> 5)
+    cdef int st = stock_top(c, removed, k)
+    cdef bb_t avail = available_pyramid(c, removed)
+    cdef bb_t stock = c.stock_all & ~removed
+    cdef bb_t sw = 0, kings, a, b, bb, pair, x
+    cdef int n = 0, v, j, prev = -1, at, when, i
+    cdef int label[96]
+    if st >= 0:
+        sw |= c.stock_bit[st]
+    if k > 0:
+        sw |= c.stock_bit[k - 1]
+    kings = (avail | sw) & c.kings
+    if kings and c.force != FORCE_NONE:
+        out[0] = kings & -kings
+        return 1
+    x = avail | stock
+    for v in range(1, 7):
+        a = x & bb_rank(v)
+        b = x & bb_rank(13 - v)
+        while a:
+            bb = b
+            while bb:
+                pair = (a & -a) | (bb & -bb)
+                if pair & avail:
+                    at = k
+                    when = pass_no
+                    if pair & stock:
+                        when = reach(c, removed, k, pass_no,
+                                     c.where[bb_lowest(pair & stock)] - 28, &at)
+                    if when >= 0:
+                        n = add_move(out, label, n, pair, when * 32 + at)
+                bb &= bb - 1
+            a &= a - 1
+    if c.pairs:
+        for j in range(24):
+            if removed & c.stock_bit[j]:
+                continue
+            if prev >= 0 and bb_value_of(c.stock[j]) + bb_value_of(c.stock[prev]) == 13:
+                when = earliest_pair(c, removed, k, pass_no, prev, j, &at)
+                if when >= 0:
+                    n = add_move(out, label, n, c.stock_bit[j] | c.stock_bit[prev],
+                                 when * 32 + at)
+            prev = j
+    kings = x & c.kings
+    while kings:
+        at = k
+        when = pass_no
+        if not (kings & -kings & avail):
+            when = reach(c, removed, k, pass_no, c.where[bb_lowest(kings)] - 28, &at)
+        if when >= 0:
+            n = add_move(out, label, n, kings & -kings, when * 32 + at)
+        kings &= kings - 1
+    return n
+
+
+cdef void earliest_play(PyrCtx *c, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef bb_t removed = s.removed
+    cdef int k = s.aux & 31
+    cdef int pass_no = <int>(s.aux >> 5)
+    cdef bb_t in_stock = move & c.stock_all
+    cdef int j1, j2
+    if in_stock:
+        j1 = c.where[bb_lowest(in_stock)] - 28
+        in_stock &= in_stock - 1
+        if in_stock:
+            j2 = c.where[bb_lowest(in_stock)] - 28
+            if j2 < j1:
+                j1, j2 = j2, j1
+            pass_no = earliest_pair(c, removed, k, pass_no, j1, j2, &k)
+        else:
+            pass_no = reach(c, removed, k, pass_no, j1, &k)
+    removed |= move
+    while k > 0 and (removed & c.stock_bit[k - 1]):
+        k -= 1
+    out.removed = removed
+    out.aux = <uint64_t>k | (<uint64_t>pass_no << 5)
+
+
 cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef PyrCtx *c = <PyrCtx *>ctx
+    if c.free:
+        return free_moves(c, s, out)
+    if c.earliest:
+        return earliest_moves(c, s, out)
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
     cdef int flag = (s.aux >> 5) & 1
@@ -154,6 +348,13 @@ cdef void pyr_play(void *ctx, const State *s, uint64_t move, State *out) noexcep
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
     cdef uint64_t flag = (s.aux >> 5) & 1
+    if c.free:
+        out.removed = removed | move
+        out.aux = 0
+        return
+    if c.earliest:
+        earliest_play(c, s, move, out)
+        return
     cdef uint64_t cleared = (s.aux >> 6) & 3
     cdef uint64_t pass_no = s.aux >> 8
     if move == c.draw_word:
@@ -201,6 +402,10 @@ cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
     return unmatched(<PyrCtx *>ctx, s, (<PyrCtx *>ctx).goal_all)
 
 
+cdef inline int pass_of(PyrCtx *c, const State *s) noexcept nogil:
+    return <int>(s.aux >> 5) if c.earliest else <int>(s.aux >> 8)
+
+
 cdef inline int places_of(PyrCtx *c, bb_t cards, bint need_all, int *places,
                           int *required) noexcept nogil:
     """The places of cards (at most four), and in required the bitmask of those that must go."""
@@ -235,7 +440,7 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     cdef int rp[4]
     cdef int adj_l[4]
     cdef int adj_r[4]
-    cdef bint last = c.passes != 0 and <int>(s.aux >> 8) == c.passes - 1
+    cdef bint last = c.passes != 0 and not c.free and pass_of(c, s) == c.passes - 1
     cdef int k = s.aux & 31
     cdef bb_t left, right, b
     for v in range(1, 7):
@@ -473,6 +678,7 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
         c.comp[p] = bb_rank(13 - v) if v != 13 else 0
     for j in range(24):
         c.stock_bit[j] = bb_bit(cards[28 + j])
+        c.stock[j] = cards[28 + j]
         c.where[<int>cards[28 + j]] = 28 + j
         c.stock_all |= c.stock_bit[j]
         v = cards[28 + j] % 13 + 1
@@ -487,6 +693,122 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.force = force
     c.restrict = restrict
     c.score = score
+    c.free = 0
+    c.earliest = 0
+
+
+cdef list realize(PyrCtx *c, list path, State root, bint *fits):
+    """A FREE line (removals only) as a line of play from root: before each removal, draw (or
+    recycle when the stock is empty) until its stock cards are the stock or waste tops. Waiting
+    for the first moment the cards are available never costs a pass later (the stock only moves
+    forward), so fits says whether the line keeps to the passes of the variant."""
+    cdef State s = root, t
+    cdef bb_t move, need, sw
+    cdef int k, st, steps
+    cdef list out = []
+    fits[0] = True
+    for move in path:
+        need = move & c.stock_all
+        steps = 0
+        while True:
+            k = s.aux & 31
+            st = stock_top(c, s.removed, k)
+            sw = (c.stock_bit[st] if st >= 0 else 0) | (c.stock_bit[k - 1] if k > 0 else 0)
+            if (need & sw) == need:
+                break
+            steps += 1
+            if steps > 60:
+                raise RuntimeError("pyramid core: a FREE line cannot be played out")
+            if st >= 0:
+                out.append(c.draw_word)
+                pyr_play(c, &s, c.draw_word, &t)
+            else:
+                if c.passes and <int>(s.aux >> 8) >= c.passes - 1:
+                    fits[0] = False
+                out.append(c.recycle_word)
+                pyr_play(c, &s, c.recycle_word, &t)
+            s = t
+        out.append(move)
+        pyr_play(c, &s, move, &t)
+        s = t
+    return out
+
+
+cdef object merge_stats(object first, object second):
+    """Statistics of two searches run one after the other on the same deal."""
+    out = dict(second)
+    for key in ("states", "moves_generated", "pruned", "dead_ends", "seconds", "table_probes",
+                "table_hits", "table_replaced"):
+        out[key] = first.get(key, 0) + second.get(key, 0)
+    for key in ("table_capacity", "table_bytes", "table_used"):
+        out[key] = max(first.get(key, 0), second.get(key, 0))
+    return out
+
+
+cdef object remaining(object stats, long long max_states, double max_seconds):
+    """The limits left after a search that used stats, or None when one is used up."""
+    if max_states > 0:
+        if stats["states"] >= max_states:
+            return None
+        max_states -= stats["states"]
+    if max_seconds > 0:
+        if stats["seconds"] >= max_seconds:
+            return None
+        max_seconds -= stats["seconds"]
+    return max_states, max_seconds
+
+
+cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double max_seconds,
+                   size_t memory_bytes):
+    """The decide objective without a certificate: (status, path, stats, relaxed).
+
+    With unlimited passes the FREE search is the game itself. With two passes or more it runs
+    first: its "no win" holds with fewer passes too (relaxed is then True), and its win is kept
+    when its line can be played within the passes. Else, and at once with one pass (where the
+    FREE search rarely proves a block: most one-pass blocks can be won with more passes; this
+    order halved the mean time per deal in the benchmarks), the EARLIEST search decides. The
+    limits bound the searches together."""
+    cdef int depth = g.max_depth
+    cdef bint fits
+    cdef State eroot
+    stats = {"states": 0, "seconds": 0.0}
+    if c.passes != 1:
+        c.free = 1
+        g.max_depth = 64
+        try:
+            status, path, stats, cert = depth_first(g, root, max_states, max_seconds,
+                                                    memory_bytes, False)
+        finally:
+            c.free = 0
+            g.max_depth = depth
+        if status == SEARCH_EXHAUSTED:
+            return status, [], stats, c.passes != 0
+        if status != SEARCH_WON:
+            return status, [], stats, False
+        path = realize(c, path, root, &fits)
+        if fits:
+            return status, path, stats, False
+        left = remaining(stats, max_states, max_seconds)
+        if left is None:
+            return SEARCH_LIMIT_STATES, [], stats, False
+        max_states, max_seconds = left
+    eroot.removed = root.removed
+    eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
+    c.earliest = 1
+    g.max_depth = 64
+    g.label_bits = 24
+    try:
+        status, path, estats, cert = depth_first(g, eroot, max_states, max_seconds,
+                                                 memory_bytes, False)
+    finally:
+        c.earliest = 0
+        g.max_depth = depth
+        g.label_bits = 0
+    if status == SEARCH_WON:
+        path = realize(c, path, root, &fits)
+        if not fits:
+            raise RuntimeError("pyramid core: an EARLIEST line needs more passes than it has")
+    return status, path, merge_stats(stats, estats), False
 
 
 def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs=True,
@@ -515,12 +837,13 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
     elif objective == OBJ_SHORTEST and not goal_all:
         force = FORCE_PYRAMID
     setup(&c, cards, passes, goal_all, stock_waste_pairs, force, restrict, objective == OBJ_SCORE)
+    game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
     g.play = pyr_play
     g.won = pyr_won
     g.dead = pyr_dead
-    g.max_moves = 64
+    g.max_moves = 96
     # Removals: at most 52. Between two removals: at most 24 draws, a recycle and 24 draws with
     # unlimited passes (RECYCLE); with p passes at most 24 draws a pass and p - 1 recycles.
     g.max_depth = 52 * 50 + 64 if passes == 0 else 52 + 25 * passes + 8
@@ -533,9 +856,10 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
         # can reach; the decide search (Kings all forced: safe for a yes/no answer, see KINGS)
         # settles that much faster. Only its "no win" answer is used: its line is not shortest.
         c.force = FORCE_ALL
-        status, path, stats, cert = depth_first(&g, root, max_states, max_seconds, memory_bytes,
-                                                False)
+        status, path, stats, relaxed = decide(&g, &c, root, max_states, max_seconds, memory_bytes)
         if status == SEARCH_EXHAUSTED:
+            if relaxed:
+                stats["relaxed"] = "unlimited passes"
             return status, [], stats, None, None
         decided = stats
         c.force = force
@@ -557,6 +881,11 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
         status, path, stats, best = best_value(&g, root, pyr_value, pyr_bound, 50, max_states,
                                                max_seconds, memory_bytes)
         return status, path, stats, None, best
+    if not certificate:
+        status, path, stats, relaxed = decide(&g, &c, root, max_states, max_seconds, memory_bytes)
+        if relaxed:
+            stats["relaxed"] = "unlimited passes"
+        return status, path, stats, None, None
     status, path, stats, cert = depth_first(&g, root, max_states, max_seconds, memory_bytes,
                                             certificate)
     return status, path, stats, cert, None

@@ -20,7 +20,7 @@ tests/test_slots_confluence.py checks ALL against FORCED on thousands of deals.
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_pop_lowest, bb_rank, bb_t, depth_first,
+    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_pop_lowest, bb_rank, bb_t, depth_first,
 )
 
 cdef extern from "bitboard.h" nogil:
@@ -150,6 +150,7 @@ def solve(str game, object cards, int mode=MODE_FORCED, long long max_states=0,
     if mode not in (MODE_ALL, MODE_PER_KIND, MODE_FORCED):
         raise ValueError(f"unknown move mode {mode}")
     setup(&c, cards, GAMES[game], mode)
+    game_clear(&g)
     g.ctx = &c
     g.moves = slots_moves
     g.play = slots_play

@@ -71,3 +71,26 @@ def test_stats_report_the_table():
     for key in ("states", "table_probes", "table_hits", "table_replaced", "seconds"):
         assert key in r.stats
     assert r.stats["table_probes"] >= r.stats["states"] - 1
+
+
+def test_labelled_table_keeps_the_lowest_label():
+    """LABELS (csrc/ttable.c): the low bits of k1 are a label; a key is "seen" only with a label
+    as low as the stored one, and a lower label replaces it, through growth as well."""
+    from solitaire_solver._engine import table_ops
+
+    ops = [("visit", 7, 5), ("visit", 7, 5), ("visit", 7, 9), ("contains", 7, 4),
+           ("visit", 7, 3), ("contains", 7, 4), ("contains", 7, 2),
+           ("visit", 7, (1 << 24) | 3), ("visit", 8, 3)]
+    got, stats = table_ops(ops, label_bits=24)
+    assert got == [0, 1, 1, 0, 0, 1, 0, 0, 0]
+    assert stats["improved"] == 1 and stats["used"] == 3
+    # Without labels the same words are plain distinct keys.
+    got, _ = table_ops(ops, label_bits=0)
+    assert got == [0, 1, 0, 0, 0, 0, 0, 0, 0]
+    # Growth re-inserts by key alone: 20,000 keys, each lowered once, all still found.
+    ops = [("visit", i, 10) for i in range(20000)] + [("visit", i, 4) for i in range(20000)]
+    ops += [("contains", i, 4) for i in range(20000)] + [("contains", i, 3) for i in range(20000)]
+    got, stats = table_ops(ops, label_bits=8, budget_bytes=64 << 20)
+    assert stats["replaced"] == 0 and stats["capacity"] > 4096
+    assert got == [0] * 40000 + [1] * 20000 + [0] * 20000
+    assert stats["improved"] == 20000

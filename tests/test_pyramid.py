@@ -447,3 +447,53 @@ def test_layout_round_trip_and_errors():
         read_layout(text.replace(lines[0].strip(), lines[6].split()[0]))
     with pytest.raises(ss.DealError if hasattr(ss, "DealError") else ValueError):
         ss.solve("pyramid", "AC 2C")
+
+
+# -- FREE and EARLIEST (the decide searches) ---------------------------------------------------------
+
+@pytest.mark.parametrize("passes,goal,sw", VARIANTS)
+def test_free_and_earliest_decide_like_the_full_search(passes, goal, sw):
+    """decide runs the FREE search (the stock as a pool: exact with unlimited passes, a
+    relaxation with fewer) and the EARLIEST search (removals at their first moment, positions
+    keyed by their cards with a pass-and-split label). The search of real positions with every
+    move and no pruning (certificate mode) must agree, also with a table too small to hold the
+    search, and every line found must win under the reference rules."""
+    rules = PyramidRules(passes, goal, sw)
+    compared = won = 0
+    positions = [random_midgame(seed, rules, 8 + seed % 8) for seed in range(20)]
+    for seed in range(400):
+        if len(positions) >= 29:
+            break
+        deal, pos = winning_midgame(seed, rules, 0)
+        if pos is not None:  # a winnable deal: positions 12 to 30 moves before the end of a win
+            positions += [(deal, winning_midgame(seed, rules, left)[1]) for left in (12, 20, 30)]
+    for seed, (deal, pos) in enumerate(positions):
+        full = core_from(deal, rules, pos, certificate=True, max_states=150000)
+        if full[0] not in (0, 1):
+            continue
+        fast = core_from(deal, rules, pos)
+        assert fast[0] == full[0], seed
+        tiny = core.solve(deal.cards, passes, goal == "all", sw, 0, 0, 0.0, 1, False,
+                          (pos.removed, core_aux(rules, pos)))
+        assert tiny[0] == full[0], seed
+        for status, path, *_ in (fast, tiny):
+            if status == 0:
+                p = pos
+                for m in map(Move.from_code, path):
+                    assert m in rules.moves(p), (seed, str(m))
+                    p = rules.apply(p, m)
+                assert rules.won(p)
+        compared += 1
+        won += fast[0] == 0
+    assert compared >= 15 and 3 <= won <= compared - 3
+
+
+def test_relaxed_block_says_so_and_checks():
+    """A block found by the FREE search holds for any number of passes; its proof says so."""
+    deck = vectors(400)[393][0]
+    r = ss.solve("pyramid-msc", deck)
+    assert r.blocked and r.stats["relaxed"] == "unlimited passes"
+    assert "even with unlimited passes" in r.proof.sentence
+    for passes in (1, 2, "unlimited"):
+        assert ss.solve("pyramid", deck, passes=passes, goal="pyramid").blocked
+    assert ss.verify("pyramid-msc", deck, r, max_states=2000).ok is None  # too big to re-search

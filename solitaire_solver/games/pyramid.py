@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Optional, Union
 
 from ..cards import CARD_NAMES, value
@@ -155,6 +156,16 @@ class Pyramid(Game):
             if q not in cover and q not in below:
                 raise VerificationError(
                     f"{CARD_NAMES[c]} ({_place_name(q)}) can be available together with {name}")
+
+    def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
+        """An exhaustive proof; the core may have found it with unlimited passes (FREE search in
+        docs/pyramid.md), which proves the block with any number of passes."""
+        proof = super().block_proof(deal, variant, answer)
+        if not answer.stats.get("relaxed"):
+            return proof
+        return replace(proof, sentence=(
+            f"no line of play wins even with unlimited passes: all {proof.states} reachable "
+            "sets of removed cards were explored"))
 
     def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
         """The competitive score of the line (RULES.md): replayed with the reference rules."""
