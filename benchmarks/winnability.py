@@ -1,6 +1,7 @@
 """Win rates of every game and variant: runs the surveys and writes docs/winnability.md + a chart.
 
     nice python benchmarks/winnability.py [--scale 1.0] [--cap GAME=N] [--cache DIR] [--only G,...]
+                                          [--workers W]
 
 Generic-path surveys stream to DIR/<game>-<variant>.jsonl, so a stopped run resumes where it was.
 --scale multiplies every count (0.01 for a quick look). The chart needs matplotlib (the `plot`
@@ -82,6 +83,7 @@ def main(argv=None) -> int:
                     help="at most N deals for each variant of GAME (repeatable)")
     ap.add_argument("--only", help="games to run (the others are left out of the doc)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "winnability.md"))
+    ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     args = ap.parse_args(argv)
     os.makedirs(args.cache, exist_ok=True)
     only = set(args.only.split(",")) if args.only else None
@@ -106,7 +108,7 @@ def main(argv=None) -> int:
             out = os.path.join(args.cache, f"{slug}-{n}.jsonl")
         print(f"{name}: {n:,} deals ...", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
-        r = ss.survey(game, seeds=range(n), out=out, **limits, **variant)
+        r = ss.survey(game, seeds=range(n), out=out, workers=args.workers, **limits, **variant)
         print(f"  {r.won:,} won, {r.blocked:,} blocked, {r.unknown:,} unknown in "
               f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         results.append((name, r))
