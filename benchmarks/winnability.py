@@ -51,6 +51,9 @@ def label(game: str, variant: dict) -> str:
 
 
 def chart(results: list, path: str) -> bool:
+    """One panel per game, one line per variant: the share of blocked deals by cards left. The
+    legend gives how many blocked deals report the figure (a structural proof, or a Pyramid
+    block found with unlimited passes for a variant with fewer, reports none)."""
     try:
         import matplotlib
 
@@ -58,20 +61,33 @@ def chart(results: list, path: str) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    fig, ax = plt.subplots(figsize=(9, 5))
+    games: dict = {}
     for name, r in results:
-        total = sum(r.cards_left.values())
-        if not total:
-            continue
-        xs = sorted(r.cards_left)
-        ax.plot(xs, [100 * r.cards_left[x] / total for x in xs], marker=".", label=name)
-    ax.set_xlabel("cards left when blocked")
-    ax.set_ylabel("% of blocked deals")
-    ax.set_title("Cards left in blocked deals (seeded deals, RULES.md)")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+        if sum(r.cards_left.values()):
+            games.setdefault(name.split()[0], []).append((name, r))
+    if not games:
+        return False
+    cols = min(3, len(games))
+    rows = (len(games) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(5 * cols, 3.6 * rows), squeeze=False)
+    for ax, (game, series) in zip(axes.flat, games.items()):
+        for name, r in series:
+            total = sum(r.cards_left.values())
+            xs = sorted(r.cards_left)
+            variant = name[len(game):].strip() or "defaults"
+            ax.plot(xs, [100 * r.cards_left[x] / total for x in xs], marker=".",
+                    label=f"{variant} ({total:,} of {r.blocked:,})")
+        ax.set_title(game)
+        ax.set_xlabel("cards left when blocked")
+        ax.set_ylabel("% of blocked deals")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    for ax in list(axes.flat)[len(games):]:
+        ax.set_visible(False)
+    fig.suptitle("Cards left in blocked deals (seeded deals of RULES.md)")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
     return True
 
 
@@ -145,9 +161,15 @@ def main(argv=None) -> int:
         text += ["Short of the planned counts in this run: " + "; ".join(missing) + ".", ""]
     if has_chart:
         text += ["## Cards left in blocked deals", "",
-                 "Share of blocked deals by the cards still counting against a win when play "
-                 "ends (for Elevens and Block Ten at the end of the forced line; for the other "
-                 "games where their proofs report it).", "",
+                 "Share of blocked deals by the cards still counting against a win. Elevens and "
+                 "Block Ten: at the end of the forced line, which is every line's end "
+                 "(docs/proofs.md). The other games: the fewest left at any position the "
+                 "exhaustive search reached (`stats[\"fewest_left\"]`); a line of play reaching "
+                 "it exists, and a position the search pruned may hide a better one, so the "
+                 "true fewest can only be lower. The legend counts the blocked deals that report "
+                 "it: a structural proof reports none, nor does a Pyramid block proved with "
+                 "unlimited passes for a variant with fewer (the positions of that search need "
+                 "more passes).", "",
                  "![cards left in blocked deals](cards_left.png)", ""]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(text))

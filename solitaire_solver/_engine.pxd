@@ -75,6 +75,9 @@ ctypedef struct Game:
     # no lower than the one stored for its key, and searches it again when reached with a
     # lower one; a winning line from a skipped position is matched from a searched one.
     int label_bits
+    # 0, or the cards that count toward a win: depth_first then reports in stats["fewest_left"]
+    # the fewest of them left at any position it reached (a line of play leaves no more).
+    uint64_t counted
     int max_moves       # bound on moves() of any position
     int max_depth       # bound on the length of any line of play
 

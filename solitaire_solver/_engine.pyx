@@ -61,6 +61,7 @@ cdef struct Run:
     long long nodes          # positions expanded (new to the table)
     long long generated      # moves generated
     long long pruned         # positions cut by the game's dead() rule
+    int most                 # the most counted cards removed at a position reached
     long long leaves         # positions with no legal move
     int max_depth_reached
     int win_length           # moves in the winning line, on SEARCH_WON
@@ -115,6 +116,7 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
         return SEARCH_WON
     tt_visit(tt, root.removed, root.aux)
     r.nodes = 1
+    r.most = bb_count(root.removed & g.counted)
     if certificate and cert_push(r, root, cert_budget) < 0:
         return SEARCH_LIMIT_MEMORY
     frames[0].state = root
@@ -139,6 +141,8 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
         if tt_visit(tt, child.removed, child.aux):
             continue
         r.nodes += 1
+        if bb_count(child.removed & g.counted) > r.most:
+            r.most = bb_count(child.removed & g.counted)
         if certificate and cert_push(r, child, cert_budget) < 0:
             return SEARCH_LIMIT_MEMORY
         if (r.nodes & (CHECK_EVERY - 1)) == 0:
@@ -215,6 +219,8 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
             cert = [(r.cert[i].removed, r.cert[i].aux) for i in range(r.cert_len)]
         stats = search_stats(r.nodes, r.generated, r.pruned, r.leaves, &tt, t0)
         stats["max_depth"] = r.max_depth_reached
+        if g.counted:
+            stats["fewest_left"] = bb_count(g.counted) - r.most
         return status, path, stats, cert
     finally:
         free(frames)

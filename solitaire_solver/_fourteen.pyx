@@ -183,6 +183,7 @@ def solve(object cards, int mode=MODE_PRUNED, long long max_states=0, double max
     g.play = fourteen_play
     g.won = fourteen_won
     g.dead = NULL
+    g.counted = BB_FULL_PACK
     if mode == MODE_PRUNED:
         g.dead = fourteen_dead
     g.max_moves = 66          # pairs of twelve piles

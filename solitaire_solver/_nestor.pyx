@@ -245,6 +245,7 @@ def solve(object columns, object stock, bint open_reserve=False, long long max_s
     g.play = nestor_play
     g.won = nestor_won
     g.dead = NULL
+    g.counted = c.goal
     if prune and (open_reserve or closed_dead):
         g.dead = nestor_dead
     # At most 12 cards are available at once (8 exposed, 4 stock): 3 ranks of 4 give 18 pairs.

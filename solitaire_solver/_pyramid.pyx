@@ -782,6 +782,10 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
             c.free = 0
             g.max_depth = depth
         if status == SEARCH_EXHAUSTED:
+            if c.passes:
+                # Its positions may need more passes than there are: their cards left say
+                # nothing of this variant's best line.
+                stats.pop("fewest_left", None)
             return status, [], stats, c.passes != 0
         if status != SEARCH_WON:
             return status, [], stats, False
@@ -843,6 +847,7 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
     g.play = pyr_play
     g.won = pyr_won
     g.dead = pyr_dead
+    g.counted = c.goal
     g.max_moves = 96
     # Removals: at most 52. Between two removals: at most 24 draws, a recycle and 24 draws with
     # unlimited passes (RECYCLE); with p passes at most 24 draws a pass and p - 1 recycles.

@@ -259,7 +259,9 @@ def _generic_chunk(game: str, variant: dict, items: list, by_seed: bool, limits:
             nmoves, left = len(r.moves), 0
         elif r.blocked and r.proof is not None:
             nmoves = len(r.proof.moves)
-            left = r.proof.details.get("cards_left")
+            # A forced line's end (exact), else the fewest left at a position the search
+            # reached (the best line leaves no more; a pruned position may hide fewer).
+            left = r.proof.details.get("cards_left", r.stats.get("fewest_left"))
         else:
             nmoves, left = 0, None
         key = ("seed", item) if by_seed else ("deal", str(deal))

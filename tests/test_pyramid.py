@@ -497,3 +497,45 @@ def test_relaxed_block_says_so_and_checks():
     for passes in (1, 2, "unlimited"):
         assert ss.solve("pyramid", deck, passes=passes, goal="pyramid").blocked
     assert ss.verify("pyramid-msc", deck, r, max_states=2000).ok is None  # too big to re-search
+
+
+def fewest_left(rules: PyramidRules, pos, limit: int = 15000):
+    """The fewest goal cards left over every position reachable from pos (reference rules)."""
+    seen = {rules.key(pos)}
+    todo, best = [pos], rules.cards_left(pos)
+    while todo:
+        p = todo.pop()
+        best = min(best, rules.cards_left(p))
+        for m in rules.moves(p):
+            q = rules.apply(p, m)
+            if rules.key(q) not in seen:
+                seen.add(rules.key(q))
+                if len(seen) > limit:
+                    return None
+                todo.append(q)
+    return best
+
+
+@pytest.mark.parametrize("passes,goal", [(1, "all"), (1, "pyramid"), (2, "pyramid"), (0, "all")])
+def test_cards_left_of_a_block(passes, goal):
+    """stats["fewest_left"] of a blocked search: exactly the fewest goal cards left over every
+    reachable position when nothing is pruned (certificate mode), and never fewer than that
+    when the pruned searches report it (a pruned position may hide a better one)."""
+    rules = PyramidRules(passes, goal, True)
+    checked = 0
+    for seed in range(60):
+        if checked >= 6:
+            break
+        deal, pos = random_midgame(seed, rules, 12)
+        best = fewest_left(rules, pos)
+        if best is None:
+            continue
+        full = core_from(deal, rules, pos, certificate=True)
+        if full[0] != 1:
+            continue
+        assert full[2]["fewest_left"] == best, seed
+        fast = core_from(deal, rules, pos)
+        if "fewest_left" in fast[2]:
+            assert best <= fast[2]["fewest_left"] <= rules.cards_left(pos)
+        checked += 1
+    assert checked >= 5
