@@ -46,6 +46,26 @@ PLAN = [
 ]
 
 
+def cached_prefix(path: str, n: int) -> int:
+    """The largest k <= n with seeds 0..k-1 all in the survey file at path (0 when none)."""
+    import json
+
+    seen = set()
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                try:
+                    seen.add(json.loads(line)["seed"])
+                except (ValueError, KeyError):
+                    break  # a line cut short by a stop
+    except OSError:
+        return 0
+    k = 0
+    while k < n and k in seen:
+        k += 1
+    return k
+
+
 def label(game: str, variant: dict) -> str:
     return game + "".join(f" {k}={v}" for k, v in variant.items())
 
@@ -122,6 +142,13 @@ def main(argv=None) -> int:
         if game not in ("elevens", "block-ten"):
             slug = name.replace(" ", "_").replace("=", "-")
             out = os.path.join(args.cache, f"{slug}-{n}.jsonl")
+        if args.cache_only and out is not None:
+            k = cached_prefix(out, n)
+            if k < n:
+                missing.append(f"{name}: {k:,} of the {n:,} deals asked for (run stopped)")
+                n = k
+            if n == 0:
+                continue
         print(f"{name}: {n:,} deals ...", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
         r = ss.survey(game, seeds=range(n), out=out, workers=args.workers, **limits, **variant)

@@ -251,7 +251,7 @@ void ss_seeded_deal_i64(int64_t seed, uint8_t out[52]) {
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__aarch64__))
 #define SS_VECTOR 1
 #define LANES 8
-#define GROUPS 2
+#define GROUPS 4
 #define BLOCK (LANES * GROUPS)
 #define K_OUT 112
 
@@ -304,7 +304,7 @@ static void block_seed(seed_block *b, const uint32_t *add_even, const uint32_t *
     for (i = 0; i < K_OUT; i++)
         for (g = 0; g < GROUPS; g++) {
             y = (b->mt[i][g] & UPPER_MASK) | (b->mt[i + 1][g] & LOWER_MASK);
-            y = b->mt[i + M][g] ^ (y >> 1) ^ ((vu32){0} - (y & 1u) & MATRIX_A);
+            y = b->mt[i + M][g] ^ (y >> 1) ^ (((vu32){0} - (y & 1u)) & MATRIX_A);
             y ^= (y >> 11);
             y ^= (y << 7) & 0x9d2c5680u;
             y ^= (y << 15) & 0xefc60000u;
@@ -313,51 +313,83 @@ static void block_seed(seed_block *b, const uint32_t *add_even, const uint32_t *
         }
 }
 
-static void block_shuffle(seed_block *b, int lane, uint8_t *pack) {
+/* The shuffles of one block, WAYS seeds side by side: step i of each, then step i - 1. One
+ * seed's steps form a chain (where it reads its next outputs depends on how many the last step
+ * rejected), so one shuffle at a time the processor mostly waits; independent seeds side by side
+ * overlap, and WAYS of them keep their counters in registers. _randbelow's rejection loop looks
+ * at four draws together and takes the first below n, written without branches (the processor
+ * cannot guess whether a draw is rejected). A seed that would read past the K_OUT outputs
+ * computed (rare) stops there and finishes with a scalar generator holding its state. */
+#define WAYS 8
+static void shuffle_finish(seed_block *b, int lane, uint8_t *pack, int from, int p) {
     const int g = lane / LANES, l = lane % LANES;
-    int i, p = 0, k, idx;
+    int i, k, idx;
     uint32_t n, v;
     uint8_t t;
     ss_mt r;
-    for (i = 0; i < 52; i++) pack[i] = (uint8_t)i;
-    for (i = 51; i > 0; i--) {
+    for (idx = 0; idx < N; idx++) r.mt[idx] = b->mt[idx][g][l];
+    r.index = p;
+    r.fresh = 1;
+    for (i = from; i > 0; i--) {
         n = (uint32_t)i + 1u;
         k = 32 - __builtin_clz(n);
-        if (p + 4 <= K_OUT) {
-            /* _randbelow's rejection loop, four draws looked at together: it takes the first
-             * below n. Written without branches (the processor cannot guess whether a draw is
-             * rejected), with the loop below as the rare fallback when all four are. */
-            uint32_t c[4], m;
-            c[0] = b->out[p][g][l] >> (32 - k);
-            c[1] = b->out[p + 1][g][l] >> (32 - k);
-            c[2] = b->out[p + 2][g][l] >> (32 - k);
-            c[3] = b->out[p + 3][g][l] >> (32 - k);
-            m = (uint32_t)(c[0] < n) | (uint32_t)(c[1] < n) << 1 | (uint32_t)(c[2] < n) << 2
-                | (uint32_t)(c[3] < n) << 3;
-            if (m) {
-                idx = __builtin_ctz(m);
-                v = c[idx];
-                p += idx + 1;
-                goto swap;
-            }
-        }
         do {
-            if (p < K_OUT) {
-                v = b->out[p++][g][l] >> (32 - k);
-            } else {
-                if (p == K_OUT) { /* continue this seed with a scalar generator */
-                    for (idx = 0; idx < N; idx++) r.mt[idx] = b->mt[idx][g][l];
-                    r.index = K_OUT;
-                    r.fresh = 1;
-                    p++;
-                }
-                v = ss_mt_next(&r) >> (32 - k);
-            }
+            v = (r.index < K_OUT ? b->out[r.index++][g][l] : ss_mt_next(&r)) >> (32 - k);
         } while (v >= n);
-    swap:
         t = pack[i];
         pack[i] = pack[v];
         pack[v] = t;
+    }
+}
+
+static void block_shuffle(seed_block *b, uint8_t *packs) {
+    enum { STRIDE = GROUPS * LANES }; /* uint32 words from one output of a seed to its next */
+    int lane0, w, i, k, p[WAYS], stop[WAYS], idx;
+    const uint32_t *base[WAYS];
+    uint8_t *pack[WAYS], t;
+    uint32_t n, v, m, c0, c1, c2, c3;
+    for (lane0 = 0; lane0 < BLOCK; lane0 += WAYS) {
+#pragma GCC unroll 8
+        for (w = 0; w < WAYS; w++) {
+            int lane = lane0 + w;
+            base[w] = (const uint32_t *)&b->out[0][lane / LANES] + lane % LANES;
+            pack[w] = packs + lane * 52;
+            for (i = 0; i < 52; i++) pack[w][i] = (uint8_t)i;
+            p[w] = 0;
+            stop[w] = 0;
+        }
+        for (i = 51; i > 0; i--) {
+            n = (uint32_t)i + 1u;
+            k = 32 - __builtin_clz(n);
+#pragma GCC unroll 8
+            for (w = 0; w < WAYS; w++) {
+                if (stop[w]) continue;
+                for (;;) {
+                    if (p[w] + 4 > K_OUT) {
+                        stop[w] = i;
+                        break;
+                    }
+                    const uint32_t *o = base[w] + (size_t)p[w] * STRIDE;
+                    c0 = o[0] >> (32 - k);
+                    c1 = o[STRIDE] >> (32 - k);
+                    c2 = o[2 * STRIDE] >> (32 - k);
+                    c3 = o[3 * STRIDE] >> (32 - k);
+                    m = (uint32_t)(c0 < n) | (uint32_t)(c1 < n) << 1 | (uint32_t)(c2 < n) << 2
+                        | (uint32_t)(c3 < n) << 3;
+                    if (m) break;
+                    p[w] += 4;
+                }
+                if (stop[w]) continue;
+                idx = __builtin_ctz(m);
+                v = base[w][(size_t)(p[w] + idx) * STRIDE] >> (32 - k);
+                p[w] += idx + 1;
+                t = pack[w][i];
+                pack[w][i] = pack[w][v];
+                pack[w][v] = t;
+            }
+        }
+        for (w = 0; w < WAYS; w++)
+            if (stop[w]) shuffle_finish(b, lane0 + w, pack[w], stop[w], p[w]);
     }
 }
 #endif
@@ -379,7 +411,7 @@ void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out) {
             add_odd[l] = (a >> 32) ? (uint32_t)(a >> 32) + 1u : (uint32_t)a;
         }
         block_seed(blk, add_even, add_odd);
-        for (l = 0; l < BLOCK; l++) block_shuffle(blk, l, out + (done + (size_t)l) * 52);
+        block_shuffle(blk, out + done * 52);
     }
 #endif
     for (; done < count; done++)

@@ -374,3 +374,15 @@ def seeded_deal(object seed):
 def array_u32(words):
     import array
     return array.array("I", words)
+
+
+def seeded_deals(long long start, Py_ssize_t count) -> bytes:
+    """The seeded deals start .. start+count-1 as the batch path makes them (52 bytes each)."""
+    if count < 0 or (count and start > 0 and start + (count - 1) < start):
+        raise ValueError("seeded_deals: bad range")
+    out = bytearray(52 * count)
+    cdef uint8_t[::1] buf = out
+    if count:
+        with nogil:
+            ss_seeded_deals_i64(start, <size_t>count, &buf[0])
+    return bytes(out)
