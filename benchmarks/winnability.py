@@ -1,7 +1,7 @@
 """Win rates of every game and variant: runs the surveys and writes docs/winnability.md + a chart.
 
     nice python benchmarks/winnability.py [--scale 1.0] [--cap GAME=N] [--cache DIR] [--only G,...]
-                                          [--workers W]
+                                          [--workers W] [--cache-only]
 
 Generic-path surveys stream to DIR/<game>-<variant>.jsonl, so a stopped run resumes where it was.
 --scale multiplies every count (0.01 for a quick look). The chart needs matplotlib (the `plot`
@@ -120,6 +120,9 @@ def main(argv=None) -> int:
     ap.add_argument("--only", help="games to run (the others are left out of the doc)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "winnability.md"))
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
+    ap.add_argument("--cache-only", action="store_true",
+                    help="decide nothing new: report, for the generic path, the longest run of "
+                    "seeds 0..k-1 already in each cache file (a stopped run, written up)")
     args = ap.parse_args(argv)
     os.makedirs(args.cache, exist_ok=True)
     only = set(args.only.split(",")) if args.only else None
