@@ -102,24 +102,22 @@ cdef inline bb_t available_pyramid(PyrCtx *c, bb_t removed) noexcept nogil:
     return out
 
 
-cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
-    """FREE. With unlimited passes the split k of the stock does not matter: from (removed, k)
-    draws and recycles reach (removed, k') for every k' (a recycle needs a non-empty waste, and
-    with an empty waste and stock there is no stock card to place). So the position is the
-    removed cards alone, any stock card left can be brought to the top, and two stock cards can
-    be the waste and stock tops together exactly when no stock card left lies between them in
-    dealt order. This is the game with unlimited passes, exactly, on 1/48 of the keys or fewer;
-    with p passes every line of play is also a line here, so no win here proves no win there."""
-    cdef bb_t removed = s.removed
-    cdef bb_t avail = available_pyramid(c, removed)
-    cdef bb_t stock = c.stock_all & ~removed
-    cdef bb_t x = avail | stock, kings, a, b, bb, pair
-    cdef int n = 0, v, j, prev = -1
-    kings = x & c.kings
-    if kings:
-        if c.force != FORCE_NONE:
-            out[0] = kings & -kings
-            return 1
+cdef inline bb_t tops(PyrCtx *c, bb_t removed, int k) noexcept nogil:
+    """The stock top and the waste top (the stock cards available), as bits."""
+    cdef int st = stock_top(c, removed, k)
+    cdef bb_t sw = 0
+    if st >= 0:
+        sw |= c.stock_bit[st]
+    if k > 0:
+        sw |= c.stock_bit[k - 1]
+    return sw
+
+
+cdef inline int complement_pairs(bb_t x, bb_t avail, uint64_t *out, int n) noexcept nogil:
+    """Appends the pairs of cards of x totalling 13 with at least one card of avail, Aces and
+    Queens first (x: the cards that could take part, avail: the pyramid's available ones)."""
+    cdef bb_t a, b, bb, pair
+    cdef int v
     for v in range(1, 7):
         a = x & bb_rank(v)
         b = x & bb_rank(13 - v)
@@ -132,19 +130,53 @@ cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
                     n += 1
                 bb &= bb - 1
             a &= a - 1
-    if c.pairs:
-        for j in range(24):
-            if removed & c.stock_bit[j]:
-                continue
-            if prev >= 0 and bb_value_of(c.stock[j]) + bb_value_of(c.stock[prev]) == 13:
-                out[n] = c.stock_bit[j] | c.stock_bit[prev]
-                n += 1
-            prev = j
-    while kings:
-        out[n] = kings & -kings
-        n += 1
-        kings &= kings - 1
     return n
+
+
+cdef inline int stock_pairs(PyrCtx *c, bb_t removed, uint64_t *out, int n) noexcept nogil:
+    """Appends the pairs of stock cards left totalling 13 with none left between them in dealt
+    order (FREE, EARLIEST: the ones that can be the waste and stock tops together)."""
+    cdef int j, prev = -1
+    if not c.pairs:
+        return n
+    for j in range(24):
+        if removed & c.stock_bit[j]:
+            continue
+        if prev >= 0 and bb_value_of(c.stock[j]) + bb_value_of(c.stock[prev]) == 13:
+            out[n] = c.stock_bit[j] | c.stock_bit[prev]
+            n += 1
+        prev = j
+    return n
+
+
+cdef inline int singles(bb_t cards, uint64_t *out, int n) noexcept nogil:
+    """Appends one move per card (Kings, removed alone)."""
+    while cards:
+        out[n] = cards & -cards
+        n += 1
+        cards &= cards - 1
+    return n
+
+
+cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
+    """FREE. With unlimited passes the split k of the stock does not matter: from (removed, k)
+    draws and recycles reach (removed, k') for every k' (a recycle needs a non-empty waste, and
+    with an empty waste and stock there is no stock card to place). So the position is the
+    removed cards alone, any stock card left can be brought to the top, and two stock cards can
+    be the waste and stock tops together exactly when no stock card left lies between them in
+    dealt order. This is the game with unlimited passes, exactly, on 1/48 of the keys or fewer;
+    with p passes every line of play is also a line here, so no win here proves no win there."""
+    cdef bb_t removed = s.removed
+    cdef bb_t avail = available_pyramid(c, removed)
+    cdef bb_t x = avail | (c.stock_all & ~removed)
+    cdef bb_t kings = x & c.kings
+    cdef int n
+    if kings and c.force != FORCE_NONE:
+        out[0] = kings & -kings
+        return 1
+    n = complement_pairs(x, avail, out, 0)
+    n = stock_pairs(c, removed, out, n)
+    return singles(kings, out, n)
 
 
 cdef inline int reach(PyrCtx *c, bb_t removed, int k, int pass_no, int j, int *at_k) noexcept nogil:
@@ -207,77 +239,48 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
     cdef int pass_no = <int>(s.aux >> 5)
-    cdef int st = stock_top(c, removed, k)
     cdef bb_t avail = available_pyramid(c, removed)
-    cdef bb_t stock = c.stock_all & ~removed
-    cdef bb_t sw = 0, kings, a, b, bb, pair, x
-    cdef int n = 0, v, j, prev = -1, at, when, i
+    cdef bb_t x = avail | (c.stock_all & ~removed)
+    cdef bb_t kings = (avail | tops(c, removed, k)) & c.kings
+    cdef uint64_t cand[96]
     cdef int label[96]
-    if st >= 0:
-        sw |= c.stock_bit[st]
-    if k > 0:
-        sw |= c.stock_bit[k - 1]
-    kings = (avail | sw) & c.kings
+    cdef int n = 0, m, i, at, when
     if kings and c.force != FORCE_NONE:
         out[0] = kings & -kings
         return 1
-    x = avail | stock
-    for v in range(1, 7):
-        a = x & bb_rank(v)
-        b = x & bb_rank(13 - v)
-        while a:
-            bb = b
-            while bb:
-                pair = (a & -a) | (bb & -bb)
-                if pair & avail:
-                    at = k
-                    when = pass_no
-                    if pair & stock:
-                        when = reach(c, removed, k, pass_no,
-                                     c.where[bb_lowest(pair & stock)] - 28, &at)
-                    if when >= 0:
-                        n = add_move(out, label, n, pair, when * 32 + at)
-                bb &= bb - 1
-            a &= a - 1
-    if c.pairs:
-        for j in range(24):
-            if removed & c.stock_bit[j]:
-                continue
-            if prev >= 0 and bb_value_of(c.stock[j]) + bb_value_of(c.stock[prev]) == 13:
-                when = earliest_pair(c, removed, k, pass_no, prev, j, &at)
-                if when >= 0:
-                    n = add_move(out, label, n, c.stock_bit[j] | c.stock_bit[prev],
-                                 when * 32 + at)
-            prev = j
-    kings = x & c.kings
-    while kings:
-        at = k
-        when = pass_no
-        if not (kings & -kings & avail):
-            when = reach(c, removed, k, pass_no, c.where[bb_lowest(kings)] - 28, &at)
+    m = complement_pairs(x, avail, cand, 0)
+    m = stock_pairs(c, removed, cand, m)
+    m = singles(x & c.kings, cand, m)
+    for i in range(m):
+        when = moment(c, removed, k, pass_no, cand[i], &at)
         if when >= 0:
-            n = add_move(out, label, n, kings & -kings, when * 32 + at)
-        kings &= kings - 1
+            n = add_move(out, label, n, cand[i], when * 32 + at)
     return n
 
 
-cdef void earliest_play(PyrCtx *c, const State *s, uint64_t move, State *out) noexcept nogil:
-    cdef bb_t removed = s.removed
-    cdef int k = s.aux & 31
-    cdef int pass_no = <int>(s.aux >> 5)
+cdef inline int moment(PyrCtx *c, bb_t removed, int k, int pass_no, uint64_t move,
+                       int *at_k) noexcept nogil:
+    """EARLIEST. The first moment the cards of a removal are available together: the pass (-1
+    when none is left) and, in at_k, the split then."""
     cdef bb_t in_stock = move & c.stock_all
     cdef int j1, j2
-    if in_stock:
-        j1 = c.where[bb_lowest(in_stock)] - 28
-        in_stock &= in_stock - 1
-        if in_stock:
-            j2 = c.where[bb_lowest(in_stock)] - 28
-            if j2 < j1:
-                j1, j2 = j2, j1
-            pass_no = earliest_pair(c, removed, k, pass_no, j1, j2, &k)
-        else:
-            pass_no = reach(c, removed, k, pass_no, j1, &k)
-    removed |= move
+    if not in_stock:
+        at_k[0] = k
+        return pass_no
+    j1 = c.where[bb_lowest(in_stock)] - 28
+    in_stock &= in_stock - 1
+    if not in_stock:
+        return reach(c, removed, k, pass_no, j1, at_k)
+    j2 = c.where[bb_lowest(in_stock)] - 28
+    if j2 < j1:
+        j1, j2 = j2, j1
+    return earliest_pair(c, removed, k, pass_no, j1, j2, at_k)
+
+
+cdef void earliest_play(PyrCtx *c, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef bb_t removed = s.removed | move
+    cdef int k
+    cdef int pass_no = moment(c, s.removed, s.aux & 31, <int>(s.aux >> 5), move, &k)
     while k > 0 and (removed & c.stock_bit[k - 1]):
         k -= 1
     out.removed = removed
@@ -296,12 +299,8 @@ cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef int pass_no = <int>(s.aux >> 8)
     cdef int st = stock_top(c, removed, k)
     cdef bb_t avail = available_pyramid(c, removed)
-    cdef bb_t sw = 0, x, kings, a, b, bb, pair
-    cdef int n = 0, v
-    if st >= 0:
-        sw |= c.stock_bit[st]
-    if k > 0:
-        sw |= c.stock_bit[k - 1]
+    cdef bb_t sw = tops(c, removed, k), x, kings, a
+    cdef int n
     if c.force != FORCE_NONE:
         kings = avail & c.kings
         if c.force == FORCE_ALL:
@@ -312,28 +311,13 @@ cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     x = avail | sw
     # Move order (the search's only heuristic): pairs with a pyramid card first, as they clear
     # the pyramid, then the pair of the stock and waste tops, then Kings, then draw or recycle.
-    for v in range(1, 7):
-        a = x & bb_rank(v)
-        b = x & bb_rank(13 - v)
-        while a:
-            bb = b
-            while bb:
-                pair = (a & -a) | (bb & -bb)
-                if (pair & sw) != pair:
-                    out[n] = pair
-                    n += 1
-                bb &= bb - 1
-            a &= a - 1
+    n = complement_pairs(x, avail, out, 0)
     if c.pairs and bb_count(sw) == 2:
         a = sw & (sw - 1)
         if bb_value_of(bb_lowest(a)) + bb_value_of(bb_lowest(sw & -sw)) == 13:
             out[n] = sw
             n += 1
-    kings = x & c.kings
-    while kings:
-        out[n] = kings & -kings
-        n += 1
-        kings &= kings - 1
+    n = singles(x & c.kings, out, n)
     if st >= 0:
         out[n] = c.draw_word
         n += 1
