@@ -742,6 +742,30 @@ cdef object remaining(object stats, long long max_states, double max_seconds):
     return max_states, max_seconds
 
 
+cdef enum:
+    FREE = 1
+    EARLIEST = 2
+
+
+cdef object search_as(Game *g, PyrCtx *c, int mode, State root, long long max_states,
+                      double max_seconds, size_t memory_bytes):
+    """depth_first over the FREE or the EARLIEST description: (status, path, stats). Their moves
+    are removals only, so a line has at most 52; EARLIEST compares positions by label."""
+    cdef int depth = g.max_depth
+    c.free = mode == FREE
+    c.earliest = mode == EARLIEST
+    g.max_depth = 64
+    g.label_bits = 24 if mode == EARLIEST else 0
+    try:
+        status, path, stats, cert = depth_first(g, root, max_states, max_seconds, memory_bytes,
+                                                False)
+    finally:
+        c.free = c.earliest = 0
+        g.max_depth = depth
+        g.label_bits = 0
+    return status, path, stats
+
+
 cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double max_seconds,
                    size_t memory_bytes):
     """The decide objective without a certificate: (status, path, stats, relaxed).
@@ -752,19 +776,12 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     FREE search rarely proves a block: most one-pass blocks can be won with more passes; this
     order halved the mean time per deal in the benchmarks), the EARLIEST search decides. The
     limits bound the searches together."""
-    cdef int depth = g.max_depth
     cdef bint fits
     cdef State eroot
     stats = {"states": 0, "seconds": 0.0}
     if c.passes != 1:
-        c.free = 1
-        g.max_depth = 64
-        try:
-            status, path, stats, cert = depth_first(g, root, max_states, max_seconds,
-                                                    memory_bytes, False)
-        finally:
-            c.free = 0
-            g.max_depth = depth
+        status, path, stats = search_as(g, c, FREE, root, max_states, max_seconds,
+                                        memory_bytes)
         if status == SEARCH_EXHAUSTED:
             if c.passes:
                 # Its positions may need more passes than there are: their cards left say
@@ -782,16 +799,8 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
         max_states, max_seconds = left
     eroot.removed = root.removed
     eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
-    c.earliest = 1
-    g.max_depth = 64
-    g.label_bits = 24
-    try:
-        status, path, estats, cert = depth_first(g, eroot, max_states, max_seconds,
-                                                 memory_bytes, False)
-    finally:
-        c.earliest = 0
-        g.max_depth = depth
-        g.label_bits = 0
+    status, path, estats = search_as(g, c, EARLIEST, eroot, max_states, max_seconds,
+                                     memory_bytes)
     if status == SEARCH_WON:
         path = realize(c, path, root, &fits)
         if not fits:
