@@ -133,7 +133,7 @@ def run(quick: bool = False, shortest_states: int = SHORTEST_STATES, win_rates: 
         "or whose line does not replay (ss.verify); - where neither is checked.",
         "",
         "| deals | objective | n | won | unknown | median ms | mean ms | p99 ms | max ms | "
-        "median states | max states | table MiB | disagree with vectors |",
+        "median states | max states | table MiB | wrong |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     row, _ = run_set("pyramid-msc", decks[:n], "decide", expect=lengths[:n])
@@ -184,7 +184,7 @@ def run_shortest(quick: bool = False, shortest_states: int = SHORTEST_STATES) ->
         f" --shortest-states {shortest_states}`",
         "",
         "| deals | objective | n | won | unknown | median ms | mean ms | p99 ms | max ms | "
-        "median states | max states | table MiB | disagree with vectors |",
+        "median states | max states | table MiB | wrong |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         row.replace("pyramid-msc", "vectors pyramid-msc", 1),
         "",
