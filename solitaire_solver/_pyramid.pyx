@@ -226,16 +226,13 @@ cdef inline int add_move(uint64_t *out, int *label, int n, uint64_t move, int at
 cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
     """EARLIEST (decide with a finite number of passes). A move is a removal, made at the first
     moment its cards are available together, with the draws and the recycle it needs implied;
-    the label of a position is pass * 32 + k, and a lower label dominates (engine LABELS).
-
-    Why this is exact: from split k in pass p, draws and at most one recycle per pass reach
-    every later split (k' >= k in pass p, or any split in a later pass), and only those. So a
-    position with a lower label reaches every moment the other can (one-step simulation), and
-    for one removal the first moment its cards are available leads to the lowest label after
-    it (a removal keeps the split, or moves it down past removed places only, the same way
-    whether the stock card removed was the stock top or, later, the waste top). So the removals
-    at their first moments, with positions compared by label, win exactly when some line does.
-    KINGS holds for the Kings available now (no draw is implied)."""
+    the label of a position is pass * 32 + k, and a lower label is never worse (engine LABELS):
+    draws and a recycle a pass reach every later split. The moves kept include a winning one
+    whenever there is one: a winning line's first removal, made at its first moment instead,
+    leaves the same cards at a label no higher (a removal keeps the split, or moves it down past
+    removed places only, the same way whether the stock card removed was the stock top or,
+    later, the waste top). KINGS holds for the Kings available now (no draw is implied).
+    docs/pyramid.md gives the whole argument."""
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
     cdef int pass_no = <int>(s.aux >> 5)
@@ -730,16 +727,17 @@ cdef object merge_stats(object first, object second):
 
 
 cdef object remaining(object stats, long long max_states, double max_seconds):
-    """The limits left after a search that used stats, or None when one is used up."""
+    """The limits left after a search that used stats: (-1 or the status of the limit used up,
+    max_states, max_seconds)."""
     if max_states > 0:
         if stats["states"] >= max_states:
-            return None
+            return SEARCH_LIMIT_STATES, 0, 0.0
         max_states -= stats["states"]
     if max_seconds > 0:
         if stats["seconds"] >= max_seconds:
-            return None
+            return SEARCH_LIMIT_TIME, 0, 0.0
         max_seconds -= stats["seconds"]
-    return max_states, max_seconds
+    return -1, max_states, max_seconds
 
 
 cdef enum:
@@ -793,10 +791,9 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
         path = realize(c, path, root, &fits)
         if fits:
             return status, path, stats, False
-        left = remaining(stats, max_states, max_seconds)
-        if left is None:
-            return SEARCH_LIMIT_STATES, [], stats, False
-        max_states, max_seconds = left
+        used_up, max_states, max_seconds = remaining(stats, max_states, max_seconds)
+        if used_up >= 0:
+            return used_up, [], stats, False
     eroot.removed = root.removed
     eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
     status, path, estats = search_as(g, c, EARLIEST, eroot, max_states, max_seconds,
@@ -848,7 +845,10 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
     root.removed = 0
     root.aux = 0
     if root_position is not None:
+        # A position without its history: bit 5 (RECYCLE) set, as any recycle may help there
+        # (the rule's argument needs the position after the previous recycle to be an ancestor).
         root.removed, root.aux = root_position
+        root.aux |= 1 << 5
     if objective == OBJ_SHORTEST:
         # A deal with no win at all would make the best-first search visit every position it
         # can reach; the decide search (Kings all forced: safe for a yes/no answer, see KINGS)
@@ -862,14 +862,9 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
         decided = stats
         c.force = force
         # The limits bound the two searches together.
-        if max_states > 0:
-            if decided["states"] >= max_states:
-                return SEARCH_LIMIT_STATES, [], decided, None, None
-            max_states -= decided["states"]
-        if max_seconds > 0:
-            if decided["seconds"] >= max_seconds:
-                return SEARCH_LIMIT_TIME, [], decided, None, None
-            max_seconds -= decided["seconds"]
+        used_up, max_states, max_seconds = remaining(decided, max_states, max_seconds)
+        if used_up >= 0:
+            return used_up, [], decided, None, None
         status, path, stats, cert = best_first(&g, root, pyr_lower, max_states, max_seconds,
                                                memory_bytes)
         stats["decide_states"] = decided["states"]

@@ -166,3 +166,44 @@ def test_zero_passes_is_not_read_as_unlimited():
         with pytest.raises(ss.VariantError, match="passes"):
             ss.solve("pyramid", ss.random_deal(1), passes=raw)
     assert ss.solve("pyramid", ss.random_deal(1), passes="unlimited").status is not None
+
+
+# -- second review: the FREE and EARLIEST decide searches of Pyramid ------------------------------
+
+REVIEW_DEAL = [23, 16, 26, 8, 31, 5, 18, 21, 3, 27, 44, 4, 25, 41, 6, 33, 0, 20, 50, 42, 39, 12,
+               36, 29, 7, 35, 19, 32, 40, 47, 28, 24, 11, 22, 43, 37, 10, 1, 34, 51, 15, 14, 13,
+               2, 9, 45, 46, 38, 49, 17, 48, 30]
+
+
+def test_time_used_up_between_searches_is_a_time_limit():
+    """FREE wins with a line that needs too many passes, and the time is then used up: the
+    status is the time limit (3), not the state limit."""
+    core = pytest.importorskip("solitaire_solver._pyramid")
+    status = core.solve(REVIEW_DEAL, 2, True, True, 0, 0, 1e-9, 64 << 20, False,
+                        (4151480747375097, 311))[0]
+    assert status == 3
+
+
+def test_a_root_position_without_history_may_recycle():
+    """A mid-game root given with bit 5 clear once made the certificate search (RECYCLE on with
+    unlimited passes) call a winnable position blocked; a root has no history, so any recycle
+    may help there."""
+    core = pytest.importorskip("solitaire_solver._pyramid")
+    from solitaire_solver.rules.pyramid import PyramidPosition, PyramidRules
+    from solitaire_solver.search import reference_search
+
+    cards = [39, 19, 7, 27, 10, 31, 14, 17, 48, 6, 5, 11, 20, 43, 3, 23, 22, 42, 34, 51, 28, 32,
+             4, 18, 41, 2, 9, 13, 30, 0, 37, 24, 38, 44, 15, 25, 45, 29, 47, 1, 49, 46, 21, 40,
+             33, 50, 36, 12, 8, 26, 35, 16]
+    removed, aux = 3359350998953724, 22
+    k = aux & 31
+    gone = lambda c: removed >> c & 1  # noqa: E731
+    deck = tuple(cards[28:])
+    pos = PyramidPosition(tuple(None if gone(c) else c for c in cards[:28]),
+                          tuple(c for c in deck[k:] if not gone(c)),
+                          tuple(c for c in deck[:k] if not gone(c)), 1, removed, deck)
+    assert reference_search(PyramidRules(0, "all", True), pos).status == "won"
+    for certificate in (True, False):
+        status = core.solve(cards, 0, True, True, 0, 0, 0.0, 64 << 20, certificate,
+                            (removed, aux))[0]
+        assert status == 0, certificate

@@ -111,9 +111,15 @@ class Game:
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         """The proof of a block after a search found no win."""
         states = answer.stats.get("states", 0)
+        if answer.certificate is not None or answer.stats.get("backend") == "reference":
+            sentence = f"no line of play wins: all {states} reachable positions were explored"
+        else:
+            # The core's pruning rules skip positions that cannot matter; each is argued exact.
+            sentence = (f"no line of play wins: a search of {states} positions found none (its "
+                        f"pruning rules are exact, docs/{self.name}.md)")
         return BlockProof(
             kind="exhaustive",
-            sentence=f"no line of play wins: all {states} reachable positions were explored",
+            sentence=sentence,
             states=states,
             certificate=answer.certificate,
         )

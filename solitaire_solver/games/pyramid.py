@@ -164,8 +164,8 @@ class Pyramid(Game):
         if not answer.stats.get("relaxed"):
             return proof
         return replace(proof, sentence=(
-            f"no line of play wins even with unlimited passes: all {proof.states} reachable "
-            "sets of removed cards were explored"))
+            f"no line of play wins even with unlimited passes: a search of {proof.states} sets "
+            "of removed cards found none (docs/pyramid.md, FREE)"))
 
     def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
         """The competitive score of the line (RULES.md): replayed with the reference rules."""
