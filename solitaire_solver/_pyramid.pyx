@@ -70,6 +70,7 @@ cdef struct PyrCtx:
     bb_t block[28]      # card bits of the cone of p and of the places under p
     bb_t comp[28]       # card bits of the complements of the card at p (0 for a King)
     bb_t stock_comp[24]
+    bb_t stock_from[25]  # card bits of the stock places j.. (j = 0..24)
     int where[52]       # place of each card: 0..27 pyramid, 28 + j stock place j
     bb_t stock_all
     bb_t pyr_all
@@ -423,6 +424,9 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     cdef int adj_r[4]
     cdef bint last = c.passes != 0 and not c.free and pass_of(c, s) == c.passes - 1
     cdef int k = s.aux & 31
+    # With goal `all` a frozen card is itself a card that must go and has no partner, which the
+    # matching already finds; only goal `pyramid` gains from FROZEN.
+    cdef int floor = frozen_below(c, removed, k) if last and not need_all else 0
     cdef bb_t left, right, b
     for v in range(1, 7):
         left = bb_rank(v) & ~removed
@@ -436,7 +440,7 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
         for i in range(nl):
             adj_l[i] = 0
             for j in range(nr):
-                if compatible(c, lp[i], rp[j], last, k):
+                if compatible(c, lp[i], rp[j], last, k, floor):
                     adj_l[i] |= 1 << j
                     adj_r[j] |= 1 << i
         if not hall_ok(adj_l, nl, req_l) or not hall_ok(adj_r, nr, req_r):
@@ -444,9 +448,28 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     return 0
 
 
-cdef inline bint compatible(PyrCtx *c, int a, int b, bint last, int k) noexcept nogil:
+cdef inline int frozen_below(PyrCtx *c, bb_t removed, int k) noexcept nogil:
+    """FROZEN (last pass). A waste card leaves only as the waste top, so only with a pyramid
+    card or the stock top (the other waste cards are under it, or gone before it is the top).
+    A non-King waste card with no complement left in the pyramid or the stock never leaves, and
+    the waste cards under it never come up: returns the place below which the waste is frozen
+    (0 when none is)."""
+    cdef int j
+    cdef bb_t live = (c.pyr_all | c.stock_from[k]) & ~removed
+    for j in range(k - 1, -1, -1):
+        if removed & c.stock_bit[j]:
+            continue
+        if c.stock_comp[j] and not (c.stock_comp[j] & live):
+            return j
+    return 0
+
+
+cdef inline bint compatible(PyrCtx *c, int a, int b, bint last, int k, int floor) noexcept nogil:
     """Whether the cards at places a and b (0..27 pyramid, 28..51 stock in dealt order) may ever
-    be available together (an optimistic answer is safe)."""
+    be available together (an optimistic answer is safe). On the last pass, k is the split and
+    the waste places below floor are FROZEN (see frozen_below): they pair with nothing."""
+    if last and ((28 <= a < 28 + floor) or (28 <= b < 28 + floor)):
+        return 0
     if a < 28 and b < 28:
         return not (c.block[a] & c.pyr_bit[b])
     if a < 28 or b < 28:
@@ -520,7 +543,7 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
         for i in range(nl):
             adj[i] = 0
             for j in range(nr):
-                if compatible(c, lp[i], rp[j], False, 0):
+                if compatible(c, lp[i], rp[j], False, 0, 0):
                     adj[i] |= 1 << j
         for i in range(nl):
             seen = 0
@@ -657,6 +680,9 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
                 c.block[p] |= c.pyr_bit[q]
         v = cards[p] % 13 + 1
         c.comp[p] = bb_rank(13 - v) if v != 13 else 0
+    c.stock_from[24] = 0
+    for j in range(23, -1, -1):
+        c.stock_from[j] = c.stock_from[j + 1] | bb_bit(cards[28 + j])
     for j in range(24):
         c.stock_bit[j] = bb_bit(cards[28 + j])
         c.stock[j] = cards[28 + j]
@@ -884,13 +910,14 @@ def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs
     return status, path, stats, cert, None
 
 
-def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True) -> bool:
-    """The DEAD rule on a position with these cards removed (for the tests)."""
+def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
+         uint64_t aux=0) -> bool:
+    """The DEAD rule on a position with these cards removed, aux as in solve() (for the tests)."""
     cdef PyrCtx c
     cdef State s
     setup(&c, cards, passes, goal_all, True, FORCE_NONE, False, False)
     s.removed = removed
-    s.aux = 0
+    s.aux = aux
     return pyr_dead(&c, &s) != 0
 
 

@@ -17,7 +17,7 @@ from solitaire_solver.errors import LayoutError, VariantError
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
 from solitaire_solver.result import BlockProof, Status
-from solitaire_solver.rules.pyramid import PyramidRules, layout_text, read_layout
+from solitaire_solver.rules.pyramid import PyramidRules, complements, layout_text, read_layout
 from solitaire_solver.search import reference_search
 
 core = pytest.importorskip("solitaire_solver._pyramid")
@@ -324,6 +324,33 @@ def test_matching_rule_is_sound_on_random_positions():
         assert ref.status != "won", seed
         fired += 1
     assert fired >= 5
+
+
+def frozen_fires(rules: PyramidRules, pos) -> bool:
+    """FROZEN's condition, recomputed: on the last pass, a non-King waste card under the top
+    with no complement left in the pyramid or the stock."""
+    live = {c for c in pos.pyramid if c is not None} | set(pos.stock)
+    return any(c % 13 != 12 and not (set(complements(c)) & live) for c in pos.waste[:-1])
+
+
+def test_frozen_waste_rule_is_sound():
+    """One pass, goal pyramid: wherever the dead test fires on a position whose waste is
+    FROZEN, the reference search finds no win; and it fires on some positions where the rule
+    without the waste (split 0) does not, so FROZEN itself is exercised."""
+    rules = PyramidRules(1, "pyramid", True)
+    fired = only_frozen = 0
+    for seed in range(400):
+        deal, pos = random_midgame(seed, rules, 6 + seed % 10)
+        if rules.won(pos) or not frozen_fires(rules, pos):
+            continue
+        aux = core_aux(rules, pos)
+        if not core.dead(deal.cards, pos.removed, 1, False, aux):
+            continue
+        fired += 1
+        only_frozen += not core.dead(deal.cards, pos.removed, 1, False, 0)
+        ref = reference_search(rules, pos, 20000)
+        assert ref.status != "won", seed
+    assert fired >= 5 and only_frozen >= 3
 
 
 # -- the test vectors ------------------------------------------------------------------------------
