@@ -57,9 +57,11 @@ def cached_prefix(path: str, n: int) -> int:
         with open(path, encoding="utf-8") as f:
             for line in f:
                 try:
-                    seen.add(json.loads(line)["seed"])
-                except (ValueError, KeyError):
+                    rec = json.loads(line)
+                except ValueError:
                     break  # a line cut short by a stop
+                if "seed" in rec:  # the first line names the survey
+                    seen.add(rec["seed"])
     except OSError:
         return 0
     k = 0
@@ -85,7 +87,8 @@ def chart(results: list, path: str) -> bool:
         return False
     games: dict = {}
     for name, r in results:
-        if sum(r.cards_left.values()):
+        # A variant where most blocked deals report no figure would show a biased few.
+        if sum(r.cards_left.values()) * 2 >= max(r.blocked, 1):
             games.setdefault(name.split()[0], []).append((name, r))
     if not games:
         return False
@@ -203,7 +206,8 @@ def main(argv=None) -> int:
                  "exhaustive search reached (`stats[\"fewest_left\"]`); a line of play reaching "
                  "it exists, and a position the search pruned may hide a better one, so the "
                  "true fewest can only be lower. The legend counts the blocked deals that report "
-                 "it: a structural proof reports none, nor does a Pyramid block proved with "
+                 "it (a variant is drawn when at least half do): a structural proof reports none, "
+                 "nor does a Pyramid block proved with "
                  "unlimited passes for a variant with fewer (the positions of that search need "
                  "more passes).", "",
                  "![cards left in blocked deals](cards_left.png)", ""]
