@@ -103,9 +103,8 @@ cdef inline bb_t available_pyramid(PyrCtx *c, bb_t removed) noexcept nogil:
     return out
 
 
-cdef inline bb_t tops(PyrCtx *c, bb_t removed, int k) noexcept nogil:
-    """The stock top and the waste top (the stock cards available), as bits."""
-    cdef int st = stock_top(c, removed, k)
+cdef inline bb_t tops(PyrCtx *c, int st, int k) noexcept nogil:
+    """The stock top (place st, -1 for none) and the waste top (place k - 1), as bits."""
     cdef bb_t sw = 0
     if st >= 0:
         sw |= c.stock_bit[st]
@@ -239,7 +238,7 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     cdef int pass_no = <int>(s.aux >> 5)
     cdef bb_t avail = available_pyramid(c, removed)
     cdef bb_t x = avail | (c.stock_all & ~removed)
-    cdef bb_t kings = (avail | tops(c, removed, k)) & c.kings
+    cdef bb_t kings = (avail | tops(c, stock_top(c, removed, k), k)) & c.kings
     cdef uint64_t cand[96]
     cdef int label[96]
     cdef int n = 0, m, i, at, when
@@ -297,7 +296,7 @@ cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef int pass_no = <int>(s.aux >> 8)
     cdef int st = stock_top(c, removed, k)
     cdef bb_t avail = available_pyramid(c, removed)
-    cdef bb_t sw = tops(c, removed, k), x, kings, a
+    cdef bb_t sw = tops(c, st, k), x, kings, a
     cdef int n
     if c.force != FORCE_NONE:
         kings = avail & c.kings
@@ -720,7 +719,7 @@ cdef list realize(PyrCtx *c, list path, State root, bint *fits):
         while True:
             k = s.aux & 31
             st = stock_top(c, s.removed, k)
-            sw = (c.stock_bit[st] if st >= 0 else 0) | (c.stock_bit[k - 1] if k > 0 else 0)
+            sw = tops(c, st, k)
             if (need & sw) == need:
                 break
             steps += 1
