@@ -313,14 +313,37 @@ static void block_seed(seed_block *b, const uint32_t *add_even, const uint32_t *
         }
 }
 
-/* The shuffles of one block, WAYS seeds side by side: step i of each, then step i - 1. One
- * seed's steps form a chain (where it reads its next outputs depends on how many the last step
- * rejected), so one shuffle at a time the processor mostly waits; independent seeds side by side
- * overlap, and WAYS of them keep their counters in registers. _randbelow's rejection loop looks
- * at four draws together and takes the first below n, written without branches (the processor
- * cannot guess whether a draw is rejected). A seed that would read past the K_OUT outputs
- * computed (rare) stops there and finishes with a scalar generator holding its state. */
+/* The shuffles of one block. One seed's draws form a chain: which output step i reads depends
+ * on how many outputs earlier steps rejected. Done as "draw until accepted, then swap", the
+ * processor mispredicts the rejection branch and waits on the swaps' loads and stores. So the
+ * shuffle is split in two passes:
+ * 1. Walk each seed's outputs in order, WAYS seeds side by side, without branches: output o is
+ *    the draw for the current step i; it is accepted when its top k bits are below n = i + 1,
+ *    that is when o < n << (32 - k) (NORM[i]), and then i moves down. The draw is written to
+ *    jl[i] either way: the step's rejected draws come before its accepted one, so the last write
+ *    to jl[i] is the accepted j. Nothing in this pass reads memory it writes.
+ * 2. Play the swaps pack[i] <-> pack[jl[i]] for i = 51 down to 1.
+ * A seed that would read past the K_OUT outputs computed (rare) stops at its current step and
+ * finishes with a scalar generator holding its state. */
 #define WAYS 8
+#define NM(n) , (uint32_t)(n) << __builtin_clz(n)
+#define SH(n) , (uint8_t)__builtin_clz(n)
+/* Index i is the step that shuffles pack[0..i]: n = i + 1. Step 0 does not exist: NORM[0] = 0
+ * accepts nothing, so a finished seed stays at i = 0 while its neighbours go on. */
+static const uint32_t NORM[52] = {0 NM(2) NM(3) NM(4) NM(5) NM(6) NM(7) NM(8) NM(9) NM(10) NM(11)
+    NM(12) NM(13) NM(14) NM(15) NM(16) NM(17) NM(18) NM(19) NM(20) NM(21) NM(22) NM(23) NM(24)
+    NM(25) NM(26) NM(27) NM(28) NM(29) NM(30) NM(31) NM(32) NM(33) NM(34) NM(35) NM(36) NM(37)
+    NM(38) NM(39) NM(40) NM(41) NM(42) NM(43) NM(44) NM(45) NM(46) NM(47) NM(48) NM(49) NM(50)
+    NM(51) NM(52)};
+/* getrandbits(k) is the output shifted right by 32 - k = clz(n). */
+static const uint8_t SHIFT[52] = {31 SH(2) SH(3) SH(4) SH(5) SH(6) SH(7) SH(8) SH(9) SH(10) SH(11)
+    SH(12) SH(13) SH(14) SH(15) SH(16) SH(17) SH(18) SH(19) SH(20) SH(21) SH(22) SH(23) SH(24)
+    SH(25) SH(26) SH(27) SH(28) SH(29) SH(30) SH(31) SH(32) SH(33) SH(34) SH(35) SH(36) SH(37)
+    SH(38) SH(39) SH(40) SH(41) SH(42) SH(43) SH(44) SH(45) SH(46) SH(47) SH(48) SH(49) SH(50)
+    SH(51) SH(52)};
+#undef NM
+#undef SH
+
 static void shuffle_finish(seed_block *b, int lane, uint8_t *pack, int from, int p) {
     const int g = lane / LANES, l = lane % LANES;
     int i, k, idx;
@@ -344,52 +367,38 @@ static void shuffle_finish(seed_block *b, int lane, uint8_t *pack, int from, int
 
 static void block_shuffle(seed_block *b, uint8_t *packs) {
     enum { STRIDE = GROUPS * LANES }; /* uint32 words from one output of a seed to its next */
-    int lane0, w, i, k, p[WAYS], stop[WAYS], idx;
+    int lane0, w, t, c, live;
+    uint32_t i[WAYS], o, ii, j;
     const uint32_t *base[WAYS];
-    uint8_t *pack[WAYS], t;
-    uint32_t n, v, m, c0, c1, c2, c3;
+    uint8_t jl[WAYS][52], *pack, x;
     for (lane0 = 0; lane0 < BLOCK; lane0 += WAYS) {
-#pragma GCC unroll 8
         for (w = 0; w < WAYS; w++) {
-            int lane = lane0 + w;
-            base[w] = (const uint32_t *)&b->out[0][lane / LANES] + lane % LANES;
-            pack[w] = packs + lane * 52;
-            for (i = 0; i < 52; i++) pack[w][i] = (uint8_t)i;
-            p[w] = 0;
-            stop[w] = 0;
+            base[w] = (const uint32_t *)&b->out[0][(lane0 + w) / LANES] + (lane0 + w) % LANES;
+            i[w] = 51;
         }
-        for (i = 51; i > 0; i--) {
-            n = (uint32_t)i + 1u;
-            k = 32 - __builtin_clz(n);
+        for (t = 0; t < K_OUT; t++) {
+            live = 0;
 #pragma GCC unroll 8
             for (w = 0; w < WAYS; w++) {
-                if (stop[w]) continue;
-                for (;;) {
-                    if (p[w] + 4 > K_OUT) {
-                        stop[w] = i;
-                        break;
-                    }
-                    const uint32_t *o = base[w] + (size_t)p[w] * STRIDE;
-                    c0 = o[0] >> (32 - k);
-                    c1 = o[STRIDE] >> (32 - k);
-                    c2 = o[2 * STRIDE] >> (32 - k);
-                    c3 = o[3 * STRIDE] >> (32 - k);
-                    m = (uint32_t)(c0 < n) | (uint32_t)(c1 < n) << 1 | (uint32_t)(c2 < n) << 2
-                        | (uint32_t)(c3 < n) << 3;
-                    if (m) break;
-                    p[w] += 4;
-                }
-                if (stop[w]) continue;
-                idx = __builtin_ctz(m);
-                v = base[w][(size_t)(p[w] + idx) * STRIDE] >> (32 - k);
-                p[w] += idx + 1;
-                t = pack[w][i];
-                pack[w][i] = pack[w][v];
-                pack[w][v] = t;
+                o = base[w][(size_t)t * STRIDE];
+                ii = i[w];
+                jl[w][ii] = (uint8_t)(o >> SHIFT[ii]);
+                i[w] = ii - (o < NORM[ii]);
+                live |= (int)i[w];
             }
+            if (!live) break;
         }
-        for (w = 0; w < WAYS; w++)
-            if (stop[w]) shuffle_finish(b, lane0 + w, pack[w], stop[w], p[w]);
+        for (w = 0; w < WAYS; w++) {
+            pack = packs + (lane0 + w) * 52;
+            for (c = 0; c < 52; c++) pack[c] = (uint8_t)c;
+            for (c = 51; c > (int)i[w]; c--) {
+                j = jl[w][c];
+                x = pack[c];
+                pack[c] = pack[j];
+                pack[j] = x;
+            }
+            if (i[w]) shuffle_finish(b, lane0 + w, pack, (int)i[w], K_OUT);
+        }
     }
 }
 #endif
@@ -397,7 +406,7 @@ static void block_shuffle(seed_block *b, uint8_t *packs) {
 void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out) {
     size_t done = 0;
 #ifdef SS_VECTOR
-    seed_block block; /* 47 KB on the stack: vector types get their alignment there */
+    seed_block block; /* 94 KB on the stack: vector types get their alignment there */
     seed_block *blk = &block;
     uint32_t add_even[BLOCK], add_odd[BLOCK];
     int l;

@@ -224,48 +224,72 @@ cdef enum:
     CHUNK = 1024    # deals shuffled per call to ss_seeded_deals_i64 (52 KiB of cards)
 
 
+# The pass keeps the count of each rank showing in one 64-bit word, four bits per rank (rank r at
+# bits 4r..4r+3; at most four cards of a rank, so no count spills into the next), and makes the
+# removal a new card enables without a branch: the processor cannot guess whether a card finds its
+# partner, and a wrong guess costs more than the arithmetic. Per kind and rank: TEST, the bits
+# that show a partner (the partner rank's count, or for a rank pairing with itself the count's
+# bits for 2 and up); DEC, what the removal takes off the counts; GAIN, the cards it removes.
+# Elevens' courts go by COURTS instead: a J, Q and K all showing.
+cdef uint64_t TEST[2][14]
+cdef uint64_t DEC[2][14]
+cdef uint64_t GAIN[2][14]
+cdef uint64_t COURT[2][14]
+cdef uint64_t COURTS = (<uint64_t>0x111) << 44
+
+
+cdef void fill_tables():
+    cdef int k, r, c
+    for k in range(2):
+        for r in range(14):
+            TEST[k][r] = DEC[k][r] = GAIN[k][r] = COURT[k][r] = 0
+    for r in range(1, 14):
+        if r <= 10:
+            c = 11 - r
+            TEST[ELEVENS][r] = (<uint64_t>0xF) << (4 * c)
+            DEC[ELEVENS][r] = ((<uint64_t>1) << (4 * r)) + ((<uint64_t>1) << (4 * c))
+            GAIN[ELEVENS][r] = 2
+        else:
+            COURT[ELEVENS][r] = 1
+            DEC[ELEVENS][r] = COURTS
+            GAIN[ELEVENS][r] = 3
+        if r == 10:
+            continue
+        if r in (5, 11, 12, 13):
+            TEST[BLOCK_TEN][r] = (<uint64_t>0xE) << (4 * r)
+            DEC[BLOCK_TEN][r] = (<uint64_t>2) << (4 * r)
+        else:
+            c = 10 - r
+            TEST[BLOCK_TEN][r] = (<uint64_t>0xF) << (4 * c)
+            DEC[BLOCK_TEN][r] = ((<uint64_t>1) << (4 * r)) + ((<uint64_t>1) << (4 * c))
+        GAIN[BLOCK_TEN][r] = 2
+
+
+fill_tables()
+
+
 cdef inline int decide_pass(int kind, const uint8_t *cards, uint8_t *moves_out,
                             uint8_t *left_out) noexcept nogil:
     """Decide one deal (card indexes in dealing order); returns 0 won, 1 blocked."""
-    cdef int cnt[14]
+    cdef uint64_t cnt = 0
+    cdef uint64_t y, h
     cdef int empty = 9
     cdef int nxt = 0
     cdef int removed = 0
     cdef int moves = 0
-    cdef int r, c, goal
-    for r in range(14):
-        cnt[r] = 0
+    cdef int r, goal
     while empty > 0 and nxt < 52:
         r = cards[nxt] % 13 + 1
         nxt += 1
-        empty -= 1
-        cnt[r] += 1
-        if kind == ELEVENS:
-            if r <= 10:
-                c = 11 - r
-                if cnt[c] > 0:
-                    cnt[r] -= 1
-                    cnt[c] -= 1
-                    empty += 2
-                    removed += 2
-                    moves += 1
-            elif cnt[11] > 0 and cnt[12] > 0 and cnt[13] > 0:
-                cnt[11] -= 1
-                cnt[12] -= 1
-                cnt[13] -= 1
-                empty += 3
-                removed += 3
-                moves += 1
-        else:
-            if r == 10:
-                continue
-            c = 10 - r if r < 10 else r
-            if (c != r and cnt[c] > 0) or (c == r and cnt[r] >= 2):
-                cnt[r] -= 1
-                cnt[c] -= 1
-                empty += 2
-                removed += 2
-                moves += 1
+        cnt += (<uint64_t>1) << (4 * r)
+        y = cnt >> 44
+        h = ((cnt & TEST[kind][r]) != 0) | \
+            (COURT[kind][r] & (((y | (y >> 1) | (y >> 2)) & 0x111) == 0x111))
+        cnt -= DEC[kind][r] & (<uint64_t>0 - h)
+        h = GAIN[kind][r] & (<uint64_t>0 - h)
+        empty += <int>h - 1
+        removed += <int>h
+        moves += h != 0
     goal = 52 if kind == ELEVENS else 48
     moves_out[0] = <uint8_t>moves
     left_out[0] = <uint8_t>(goal - removed)
