@@ -9,7 +9,7 @@ then stays correct and may only explore that position twice.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 STATUS_NAMES = {
@@ -72,13 +72,18 @@ cdef struct Run:
 
 cdef void *grow(void *items, size_t *cap, size_t size, size_t first, size_t *used,
                size_t budget) noexcept nogil:
-    """Doubles an array of cap[0] items of `size` bytes (to `first` items when empty) if the bytes
-    in use stay within the budget. Returns the new array (cap and used updated), or NULL with
-    the old array kept: the caller then stops at its memory limit."""
+    """Doubles an array of cap[0] items of `size` bytes (to `first` items when empty), or grows
+    it as far as the budget allows when doubling would pass it (so a search near its limit uses
+    the whole budget). Returns the new array (cap and used updated), or NULL with the old array
+    kept when not one more item fits: the caller then stops at its memory limit."""
     cdef size_t n = cap[0] * 2 if cap[0] else first
     cdef void *grown
-    if used[0] + (n - cap[0]) * size > budget:
+    if used[0] > budget:
         return NULL
+    if used[0] + (n - cap[0]) * size > budget:
+        n = cap[0] + (budget - used[0]) // size
+        if n <= cap[0]:
+            return NULL
     grown = realloc(items, n * size)
     if grown == NULL:
         return NULL
@@ -325,13 +330,14 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 # -- A* best-first search (shortest lines with a lower bound) ---------------------------------------
 
 
+# 24 bytes: the nodes are most of the search's memory. The move from the parent is not stored;
+# the line is rebuilt at the end by replaying each parent's moves until one gives the child.
 cdef struct ANode:
     State state
     uint32_t parent     # index of the parent node (the root is its own parent)
-    int g               # the fewest moves known from the root
-    uint64_t move       # the move from the parent
-    int h               # the game's lower bound of the moves still needed
-    int closed          # expanded with its final g
+    uint16_t g          # the fewest moves known from the root (max_depth <= 65535 is checked)
+    uint8_t h           # the game's lower bound of the moves still needed (< H_SPAN)
+    uint8_t closed      # expanded with its final g
 
 
 cdef struct Bucket:
@@ -352,7 +358,7 @@ cdef struct AStar:
     ANode *nodes
     size_t count
     size_t cap
-    uint32_t *slots     # open addressing: node index + 1, 0 empty; at most half full
+    uint32_t *slots     # open addressing: node index + 1, 0 empty; see a_add for the fill
     size_t mask
     Bucket *buckets     # by f, then by h (H_SPAN of them for each f)
     size_t *queued      # entries queued for each f
@@ -414,8 +420,8 @@ cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
     return 0
 
 
-cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, uint64_t move,
-                     int g, int h) noexcept nogil:
+cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, int g,
+                     int h) noexcept nogil:
     """Stores a new node at the free slot found by a_find; its index, or -1 over the budget."""
     cdef ANode *grown
     cdef long long idx
@@ -429,15 +435,28 @@ cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, uin
     idx = <long long>a.count
     a.nodes[idx].state = s[0]
     a.nodes[idx].parent = parent
-    a.nodes[idx].move = move
-    a.nodes[idx].g = g
-    a.nodes[idx].h = h
+    a.nodes[idx].g = <uint16_t>g
+    a.nodes[idx].h = <uint8_t>h
     a.nodes[idx].closed = 0
     a.slots[slot] = <uint32_t>(idx + 1)
     a.count += 1
-    if a.count * 2 > a.mask + 1 and a_grow_slots(a) < 0:
+    # The map is kept at most half full; when doubling it would pass the budget it may fill to
+    # three quarters (longer probes, same answers) before the search stops at its limit.
+    if a.count * 2 > a.mask + 1 and a_grow_slots(a) < 0 and a.count * 4 > (a.mask + 1) * 3:
         return -1
     return idx
+
+
+cdef uint64_t move_between(Game *g, const State *parent, const State *child,
+                           uint64_t *buf) except? 0:
+    """A move that takes parent to child (the node did not keep it)."""
+    cdef State t
+    cdef int k, n = g.moves(g.ctx, parent, buf)
+    for k in range(n):
+        g.play(g.ctx, parent, buf[k], &t)
+        if t.removed == child.removed and t.aux == child.aux:
+            return buf[k]
+    raise RuntimeError("best-first search: no move leads from a parent to its child")
 
 
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
@@ -465,6 +484,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
     cdef bint use_dead = g.dead != NULL
 
+    if g.max_depth > 65535:
+        raise ValueError("best-first search: the game's depth bound exceeds 65535")
     a.count = 0
     a.cap = 4096
     a.mask = 8191
@@ -490,7 +511,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                     with gil:
                         raise RuntimeError("lower bound out of 0..64")
                 a_find(&a, &root, &slot)
-                a_add(&a, &root, slot, 0, 0, 0, hv)
+                a_add(&a, &root, slot, 0, 0, hv)
                 fmin = hv
                 if a_push(&a, fmin, hv, 0) < 0:
                     status = SEARCH_LIMIT_MEMORY
@@ -533,9 +554,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                             nd = &a.nodes[j]
                             if nd.g <= cg:
                                 continue
-                            nd.g = cg
+                            nd.g = <uint16_t>cg
                             nd.parent = idx
-                            nd.move = buf[k]
                             nd.closed = 0
                             f = cg + nd.h
                             if best >= 0 and f >= best:
@@ -556,7 +576,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                         f = cg + hv
                         if best >= 0 and f >= best:
                             continue
-                        j = a_add(&a, &child, slot, idx, buf[k], cg, hv)
+                        j = a_add(&a, &child, slot, idx, cg, hv)
                         if j < 0 or a_push(&a, f, hv, <uint32_t>j) < 0:
                             status = SEARCH_LIMIT_MEMORY
                             break
@@ -577,7 +597,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                 path.append(win_move)
                 i = win_parent
                 while i != 0:
-                    path.append(a.nodes[i].move)
+                    path.append(move_between(g, &a.nodes[a.nodes[i].parent].state,
+                                             &a.nodes[i].state, buf))
                     i = a.nodes[i].parent
                     if <long long>len(path) > best:
                         raise RuntimeError("broken parent links in the best-first search")

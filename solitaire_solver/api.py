@@ -137,7 +137,7 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: dict,
     reason = {
         "limit-states": f"the state limit ({limits['max_states']}) was reached",
         "limit-time": f"the time limit ({limits['max_seconds']} s) was reached",
-        "limit-memory": f"the memory budget ({limits['memory_bytes'] >> 20} MiB) was reached",
+        "limit-memory": f"the memory budget ({limits['memory_bytes'] / 2**20:.4g} MiB) was reached",
     }[ans.status]
     return Result(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
                   reason=reason)

@@ -389,6 +389,26 @@ def test_msc_vectors_shortest():
     assert r.status is Status.UNKNOWN and not r.moves
 
 
+@pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
+def test_shortest_uses_its_whole_memory_budget():
+    """Near its budget the A* search grows its arrays only as far as the budget allows and lets
+    its map fill further, rather than stopping at the first doubling that does not fit: a search
+    that stops on memory has used most of what it was given, and a budget just above what the
+    positions need is enough. Every answer is still exact."""
+    deck, length = vectors(2)[1]
+    for mb in (1, 2, 3, 4, 5, 6):
+        r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=mb)
+        assert r.stats["table_bytes"] <= mb << 20
+        if r.won:
+            assert len(r.moves) == length and ss.verify("pyramid-msc", deck, r).ok
+        else:
+            assert r.status is Status.UNKNOWN and f"memory budget ({mb} MiB)" in r.reason
+            assert r.stats["table_bytes"] >= 0.85 * (mb << 20), mb
+    assert r.won, "6 MiB holds this deck's 105,182 positions"
+    r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=0.5)
+    assert "memory budget (0.5 MiB)" in r.reason
+
+
 # -- answers, proofs, tampering --------------------------------------------------------------------
 
 def test_solutions_replay_and_tampering_rejected():
