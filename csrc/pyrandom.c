@@ -319,10 +319,10 @@ static void block_seed(seed_block *b, const uint32_t *add_even, const uint32_t *
  * shuffle is split in two passes:
  * 1. Walk each seed's outputs in order, WAYS seeds side by side, without branches: output o is
  *    the draw for the current step i; it is accepted when its top k bits are below n = i + 1,
- *    that is when o < n << (32 - k) (NORM[i]), and then i moves down. The draw is written to
+ *    that is when o < n << (32 - k) (NORM[i]), and then i moves down. The output is written to
  *    jl[i] either way: the step's rejected draws come before its accepted one, so the last write
- *    to jl[i] is the accepted j. Nothing in this pass reads memory it writes.
- * 2. Play the swaps pack[i] <-> pack[jl[i]] for i = 51 down to 1.
+ *    to jl[i] is the accepted one. Nothing in this pass reads memory it writes.
+ * 2. Play the swaps pack[i] <-> pack[j] for i = 51 down to 1, j = jl[i] >> (32 - k).
  * A seed that would read past the K_OUT outputs computed (rare) stops at its current step and
  * finishes with a scalar generator holding its state. */
 #define WAYS 8
@@ -370,7 +370,8 @@ static void block_shuffle(seed_block *b, uint8_t *packs) {
     int lane0, w, t, c, live;
     uint32_t i[WAYS], o, ii, j;
     const uint32_t *base[WAYS];
-    uint8_t jl[WAYS][52], *pack, x;
+    uint32_t jl[WAYS][52]; /* whole outputs: the shift to a draw is left to pass 2 */
+    uint8_t *pack, x;
     for (lane0 = 0; lane0 < BLOCK; lane0 += WAYS) {
         for (w = 0; w < WAYS; w++) {
             base[w] = (const uint32_t *)&b->out[0][(lane0 + w) / LANES] + (lane0 + w) % LANES;
@@ -382,7 +383,7 @@ static void block_shuffle(seed_block *b, uint8_t *packs) {
             for (w = 0; w < WAYS; w++) {
                 o = base[w][(size_t)t * STRIDE];
                 ii = i[w];
-                jl[w][ii] = (uint8_t)(o >> SHIFT[ii]);
+                jl[w][ii] = o;
                 i[w] = ii - (o < NORM[ii]);
                 live |= (int)i[w];
             }
@@ -392,7 +393,7 @@ static void block_shuffle(seed_block *b, uint8_t *packs) {
             pack = packs + (lane0 + w) * 52;
             for (c = 0; c < 52; c++) pack[c] = (uint8_t)c;
             for (c = 51; c > (int)i[w]; c--) {
-                j = jl[w][c];
+                j = jl[w][c] >> SHIFT[c];
                 x = pack[c];
                 pack[c] = pack[j];
                 pack[j] = x;
