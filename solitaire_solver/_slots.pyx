@@ -217,8 +217,12 @@ cdef extern from "pyrandom.h" nogil:
     void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
     void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
 
-BATCH_WON = 0
-BATCH_BLOCKED = 1
+cdef enum:
+    WON = 0
+    BLOCKED = 1
+
+BATCH_WON = WON
+BATCH_BLOCKED = BLOCKED
 
 cdef enum:
     CHUNK = 1024    # deals shuffled per call to ss_seeded_deals_i64 (52 KiB of cards)
@@ -349,6 +353,29 @@ def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] statu
             for i in range(m):
                 record(kind, &buf[52 * i], base + i, status, left, moves, states)
             base += m
+
+
+def tally(const uint8_t[::1] status, const uint8_t[::1] left, const uint8_t[::1] states):
+    """Counts of a decided chunk, for the survey's summary: (won, cards-left histogram of the
+    blocked deals, states histogram), the histograms as lists indexed by value (0..255)."""
+    cdef Py_ssize_t n = status.shape[0]
+    cdef Py_ssize_t i
+    cdef long long won = 0
+    cdef long long left_hist[256]
+    cdef long long states_hist[256]
+    if left.shape[0] < n or states.shape[0] < n:
+        raise ValueError("tally: arrays of different lengths")
+    for i in range(256):
+        left_hist[i] = 0
+        states_hist[i] = 0
+    with nogil:
+        for i in range(n):
+            if status[i] == WON:
+                won += 1
+            else:
+                left_hist[left[i]] += 1
+            states_hist[states[i]] += 1
+    return won, [left_hist[i] for i in range(256)], [states_hist[i] for i in range(256)]
 
 
 def decide_deals(str game, const uint8_t[:, ::1] deals, uint8_t[::1] status, uint8_t[::1] left,

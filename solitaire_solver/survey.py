@@ -28,7 +28,7 @@ import time
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
 from .backend import core_module
 from .deal import Deal
@@ -271,24 +271,33 @@ def _generic_chunk(game: str, variant: dict, items: list, by_seed: bool, limits:
     return out
 
 
-def _batch_records(key: str, items: list, chunk: tuple) -> Iterator[dict]:
+def _batch_lines(key: str, items: Sequence, chunk: tuple) -> str:
+    """The JSON lines of a batch chunk (as json.dumps writes them, built without a dict each)."""
     status, left, moves, states, seconds, _ = chunk
-    ms = round(seconds * 1000 / max(1, len(status)), 6)
-    for i, item in enumerate(items):
-        won = status[i] == 0
-        yield {key: item, "status": "won" if won else "blocked", "moves": moves[i],
-               "cards_left": left[i], "states": states[i], "ms": ms}
+    ms = json.dumps(round(seconds * 1000 / max(1, len(status)), 6))
+    word = ("won", "blocked")
+    if key == "seed":
+        keys: Iterable[str] = map(str, items)
+    else:
+        keys = map(json.dumps, items)
+    return "".join(
+        f'{{"{key}": {k}, "status": "{word[st]}", "moves": {m}, "cards_left": {c}, '
+        f'"states": {x}, "ms": {ms}}}\n'
+        for k, st, m, c, x in zip(keys, status, moves, left, states)
+    )
 
 
 def _batch_summary(res: SurveyResult, chunk: tuple) -> None:
-    """Count a batch chunk without making a record per deal."""
+    """Count a batch chunk without making a record per deal (the core tallies it)."""
     status, left, moves, states, seconds, _ = chunk
     n = len(status)
-    won = status.count(0)
+    core = core_module("_slots")
+    assert core is not None
+    won, left_hist, states_hist = core.tally(status, left, states)
     res.won += won
     res.blocked += n - won
-    res.cards_left.update(left[i] for i in range(n) if status[i])
-    res.states.update(states)
+    res.cards_left.update({v: c for v, c in enumerate(left_hist) if c})
+    res.states.update({v: c for v, c in enumerate(states_hist) if c})
     res.micros[round(seconds * 1e6 / max(1, n))] += n
 
 
@@ -342,6 +351,15 @@ def _read_done(path: str, header: dict) -> dict:
 
 def _runs(seeds: Iterable[int], skip: dict, size: int) -> Iterator[tuple[int, int]]:
     """Runs of consecutive seeds not in skip, as (start, count), each at most size long."""
+    if isinstance(seeds, range) and seeds.step == 1:
+        # Without a loop over the seeds: the gaps between the skipped ones, cut to size.
+        lo = seeds.start
+        for s in sorted(k for k in skip if isinstance(k, int) and k in seeds) + [seeds.stop]:
+            while lo < s:
+                yield lo, min(size, s - lo)
+                lo += min(size, s - lo)
+            lo = s + 1
+        return
     start = None
     count = 0
     for s in seeds:
@@ -498,8 +516,7 @@ def survey(
                 value = fut.result()
                 if isinstance(value, tuple):  # a batch chunk
                     if sink is not None:
-                        for rec in _batch_records(key, list(keys), value):
-                            sink.write(json.dumps(rec) + "\n")
+                        sink.write(_batch_lines(key, keys, value))
                     _batch_summary(res, value)
                 else:
                     for rec in value:
