@@ -73,7 +73,7 @@ def survey_section(quick: bool) -> str:
         lines.append(
             f"| {name} | {r.path} | {r.deals:,} | {100 * r.win_rate:.3f}% | {100 * lo:.3f}% .. "
             f"{100 * hi:.3f}% | {r.deals_per_second:,.0f} | {r.states_median:g}, "
-            f"{r.states_max:,} | {r.ms_median:.4f}, {r.ms_max:.2f} |")
+            f"{r.states_max:,} | {r.ms_median:.4g}, {r.ms_max:.4g} |")
     lines += ["", "The batch path times chunks, not single deals: its ms/deal is a chunk's time "
               "divided by its deals. Full win-rate tables: docs/winnability.md."]
     return "\n".join(lines) + "\n"

@@ -209,7 +209,11 @@ def main(argv=None) -> int:
                  "it (a variant is drawn when at least half do): a structural proof reports none, "
                  "nor does a Pyramid block proved with "
                  "unlimited passes for a variant with fewer (the positions of that search need "
-                 "more passes).", "",
+                 "more passes). How loose the bound can be shows in Pyramid with unlimited "
+                 "passes: the peak at 51 cards is deals proved blocked one move in (after a King "
+                 "is removed, the search finds a card that no line can ever remove and prunes "
+                 "there), and best play in them removes more. Read the curves of the searched "
+                 "games as upper bounds of what best play leaves, not as its distribution.", "",
                  "![cards left in blocked deals](cards_left.png)", ""]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(text))

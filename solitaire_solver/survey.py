@@ -171,6 +171,17 @@ class SurveyResult:
             "resumed": self.resumed,
         }
 
+    def __repr__(self) -> str:
+        # The histograms can hold thousands of entries (states per deal): keep them out of the
+        # repr and say what the counts are.
+        lo, hi = self.interval
+        return (f"<SurveyResult {self.game} {self.variant}: {self.deals:,} deals, won "
+                f"{self.won:,}, blocked {self.blocked:,}, unknown {self.unknown:,}, win rate "
+                f"{100 * self.win_rate:.3f}% (95% {100 * lo:.3f}..{100 * hi:.3f}%)>")
+
+    def __str__(self) -> str:
+        return self.table()
+
     def table(self) -> str:
         """A plain-text summary table."""
         lo, hi = self.interval

@@ -150,6 +150,12 @@ def test_survey_counts_match_solve():
     assert r.states_max <= 25 and r.states_median >= 1
 
 
+def test_result_prints_briefly():
+    r = ss.survey("elevens", seeds=range(2000), workers=1)
+    assert len(repr(r)) < 200 and f"won {r.won:,}" in repr(r)
+    assert str(r) == r.table() and "win rate" in str(r)
+
+
 def test_generic_path_agrees_with_batch():
     # A state limit forces the generic path (solve() per deal); the counts must not change.
     a = ss.survey("block-ten", seeds=range(100, 250), workers=1)
