@@ -9,7 +9,7 @@ then stays correct and may only explore that position twice.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 STATUS_NAMES = {
@@ -335,9 +335,29 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 cdef struct ANode:
     State state
     uint32_t parent     # index of the parent node (the root is its own parent)
-    uint16_t g          # the fewest moves known from the root (max_depth <= 65535 is checked)
-    uint8_t h           # the game's lower bound of the moves still needed (< H_SPAN)
-    uint8_t closed      # expanded with its final g
+    uint32_t ghc        # g, the fewest moves known from the root (bits 0-23: G_MAX is checked
+                        # against the game's depth bound); h, the game's lower bound of the moves
+                        # still needed (bits 24-30, < H_SPAN); bit 31: expanded with its final g
+
+
+cdef enum:
+    G_MAX = 0xFFFFFF
+
+
+cdef inline int n_g(const ANode *n) noexcept nogil:
+    return <int>(n.ghc & G_MAX)
+
+
+cdef inline int n_h(const ANode *n) noexcept nogil:
+    return <int>((n.ghc >> 24) & 0x7F)
+
+
+cdef inline bint n_closed(const ANode *n) noexcept nogil:
+    return (n.ghc >> 31) != 0
+
+
+cdef inline void n_set(ANode *n, int g, int h, bint closed) noexcept nogil:
+    n.ghc = <uint32_t>g | (<uint32_t>h << 24) | (<uint32_t>closed << 31)
 
 
 cdef struct Bucket:
@@ -360,7 +380,8 @@ cdef struct AStar:
     size_t cap
     uint32_t *slots     # open addressing: node index + 1, 0 empty; see a_add for the fill
     size_t mask
-    Bucket *buckets     # by f, then by h (H_SPAN of them for each f)
+    Bucket **rows       # by f, a row of H_SPAN buckets by h, allocated when first used (a
+                        # game with many passes has a large depth bound and few f values used)
     size_t *queued      # entries queued for each f
     int nb              # values of f
     size_t bytes        # memory held by the three arrays
@@ -407,8 +428,16 @@ cdef enum:
 
 
 cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
-    cdef Bucket *b = &a.buckets[<size_t>f * H_SPAN + h]
+    cdef Bucket *b
     cdef uint32_t *grown
+    if a.rows[f] == NULL:
+        if a.bytes + H_SPAN * sizeof(Bucket) > a.budget:
+            return -1
+        a.rows[f] = <Bucket *>calloc(H_SPAN, sizeof(Bucket))
+        if a.rows[f] == NULL:
+            return -1
+        a.bytes += H_SPAN * sizeof(Bucket)
+    b = &a.rows[f][h]
     if b.n == b.cap:
         grown = <uint32_t *>grow(b.items, &b.cap, sizeof(uint32_t), 256, &a.bytes, a.budget)
         if grown == NULL:
@@ -435,9 +464,7 @@ cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, int
     idx = <long long>a.count
     a.nodes[idx].state = s[0]
     a.nodes[idx].parent = parent
-    a.nodes[idx].g = <uint16_t>g
-    a.nodes[idx].h = <uint8_t>h
-    a.nodes[idx].closed = 0
+    n_set(&a.nodes[idx], g, h, False)
     a.slots[slot] = <uint32_t>(idx + 1)
     a.count += 1
     # The map is kept at most half full; when doubling it would pass the budget it may fill to
@@ -484,8 +511,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
     cdef bint use_dead = g.dead != NULL
 
-    if g.max_depth > 65535:
-        raise ValueError("best-first search: the game's depth bound exceeds 65535")
+    if g.max_depth >= G_MAX:
+        raise ValueError("best-first search: the game's depth bound exceeds its node field")
     a.count = 0
     a.cap = 4096
     a.mask = 8191
@@ -493,13 +520,13 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     a.budget = memory_bytes
     a.nodes = <ANode *>malloc(a.cap * sizeof(ANode))
     a.slots = <uint32_t *>calloc(a.mask + 1, sizeof(uint32_t))
-    a.buckets = <Bucket *>calloc(<size_t>a.nb * H_SPAN, sizeof(Bucket))
+    a.rows = <Bucket **>calloc(a.nb, sizeof(Bucket *))
     a.queued = <size_t *>calloc(a.nb, sizeof(size_t))
     buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
     a.bytes = (a.cap * sizeof(ANode) + (a.mask + 1) * sizeof(uint32_t)
-               + <size_t>a.nb * (H_SPAN * sizeof(Bucket) + sizeof(size_t)))
+               + <size_t>a.nb * (sizeof(Bucket *) + sizeof(size_t)))
     try:
-        if (a.nodes == NULL or a.slots == NULL or a.buckets == NULL or a.queued == NULL
+        if (a.nodes == NULL or a.slots == NULL or a.rows == NULL or a.queued == NULL
                 or buf == NULL):
             raise MemoryError("cannot allocate the search tables")
         with nogil:
@@ -520,16 +547,16 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                         fmin += 1
                     if fmin >= a.nb or (best >= 0 and fmin >= best):
                         break
-                    bk = &a.buckets[<size_t>fmin * H_SPAN]
+                    bk = a.rows[fmin]
                     while bk.n == 0:
                         bk += 1
                     bk.n -= 1
                     a.queued[fmin] -= 1
                     idx = bk.items[bk.n]
                     nd = &a.nodes[idx]
-                    if nd.closed or nd.g + nd.h != fmin:
+                    if n_closed(nd) or n_g(nd) + n_h(nd) != fmin:
                         continue    # a stale entry: the node was queued again with a lower f
-                    nd.closed = 1
+                    n_set(nd, n_g(nd), n_h(nd), True)
                     expanded += 1
                     if fmin > max_f:
                         max_f = fmin
@@ -537,7 +564,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                     generated += n
                     if n == 0:
                         leaves += 1
-                    cg = nd.g + 1
+                    cg = n_g(nd) + 1
                     if cg > g.max_depth:
                         with gil:
                             raise RuntimeError("line of play longer than the game's bound")
@@ -552,15 +579,14 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                         j = a_find(&a, &child, &slot)
                         if j >= 0:
                             nd = &a.nodes[j]
-                            if nd.g <= cg:
+                            if n_g(nd) <= cg:
                                 continue
-                            nd.g = <uint16_t>cg
+                            n_set(nd, cg, n_h(nd), False)
                             nd.parent = idx
-                            nd.closed = 0
-                            f = cg + nd.h
+                            f = cg + n_h(nd)
                             if best >= 0 and f >= best:
                                 continue
-                            if a_push(&a, f, nd.h, <uint32_t>j) < 0:
+                            if a_push(&a, f, n_h(nd), <uint32_t>j) < 0:
                                 status = SEARCH_LIMIT_MEMORY
                                 break
                             if f < fmin:
@@ -620,10 +646,13 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
         return status, path, stats, None
     finally:
         free(buf)
-        if a.buckets != NULL:
-            for i in range(<size_t>a.nb * H_SPAN):
-                free(a.buckets[i].items)
-        free(a.buckets)
+        if a.rows != NULL:
+            for i in range(<size_t>a.nb):
+                if a.rows[i] != NULL:
+                    for k in range(H_SPAN):
+                        free(a.rows[i][k].items)
+                    free(a.rows[i])
+        free(a.rows)
         free(a.queued)
         free(a.slots)
         free(a.nodes)

@@ -33,6 +33,12 @@ def _number(name: str, raw: Any, kind: type) -> Any:
         raise SolitaireError(f"{name} must be a number, not {raw!r}") from None
 
 
+def _mib(nbytes: int) -> str:
+    """A memory budget in MiB as a person would write it: 0.5, 256, 12,288."""
+    v = nbytes / 2**20
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+
+
 def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: float) -> dict:
     if max_states is None and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB:
         return dict(_DEFAULT_LIMITS)
@@ -137,7 +143,7 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: dict,
     reason = {
         "limit-states": f"the state limit ({limits['max_states']}) was reached",
         "limit-time": f"the time limit ({limits['max_seconds']} s) was reached",
-        "limit-memory": f"the memory budget ({limits['memory_bytes'] / 2**20:.4g} MiB) was reached",
+        "limit-memory": f"the memory budget ({_mib(limits['memory_bytes'])} MiB) was reached",
     }[ans.status]
     return Result(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
                   reason=reason)

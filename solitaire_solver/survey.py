@@ -479,6 +479,9 @@ def survey(
         batch = _INT64[0] <= lo and hi <= _INT64[1]
     res.path = "batch" if batch else "generic"
 
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
+                                   or chunk_size < 1):
+        raise SolitaireError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     if chunk_size is None:
         per = 65536 if batch else 16
         chunk_size = max(1, min(per, -(-total // (nworkers * 8)) if total else 1))

@@ -207,3 +207,17 @@ def test_a_root_position_without_history_may_recycle():
         status = core.solve(cards, 0, True, True, 0, 0, 0.0, 64 << 20, certificate,
                             (removed, aux))[0]
         assert status == 0, certificate
+
+
+def test_shortest_with_many_passes_stays_small_and_exact():
+    """The A* queue had one row of buckets per possible f, allocated up front: with passes=10000
+    (depth bound 250,060) that was 392 MB whatever the budget, and a 16-bit g field refused
+    passes >= 2620 outright. Rows are now made when first used and g has 24 bits."""
+    deal = ss.random_deal(1)
+    want = ss.solve("pyramid", deal, objective="shortest", passes="unlimited")
+    assert want.won
+    for passes in (2620, 10000):
+        r = ss.solve("pyramid", deal, objective="shortest", passes=passes, memory_mb=64)
+        assert r.won and len(r.moves) == len(want.moves), passes
+        assert r.stats["table_bytes"] <= 64 << 20
+        assert ss.verify("pyramid", deal, r, passes=passes).ok

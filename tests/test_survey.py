@@ -66,15 +66,14 @@ class _Counting(random.Random):
 
 
 def test_batch_deals_equal_python_where_the_vector_outputs_run_out():
-    """The batch path computes the first 112 outputs of each seed in vector lanes, reads them
-    four at a time, and finishes a shuffle that would read past them with a scalar generator.
-    Seeds needing 110 or more outputs (about 1 in 30,000; these were found by counting Python's)
-    take that path; they and their whole blocks must give Python's deals."""
-    hungry = [28116, 59938, 68812, 81776, 147625]
+    """The batch path computes the first 112 outputs of each seed in vector lanes and finishes a
+    shuffle that needs more with a scalar generator. Seeds needing more than 112 outputs (found
+    by counting Python's) take that path; they and their whole blocks must give Python's deals."""
+    hungry = [307699, 584071, 2037900, 2604632, 9223372036851884797]
     for s in hungry:
         r = _Counting(s)
         r.shuffle(list(range(52)))
-        assert r.used >= 110, s
+        assert r.used > 112, s
         start = s - s % 32
         got = slots.seeded_deals(start, 64)
         for i in range(64):
@@ -190,6 +189,9 @@ def test_bad_input():
         ss.survey("nope", seeds=range(3), workers=1)
     with pytest.raises(SolitaireError):
         ss.survey("elevens", seeds=range(3), workers=1, passes=2)
+    for bad in (0, -1, 2.5, True, "8"):
+        with pytest.raises(SolitaireError, match="chunk_size"):
+            ss.survey("elevens", seeds=range(100), workers=1, chunk_size=bad)
 
 
 # -- streaming and resume -------------------------------------------------------------------------
