@@ -196,7 +196,7 @@ class SurveyResult:
             ("win rate", f"{100 * self.win_rate:.4f}%  (95% Wilson {100 * lo:.4f}% .. "
                          f"{100 * hi:.4f}%)"),
             ("states/deal", f"median {self.states_median:g}, max {self.states_max:,}"),
-            ("time/deal", f"median {self.ms_median:.4f} ms, max {self.ms_max:.3f} ms"),
+            ("time/deal", f"median {self.ms_median:.4g} ms, max {self.ms_max:.4g} ms"),
             ("wall time", f"{self.seconds:.2f} s, {self.deals_per_second:,.0f} deals/s, "
                           f"{self.workers} worker{'s' if self.workers != 1 else ''} "
                           f"({self.path} path)"),
