@@ -111,3 +111,15 @@ def test_console_entry_point_exit_code():
     assert p.returncode == 3 and "Traceback" not in p.stderr
     p = run_cli([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed", "3"])
     assert p.returncode == 0 and "WON" in p.stdout and p.stderr == ""
+
+
+def test_output_cut_short_by_the_reader_gives_no_traceback():
+    # `solitaire-solver solve ... | head -0`: the reader is gone before the answer is written.
+    env = {**os.environ, "PYTHONPATH": str(Path(ss.__file__).parent.parent)}
+    p = subprocess.Popen([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed",
+                          "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                         cwd=os.path.expanduser("~"))
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=60) == 141
+    assert "Traceback" not in err and "Broken pipe" not in err
