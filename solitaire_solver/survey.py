@@ -440,6 +440,9 @@ def survey(
         raise SolitaireError("give seeds=... or deals=... (one of them)")
     if workers is not None and (isinstance(workers, bool) or int(workers) < 1):
         raise SolitaireError(f"workers must be a positive integer, not {workers!r}")
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
+                                   or chunk_size < 1):
+        raise SolitaireError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     nworkers = int(workers) if workers else (os.cpu_count() or 1)
     lim = _limits(max_states, max_seconds, memory_mb if memory_mb is not None else 256)
     limits: dict = {}
@@ -479,9 +482,6 @@ def survey(
         batch = _INT64[0] <= lo and hi <= _INT64[1]
     res.path = "batch" if batch else "generic"
 
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
-                                   or chunk_size < 1):
-        raise SolitaireError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     if chunk_size is None:
         per = 65536 if batch else 16
         chunk_size = max(1, min(per, -(-total // (nworkers * 8)) if total else 1))
