@@ -46,17 +46,9 @@ ctypedef struct State:
     uint64_t removed
     uint64_t aux
 
-# A move is one word: bits 0..51 the cards it removes, and for the single-word moves one flag above.
-# solitaire_solver.moves.WORD_FLAGS names them for Python.
-cdef enum:
-    MOVE_DRAW = 1 << 0
-    MOVE_RECYCLE = 1 << 1
-    MOVE_DISCARD = 1 << 2
-    MOVE_DEAL = 1 << 3
-    MOVE_CONSOLIDATE = 1 << 4
-
-cdef inline uint64_t move_word(int flag) noexcept nogil:
-    return (<uint64_t>flag) << 52
+# A move is one word: bits 0..51 the cards it removes; a single-word move (draw, recycle, ...) is
+# one flag above them. The flags are defined once, in solitaire_solver.moves (word_code); a core
+# reads the ones it uses from there when it is imported.
 
 ctypedef int (*gen_fn)(void *ctx, const State *s, uint64_t *out) noexcept nogil
 ctypedef void (*play_fn)(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil

@@ -25,15 +25,19 @@ tests/test_nestor.py checks pruned against unpruned searches and against the ref
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, MOVE_DISCARD, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
-    move_word,
+    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
 )
 
 cdef extern from "bitboard.h" nogil:
     int bb_pairs_within(bb_t a, uint64_t *out, int n)
 
+from solitaire_solver.moves import word_code
+
 cdef enum:
     MAX_COLS = 8
+
+# The move word of a stock card discarded (solitaire_solver.moves defines every word).
+cdef uint64_t DISCARD_WORD = word_code("discard")
 
 
 cdef inline int popc(bb_t x) noexcept nogil:
@@ -101,7 +105,7 @@ cdef int nestor_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
         n += 1
         a = bb_pop_lowest(a)
     if n == 0:
-        out[0] = move_word(MOVE_DISCARD)
+        out[0] = DISCARD_WORD
         n = 1
     return n
 

@@ -42,11 +42,17 @@ card with no complement left; the pyramid, and so the deal, can no longer be cle
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, MOVE_DRAW, MOVE_RECYCLE, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
+    game_clear, BB_FULL_PACK, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
     SEARCH_LIMIT_TIME, SEARCH_WON, Game, State, bb_bit, bb_count,
     bb_lowest, bb_rank, bb_t, bb_value_of,
-    best_first, best_value, depth_first, move_word,
+    best_first, best_value, depth_first,
 )
+
+from solitaire_solver.moves import word_code
+
+# The single-word moves (solitaire_solver.moves defines every word).
+cdef uint64_t DRAW_WORD = word_code("draw")
+cdef uint64_t RECYCLE_WORD = word_code("recycle")
 
 cdef enum:
     FORCE_NONE = 0
@@ -692,8 +698,8 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.goal_all = goal_all
     c.goal = BB_FULL_PACK if goal_all else c.pyr_all
     c.kings = bb_rank(13)
-    c.draw_word = move_word(MOVE_DRAW)
-    c.recycle_word = move_word(MOVE_RECYCLE)
+    c.draw_word = DRAW_WORD
+    c.recycle_word = RECYCLE_WORD
     c.passes = passes
     c.pairs = pairs
     c.force = force

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Optional, Union
 
@@ -12,7 +11,7 @@ from .errors import SolitaireError, VerificationError
 from .games import Game, get_game
 from .games.base import CoreAnswer
 from .moves import Move, parse_moves
-from .result import BlockProof, Result, Status
+from .result import BlockProof, Result, Status, Verification
 from .search import reference_search
 
 DEFAULT_MEMORY_MB = 256
@@ -162,18 +161,6 @@ def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: dict,
     return CoreAnswer(out.status, out.moves, stats, cert)
 
 
-@dataclass(frozen=True)
-class Verification:
-    """The outcome of verify(): ok is True when the answer checks, False when it does not, None
-    when it could not be checked within the limits given."""
-
-    ok: Optional[bool]
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok is True
-
-
 def verify(
     game: Union[str, Game],
     deal: Any,
@@ -208,12 +195,12 @@ def verify(
             if answer.status is Status.BLOCKED:
                 if not isinstance(answer.proof, BlockProof):
                     raise VerificationError("a BLOCKED result carries no proof")
-                return _check_proof(g, d, var, answer.proof, max_states)
+                return g.check_proof(d, var, answer.proof, max_states)
             if answer.status is not Status.UNKNOWN:
                 raise VerificationError(f"the result has no status ({answer.status!r})")
             return Verification(True, "an UNKNOWN result claims nothing")
         if isinstance(answer, BlockProof):
-            return _check_proof(g, d, var, answer, max_states)
+            return g.check_proof(d, var, answer, max_states)
         return _check_line(g, d, var, parse_moves(answer), None)
     except VerificationError as e:
         return Verification(False, str(e))
@@ -262,51 +249,3 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
         if actual != claim.score:
             raise VerificationError(f"the line scores {actual}, not the claimed {claim.score}")
     return Verification(True, f"the {len(moves)} moves are legal and win")
-
-
-def _check_proof(g: Game, d: Deal, var: dict, proof: BlockProof,
-                 max_states: Optional[int]) -> Verification:
-    rules = g.rules(var)
-    start = rules.start(d)
-    if proof.kind == "forced-line":
-        if not g.order_independent:
-            raise VerificationError(
-                f"a forced line proves nothing in {g.name}: there the order of play matters"
-            )
-        g.check_forced_line(d, proof)  # type: ignore[attr-defined]
-        return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
-    if proof.kind == "structural":
-        g.check_structural(d, var, proof)
-        return Verification(True, "the structural proof holds")
-    if proof.kind == "exhaustive":
-        if proof.certificate is not None:
-            return _check_certificate(rules, start, proof.certificate)
-        out = reference_search(rules, start, int(max_states or 0))
-        if out.status == "won":
-            line = " ".join(str(m) for m in out.moves)
-            raise VerificationError(f"the deal can be won: {line}")
-        if out.status == "exhausted":
-            return Verification(True, f"a re-search explored {out.states} positions, none won")
-        return Verification(None, f"not checked: the re-search reached {max_states} states")
-    raise VerificationError(f"unknown proof kind {proof.kind!r}")
-
-
-def _check_certificate(rules: Any, start: Any, cert: frozenset) -> Verification:
-    """Every position reachable from the start stays inside the certificate and none is won."""
-    if rules.key(start) not in cert:
-        raise VerificationError("the certificate does not contain the start position")
-    seen = {rules.key(start)}
-    todo = [start]
-    while todo:
-        pos = todo.pop()
-        if rules.won(pos):
-            raise VerificationError("the certificate contains a won position")
-        for m in rules.moves(pos):
-            child = rules.apply(pos, m)
-            k = rules.key(child)
-            if k not in cert:
-                raise VerificationError(f"the move {m} leads out of the certificate")
-            if k not in seen:
-                seen.add(k)
-                todo.append(child)
-    return Verification(True, f"the certificate is closed: {len(seen)} positions, none won")

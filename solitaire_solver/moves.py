@@ -11,9 +11,15 @@ from .cards import CARD_NAMES, card_index, indexes, mask
 from .errors import CardError, MoveError
 
 #: The single-word moves, in the order of their flag bits in the core's move words (bit 52 up).
+#: This is the one definition: the compiled cores read their words through word_code().
 WORDS = ("draw", "recycle", "discard", "deal", "consolidate")
 _WORD_SHIFT = 52
 _CARD_BITS = (1 << 52) - 1
+
+
+def word_code(word: str) -> int:
+    """The move word (a 64-bit code) of a single-word move such as `draw`."""
+    return 1 << (_WORD_SHIFT + WORDS.index(word))
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,7 @@ class Move:
     @property
     def code(self) -> int:
         if self.word is not None:
-            return 1 << (_WORD_SHIFT + WORDS.index(self.word))
+            return word_code(self.word)
         return mask(self.cards)
 
     @property

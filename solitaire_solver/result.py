@@ -99,3 +99,15 @@ class Result:
         if self.blocked and self.proof:
             return "blocked: " + self.proof.sentence
         return "unknown: " + (self.reason or "a search limit was reached")
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The outcome of verify(): ok is True when the answer checks, False when it does not, None
+    when it could not be checked within the limits given."""
+
+    ok: Optional[bool]
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.ok is True

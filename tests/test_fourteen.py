@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _fourteen as core
-from solitaire_solver.api import _check_certificate
 from solitaire_solver.cards import card_index, value
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.errors import DealError, LayoutError, MoveError
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
+from solitaire_solver.proofs import check_certificate as _check_certificate
 from solitaire_solver.rules.fourteen import (
     FULL,
     PILE_SIZES,

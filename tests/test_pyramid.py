@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver.api import _check_certificate
 from solitaire_solver.deal import Deal
 from solitaire_solver.errors import LayoutError, VariantError
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
+from solitaire_solver.proofs import check_certificate as _check_certificate
 from solitaire_solver.result import BlockProof, Status
 from solitaire_solver.rules.pyramid import PyramidRules, complements, layout_text, read_layout
 from solitaire_solver.search import reference_search

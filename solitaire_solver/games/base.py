@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Protocol
 
 from ..deal import Deal, as_deal
 from ..errors import VariantError, VerificationError
 from ..moves import Move
-from ..result import BlockProof
+from ..proofs import check_exhaustive
+from ..result import BlockProof, Verification
 from ..rules.base import Rules
 
 
@@ -54,6 +55,22 @@ class CoreAnswer:
     score: Optional[int] = None
     #: Anything the game's block_proof() can reuse from the search (e.g. a final position).
     end: Any = None
+
+
+class BatchDecider(Protocol):
+    """Decides whole chunks of deals inside the core, with no Python per deal (surveys use it).
+
+    Each call fills, at a deal's index: status (0 won, 1 blocked), cards left, moves of the line,
+    and states as solve() counts them; every array is a writable buffer of bytes."""
+
+    def decide_seeds(self, start: int, count: int, status: Any, left: Any, moves: Any,
+                     states: Any) -> None: ...
+
+    def decide_deals(self, deals: Any, status: Any, left: Any, moves: Any, states: Any) -> None:
+        """deals: a (n, 52) buffer of card indexes, one full pack a row."""
+
+    def tally(self, status: Any, left: Any, states: Any) -> tuple[int, list, list]:
+        """(won, cards-left histogram of the blocked deals, states histogram)."""
 
 
 class Game:
@@ -124,9 +141,26 @@ class Game:
             certificate=answer.certificate,
         )
 
+    def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
+                    max_states: Optional[int]) -> Verification:
+        """Check a proof of a block with the reference rules alone (VerificationError when it
+        does not hold). Games with proof kinds of their own extend this."""
+        if proof.kind == "exhaustive":
+            rules = self.rules(variant)
+            return check_exhaustive(rules, rules.start(deal), proof, max_states)
+        if proof.kind == "structural":
+            self.check_structural(deal, variant, proof)
+            return Verification(True, "the structural proof holds")
+        raise VerificationError(f"{self.name} has no proofs of kind {proof.kind!r}")
+
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """Raise VerificationError unless the structural proof holds under the reference rules."""
         raise VerificationError(f"{self.name} has no structural proofs")
+
+    # -- surveys ----------------------------------------------------------------------------------
+    def batch(self, variant: dict) -> Optional[BatchDecider]:
+        """The core's batch decider for this variant, or None: then surveys solve() each deal."""
+        return None
 
     def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
         """The score of a line of play, for games with the `score` objective."""

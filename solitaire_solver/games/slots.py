@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, Optional
 
 from ..cards import CARD_NAMES
 from ..deal import Deal
 from ..errors import VerificationError
 from ..moves import Move
-from ..result import BlockProof
+from ..result import BlockProof, Verification
 from ..rules.blockten import BlockTenRules
 from ..rules.elevens import ElevensRules
 from ..rules.slots import SlotPosition, SlotRules
@@ -97,7 +97,15 @@ class SlotGame(Game):
                      "stock_left": left, "cards_left": rules.cards_left(pos)},
         )
 
+    def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
+                    max_states: Optional[int]) -> Verification:
+        if proof.kind == "forced-line":
+            self.check_forced_line(deal, proof)
+            return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
+        return super().check_proof(deal, variant, proof, max_states)
+
     def check_forced_line(self, deal: Deal, proof: BlockProof) -> None:
+        """The line must be legal and end stuck, and the proof's text must describe where."""
         rules = self.rules({})
         pos = rules.start(deal)
         for i, m in enumerate(proof.moves, start=1):
