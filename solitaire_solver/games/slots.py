@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any, Optional
 
+from ..backend import core_module
 from ..cards import CARD_NAMES
 from ..deal import Deal
 from ..errors import VerificationError
@@ -16,6 +17,24 @@ from ..rules.slots import SlotPosition, SlotRules
 from .base import CoreAnswer, Game
 
 _ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
+
+
+class SlotBatch:
+    """The slot core's batch decider bound to one game (Game.batch)."""
+
+    def __init__(self, core: Any, game: str) -> None:
+        self.core = core
+        self.game = game
+
+    def decide_seeds(self, start: int, count: int, status: Any, left: Any, moves: Any,
+                     states: Any) -> None:
+        self.core.decide_seeds(self.game, start, count, status, left, moves, states)
+
+    def decide_deals(self, deals: Any, status: Any, left: Any, moves: Any, states: Any) -> None:
+        self.core.decide_deals(self.game, deals, status, left, moves, states)
+
+    def tally(self, status: Any, left: Any, states: Any) -> tuple[int, list, list]:
+        return self.core.tally(status, left, states)
 
 
 class SlotGame(Game):
@@ -58,6 +77,13 @@ class SlotGame(Game):
 
     def certificate_key(self, removed: int, aux: int) -> int:
         return removed
+
+    def batch(self, variant: dict) -> Optional[SlotBatch]:
+        # The one-pass decision rests on confluence, as the forced line does (docs/proofs.md).
+        core = core_module(self.core_name())
+        if core is None or not hasattr(core, "decide_seeds"):
+            return None
+        return SlotBatch(core, self.name)
 
     def forced_line(self, deal: Deal) -> tuple[list[Move], SlotPosition]:
         """Play the first legal removal until none is left (reference rules)."""
