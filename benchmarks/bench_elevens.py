@@ -19,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
 from solitaire_solver import _slots  # noqa: E402
+from solitaire_solver.games import get_game  # noqa: E402
 from solitaire_solver.rules.elevens import ElevensRules  # noqa: E402
 from solitaire_solver.search import reference_search  # noqa: E402
 from solitaire_solver.survey import wilson_interval  # noqa: E402
@@ -32,7 +33,7 @@ def _batch_rate(game: str, n: int, start: int = 0) -> float:
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
-        _slots.decide_seeds(game, start, n, *bufs)
+        _slots.decide_seeds(get_game(game)[0].compiled(_slots), start, n, *bufs)
         best = min(best, time.perf_counter() - t0)
     return n / best
 
@@ -74,7 +75,7 @@ def _decide_only_rate(game: str, n: int) -> float:
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
-        _slots.decide_deals(game, view, *bufs)
+        _slots.decide_deals(get_game(game)[0].compiled(_slots), view, *bufs)
         best = min(best, time.perf_counter() - t0)
     return n / best
 

@@ -15,9 +15,15 @@ import sys
 import time
 
 from solitaire_solver import _fourteen as core
+from solitaire_solver.contract import Limits
 from solitaire_solver.deal import random_deal
 from solitaire_solver.rules.fourteen import FourteenRules, deal_piles, structural_block
 from solitaire_solver.search import reference_search
+
+
+def search(cards, mode):
+    """The core's search of one deal in one move mode (the contract's solve)."""
+    return core.solve({"cards": cards, "mode": mode}, "decide", Limits(), False)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -50,16 +56,16 @@ def run(quick: bool = False) -> str:
             structural += 1
             continue
         t0 = time.perf_counter()
-        status, _, stats, _ = core.solve(cards, core.MODE_PRUNED)
+        status, _, stats, *_ = search(cards, core.MODE_PRUNED)
         dt = time.perf_counter() - t0
         core_seconds += dt
         states.append(stats["states"])
         if stats["states"] >= 10_000:
             big_states += stats["states"]
             big_seconds += dt
-        if status == 0:
+        if status == "won":
             won += 1
-        elif status == 1:
+        elif status == "exhausted":
             exhaustive += 1
         else:  # pragma: no cover - no limit is set, so every search ends
             raise RuntimeError(f"seed {seed}: search ended with status {status}")
@@ -72,17 +78,17 @@ def run(quick: bool = False) -> str:
     for seed in range(n_ref):
         cards = list(random_deal(seed).cards)
         t0 = time.perf_counter()
-        s1 = core.solve(cards, core.MODE_PRUNED)[0]
+        s1 = search(cards, core.MODE_PRUNED)[0]
         core_sub += time.perf_counter() - t0
         t0 = time.perf_counter()
-        s0, _, st0, _ = core.solve(cards, core.MODE_ALL)
+        s0, _, st0, *_ = search(cards, core.MODE_ALL)
         core_all_sub += time.perf_counter() - t0
         all_states += st0["states"]
         t0 = time.perf_counter()
         out = reference_search(rules, rules.start(random_deal(seed)))
         ref_seconds += time.perf_counter() - t0
         ref_states += out.states
-        if (out.status == "won") != (s1 == 0) or (s0 == 0) != (s1 == 0):
+        if (out.status == "won") != (s1 == "won") or (s0 == "won") != (s1 == "won"):
             raise RuntimeError(f"seed {seed}: the core and the reference search disagree")
 
     decided = n_deals

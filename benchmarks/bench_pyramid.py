@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
+from solitaire_solver.contract import Limits  # noqa: E402
 from solitaire_solver.deal import Deal  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
 from solitaire_solver.rules.pyramid import PyramidRules  # noqa: E402
@@ -102,8 +103,9 @@ def reference_ratio(n: int) -> str:
             continue
         _, k, _ = rules.key(pos)
         t0 = time.perf_counter()
-        core.solve(deal.cards, 1, False, True, 0, 0, 0.0, 64 << 20, False,
-                   (pos.removed, k | (1 << 5)))
+        core.solve({"cards": deal.cards, "passes": 1, "goal_all": False, "stock_waste_pairs": True,
+                    "root": (pos.removed, k | (1 << 5))}, "decide", Limits(memory_bytes=64 << 20),
+                   False)
         t_core += time.perf_counter() - t0
         t_ref += dt_ref
         done += 1

@@ -107,3 +107,6 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 # reached before the length is proven returns that limit (never a longer line).
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes)
+
+# The moves g generates at one position and where each leads: [(word, removed, aux)].
+cdef list expand_state(Game *g, uint64_t removed, uint64_t aux)

@@ -678,3 +678,24 @@ def table_ops(list ops, int label_bits=0, size_t budget_bytes=1 << 20):
                      "replaced": tt.replaced, "hits": tt.hits}
     finally:
         tt_free(&tt)
+
+
+cdef list expand_state(Game *g, uint64_t removed, uint64_t aux):
+    """The moves g generates at (removed, aux) and where each leads: [(word, removed, aux)]. The
+    contract's expand() of every core (contract.py)."""
+    cdef State s, t
+    cdef int n, i
+    cdef uint64_t *buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    if buf == NULL:
+        raise MemoryError("cannot allocate the move buffer")
+    s.removed = removed
+    s.aux = aux
+    try:
+        n = g.moves(g.ctx, &s, buf)
+        out = []
+        for i in range(n):
+            g.play(g.ctx, &s, buf[i], &t)
+            out.append((buf[i], t.removed, t.aux))
+        return out
+    finally:
+        free(buf)

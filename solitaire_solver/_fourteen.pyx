@@ -35,7 +35,10 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from solitaire_solver._engine cimport (
     game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_rank, bb_t, depth_first,
+    expand_state,
 )
+
+from solitaire_solver.contract import run_of
 
 MODE_ALL = 0
 MODE_PRUNED = 1
@@ -163,47 +166,48 @@ cdef void setup(FourteenCtx *c, object cards, int mode) except *:
     c.mode = mode
 
 
-def solve(object cards, int mode=MODE_PRUNED, long long max_states=0, double max_seconds=0.0,
-          size_t memory_bytes=256 << 20, bint certificate=False):
-    """Search one deal (52 card indexes, pack order). Returns (status, move words, stats, cert).
-
-    With certificate=True the search runs in MODE_ALL whatever `mode` says.
-    """
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/contract.py). spec: "cards" (52 card indexes,
+    pack order) and optionally "mode" (MODE_PRUNED by default; a certificate always searches
+    MODE_ALL, as it must be closed under every legal move)."""
     cdef FourteenCtx c
     cdef Game g
     cdef State root
+    cdef int mode = spec.get("mode", MODE_PRUNED)
+    if objective != "decide":
+        raise ValueError(f"fourteen has no objective {objective!r}")
     if mode not in (MODE_ALL, MODE_PRUNED):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
-    setup(&c, cards, mode)
-    game_clear(&g)
-    g.ctx = &c
+    make_game(&g, &c, spec["cards"], mode)
+    root.removed = 0
+    root.aux = 0
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes, certificate))
+
+
+cdef void make_game(Game *g, FourteenCtx *c, object cards, int mode) except *:
+    setup(c, cards, mode)
+    game_clear(g)
+    g.ctx = c
     g.moves = fourteen_moves
     g.play = fourteen_play
     g.won = fourteen_won
-    g.dead = NULL
-    g.counted = BB_FULL_PACK
     if mode == MODE_PRUNED:
         g.dead = fourteen_dead
+    g.counted = BB_FULL_PACK
     g.max_moves = 66          # pairs of twelve piles
     g.max_depth = 28          # 26 removals win
-    root.removed = 0
-    root.aux = 0
-    return depth_first(&g, root, max_states, max_seconds, memory_bytes, certificate)
 
 
-def moves_of(object cards, uint64_t removed, int mode=MODE_ALL):
-    """The move words the core generates in a position (for tests)."""
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): every legal move at (removed, aux) and where it leads; with
+    spec["mode"] = MODE_PRUNED, the moves the pruned search generates instead."""
     cdef FourteenCtx c
-    cdef State s
-    cdef uint64_t buf[66]
-    cdef int n, i
-    setup(&c, cards, mode)
-    s.removed = removed
-    s.aux = 0
-    n = fourteen_moves(&c, &s, buf)
-    return [buf[i] for i in range(n)]
+    cdef Game g
+    make_game(&g, &c, spec["cards"], spec.get("mode", MODE_ALL))
+    return expand_state(&g, removed, aux)
 
 
 def is_dead(object cards, uint64_t removed):

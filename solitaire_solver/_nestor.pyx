@@ -26,7 +26,10 @@ from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
     game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
+    expand_state,
 )
+
+from solitaire_solver.contract import run_of
 
 cdef extern from "bitboard.h" nogil:
     int bb_pairs_within(bb_t a, uint64_t *out, int n)
@@ -228,34 +231,47 @@ cdef void setup(NestorCtx *c, object columns, object stock, bint open_reserve,
         c.goal |= c.stockmask
 
 
-def solve(object columns, object stock, bint open_reserve=False, long long max_states=0,
-          double max_seconds=0.0, size_t memory_bytes=256 << 20, bint certificate=False,
-          bint prune=True, bint closed_dead=False):
-    """Search one dealt layout (columns first dealt first, stock top first, card indexes).
-
-    Returns (status, move words, stats, certificate) as _engine.depth_first does; prune=False
-    (or a certificate) searches every legal move with no pruning. closed_dead turns the
-    matching rule on under the closed reserve too: exact, but on seeded deals it costs more time
-    than the positions it saves (measured 48 against 30 us a deal), so it is off by default.
-    """
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/contract.py). spec: "columns" (card indexes,
+    first dealt first), "stock" (top first), "open" (the open reserve); for the tests, "prune"
+    (default True; False, or a certificate, searches every legal move with no pruning) and
+    "closed_dead" (the matching rule under the closed reserve too: exact, but on seeded deals
+    it costs more time than the positions it saves, measured 48 against 30 us a deal, so it is
+    off by default)."""
     cdef NestorCtx c
     cdef Game g
     cdef State root
-    prune = prune and not certificate
-    setup(&c, columns, stock, open_reserve, prune)
-    game_clear(&g)
-    g.ctx = &c
+    cdef bint prune = spec.get("prune", True) and not certificate
+    if objective != "decide":
+        raise ValueError(f"nestor has no objective {objective!r}")
+    make_game(&g, &c, spec, prune)
+    root.removed = 0
+    root.aux = 0
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes, certificate))
+
+
+cdef void make_game(Game *g, NestorCtx *c, dict spec, bint prune) except *:
+    cdef bint open_reserve = spec["open"]
+    setup(c, spec["columns"], spec["stock"], open_reserve, prune)
+    game_clear(g)
+    g.ctx = c
     g.moves = nestor_moves
     g.play = nestor_play
     g.won = nestor_won
     g.dead = NULL
     g.counted = c.goal
-    if prune and (open_reserve or closed_dead):
+    if prune and (open_reserve or spec.get("closed_dead", False)):
         g.dead = nestor_dead
     # At most 12 cards are available at once (8 exposed, 4 stock): 3 ranks of 4 give 18 pairs.
     g.max_moves = 32
     # Every move removes two cards or turns a stock card: at most 26 + 4 moves.
     g.max_depth = 40
-    root.removed = 0
-    root.aux = 0
-    return depth_first(&g, root, max_states, max_seconds, memory_bytes, certificate)
+
+
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): every legal move at (removed, aux) and where it leads."""
+    cdef NestorCtx c
+    cdef Game g
+    make_game(&g, &c, spec, False)
+    return expand_state(&g, removed, aux)

@@ -45,8 +45,10 @@ from solitaire_solver._engine cimport (
     game_clear, BB_FULL_PACK, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
     SEARCH_LIMIT_TIME, SEARCH_WON, Game, State, bb_bit, bb_count,
     bb_lowest, bb_rank, bb_t, bb_value_of,
-    best_first, best_value, depth_first,
+    best_first, best_value, depth_first, expand_state,
 )
+
+from solitaire_solver.contract import run_of
 
 from solitaire_solver.moves import word_code
 
@@ -836,9 +838,29 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     return status, path, merge_stats(stats, estats), False
 
 
-def solve(object cards, int passes=3, bint goal_all=True, bint stock_waste_pairs=True,
-          int objective=OBJ_DECIDE, long long max_states=0, double max_seconds=0.0,
-          size_t memory_bytes=256 << 20, bint certificate=False, object root_position=None):
+OBJECTIVES = {"decide": OBJ_DECIDE, "shortest": OBJ_SHORTEST, "score": OBJ_SCORE}
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/contract.py). spec: "cards" (52 card indexes,
+    pack order), "passes" (0 unlimited), "goal_all", "stock_waste_pairs"; "root", for the tests:
+    (removed, aux) to search from instead of the deal's start. A certificate is kept for the
+    decide objective only."""
+    cdef int obj
+    try:
+        obj = OBJECTIVES[objective]
+    except KeyError:
+        raise ValueError(f"pyramid has no objective {objective!r}") from None
+    status, path, stats, cert, best = search(
+        spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"], obj,
+        limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
+        spec.get("root"))
+    return run_of(status, path, stats, cert, best)
+
+
+cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
+                   int objective, long long max_states, double max_seconds,
+                   size_t memory_bytes, bint certificate, object root_position):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -926,23 +948,22 @@ def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
     return pyr_dead(&c, &s) != 0
 
 
-def expand(object cards, uint64_t removed, uint64_t aux, int passes=3, bint goal_all=True,
-           bint stock_waste_pairs=True, bint all_moves=True):
-    """The core's moves of one position and the positions they lead to (for the tests)."""
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): the core's moves of one position and where they lead. Every
+    legal move, unless spec["all_moves"] is False: then the moves the decide search generates."""
     cdef PyrCtx c
-    cdef State s, t
-    cdef uint64_t buf[64]
-    cdef int n, i
-    setup(&c, cards, passes, goal_all, stock_waste_pairs,
+    cdef Game g
+    cdef int passes = spec["passes"]
+    cdef bint all_moves = spec.get("all_moves", True)
+    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
           FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
-    s.removed = removed
-    s.aux = aux
-    n = pyr_moves(&c, &s, buf)
-    out = []
-    for i in range(n):
-        pyr_play(&c, &s, buf[i], &t)
-        out.append((buf[i], t.removed, t.aux))
-    return out
+    game_clear(&g)
+    g.ctx = &c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.max_moves = 96
+    return expand_state(&g, removed, aux)
 
 
 def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,

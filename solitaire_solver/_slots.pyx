@@ -1,51 +1,175 @@
 # cython: language_level=3
-"""Core of the slot games Elevens and Block Ten.
+"""Core of the slot family (Elevens, Block Ten, ...), compiled from each game's table entry.
 
 A position is the removed-cards bitboard alone: the stock deals one card per card removed, so the
-cards showing are the first 9 + removed cards of the pack, less the removed ones.
+cards showing are the first `slots` + removed cards of the pack, less the removed ones.
+
+spec (the contract, solitaire_solver/contract.py): "table" (a SlotSpec, the compiled table
+entry), "cards" (52 card indexes, pack order), "mode" (below; MODE_FORCED by default).
 
 Move generation has three modes:
 - ALL: every legal removal (what the reference rules list).
-- PER_KIND: one removal per kind (a kind is a pair of ranks, such as 5-6, or the court set), the
-  lowest-index cards of each rank. Two removals of one kind leave positions that differ only in the
-  suits of cards of the same ranks, and suits play no part in these games, so either wins iff the
-  other does.
-- FORCED: only the first available removal. Removals of different kinds use cards of different
-  ranks, so they never compete for a card, never disable each other, and commute; with the suit
-  symmetry above this makes the game confluent (docs/proofs.md): every maximal line of play ends in
-  the same position up to suits, and one line decides the deal.
-tests/test_slots_confluence.py checks ALL against FORCED on thousands of deals.
+- PER_KIND: one removal per kind of removal (a kind is a multiset of ranks, such as 5-6, or the
+  J-Q-K set), taking the lowest-index cards of each rank; a suited kind gives one removal per
+  suit. Two removals of one unsuited kind leave positions that differ only in the suits of cards
+  of the same ranks, and suits play no part for those ranks, so either wins iff the other does.
+- FORCED: only the first available removal. When no rank takes part in two kinds (the table's
+  `confluent`), removals of different kinds never compete for a card, never disable each other,
+  and commute; with the suit symmetry above this makes the game confluent (docs/proofs.md):
+  every maximal line of play ends in the same position up to suits, and one line decides the
+  deal. solve() plays that line without the table; tests/test_slots.py checks it against ALL and
+  PER_KIND searches on thousands of deals.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_pop_lowest, bb_rank, bb_t, depth_first,
+    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
+    expand_state,
 )
 
-cdef extern from "bitboard.h" nogil:
-    int bb_pairs_across(bb_t a, bb_t b, uint64_t *out, int n)
-    int bb_pairs_within(bb_t a, uint64_t *out, int n)
+from solitaire_solver.contract import run_of
 
-cdef enum:
-    ELEVENS = 0
-    BLOCK_TEN = 1
-
-# Block Ten's ranks that pair with themselves.
-cdef int SAME_RANKS[4]
-SAME_RANKS[:] = [5, 11, 12, 13]
+cdef extern from "pyrandom.h" nogil:
+    ctypedef struct ss_mt:
+        pass
+    void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
+    void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
+    void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
+    void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
 
 MODE_ALL = 0
 MODE_PER_KIND = 1
 MODE_FORCED = 2
 
-GAMES = {"elevens": ELEVENS, "block-ten": BLOCK_TEN}
+cdef enum:
+    ALL = 0
+    PER_KIND = 1
+    FORCED = 2
+    MAX_KINDS = 16
+    MAX_SLOTS = 16
+    MAX_SUITED = 4      # suited kinds the batch decider can count (four suits each in one word)
+
+
+cdef struct Kind:
+    int nranks
+    int rank[4]         # distinct ranks, 1..13
+    int need[4]         # cards of each rank in the removal
+    bint suited
+    bb_t suit_cards[4]  # suited: the kind's card of each rank in suit s
+
+
+# The one-pass batch decider's tables, per rank (see decide_pass).
+cdef struct Batch:
+    uint64_t one[14]
+    uint64_t add[14]
+    uint64_t carry[14]
+    uint64_t dec[14]
+    uint64_t gain[14]
+    int sk[14]          # suited kind of the rank (index among the suited ones), or -1
+    int ssize[MAX_SUITED]
+    int goal_count
+    int slots
+
+
+cdef class SlotSpec:
+    """A slot game's table entry compiled for the core: slots, kinds of removal (each a tuple of
+    ranks), suited kinds, the ranks that never leave."""
+
+    cdef int slots
+    cdef int nkinds
+    cdef Kind kinds[MAX_KINDS]
+    cdef bb_t goal
+    cdef int max_moves
+    cdef bint confluent
+    cdef Batch batch
+
+    def __init__(self, int slots, kinds, suited, never):
+        cdef int i, j, s, r
+        cdef Kind *k
+        groups = [(tuple(g), False) for g in kinds] + [(tuple(g), True) for g in suited]
+        if not 1 <= slots <= MAX_SLOTS or len(groups) > MAX_KINDS:
+            raise ValueError("a slot table of 1..16 slots and at most 16 kinds of removal")
+        self.slots = slots
+        self.nkinds = len(groups)
+        self.goal = BB_FULL_PACK
+        for r in never:
+            self.goal &= ~bb_rank(r)
+        self.max_moves = 1
+        ranks_used = set(never)
+        self.confluent = True
+        for i, (group, is_suited) in enumerate(groups):
+            k = &self.kinds[i]
+            counts = {r: group.count(r) for r in sorted(set(group))}
+            if len(counts) > 4 or any(not 1 <= r <= 13 or n > 4 for r, n in counts.items()):
+                raise ValueError(f"a removal of ranks {group} does not fit the core")
+            if ranks_used & set(counts):
+                self.confluent = False
+            ranks_used |= set(counts)
+            k.nranks = len(counts)
+            k.suited = is_suited
+            for j, (r, n) in enumerate(counts.items()):
+                k.rank[j] = r
+                k.need[j] = n
+            for s in range(4):
+                k.suit_cards[s] = 0
+                if is_suited:
+                    for r in counts:
+                        k.suit_cards[s] |= (<bb_t>1) << (13 * s + r - 1)
+            # At most four cards of a rank: C(4, n) <= 6 choices of n of them.
+            choices = 4 if is_suited else 1
+            if not is_suited:
+                for n in counts.values():
+                    choices *= (1, 4, 6, 4, 1)[n]
+            self.max_moves += choices
+        self.fill_batch(groups, never)
+
+    cdef void fill_batch(self, list groups, never):
+        """The batch decider's tables (used only when the table is confluent)."""
+        cdef Batch *b = &self.batch
+        cdef int r, n, q = 0
+        cdef uint64_t add, carry, dec
+        for r in range(14):
+            b.one[r] = (<uint64_t>1) << (4 * r)
+            b.add[r] = b.carry[r] = b.dec[r] = b.gain[r] = 0
+            b.sk[r] = -1
+        b.slots = self.slots
+        b.goal_count = bb_count(self.goal)
+        for group, is_suited in groups:
+            counts = {r: group.count(r) for r in set(group)}
+            if is_suited:
+                if q < MAX_SUITED:
+                    b.ssize[q] = len(counts)
+                    for r in counts:
+                        b.sk[r] = q
+                        b.gain[r] = len(counts)
+                else:
+                    self.confluent = False  # more than the decider counts: no batch path
+                q += 1
+                continue
+            add = carry = dec = 0
+            for r, n in counts.items():
+                add += (<uint64_t>(8 - n)) << (4 * r)
+                carry += (<uint64_t>8) << (4 * r)
+                dec += (<uint64_t>n) << (4 * r)
+            for r in counts:
+                b.add[r] = add
+                b.carry[r] = carry
+                b.dec[r] = dec
+                b.gain[r] = len(group)
+
+    @property
+    def confluent(self):
+        return self.confluent
+
 
 cdef struct SlotsCtx:
     bb_t prefix[53]      # prefix[k]: the first k cards of the pack
     bb_t goal            # the cards that must be removed
     int slots
-    int kind
+    int nkinds
+    const Kind *kinds
     int mode
 
 
@@ -56,65 +180,74 @@ cdef inline bb_t showing(SlotsCtx *c, bb_t removed) noexcept nogil:
     return c.prefix[dealt] & ~removed
 
 
-cdef inline int add_pairs(SlotsCtx *c, bb_t a, bb_t b, uint64_t *out, int n) noexcept nogil:
-    """Removals of one card of a with one of b (a and b disjoint)."""
-    if a == 0 or b == 0:
+cdef inline int kind_moves(SlotsCtx *c, const Kind *k, bb_t show, uint64_t *out,
+                           int n) noexcept nogil:
+    """Appends the removals of kind k among the showing cards (as the mode says)."""
+    cdef bb_t avail[4]
+    cdef bb_t opts[4][6]
+    cdef int cnt[4]
+    cdef int idx[4]
+    cdef bb_t a, sub, m
+    cdef int i, j, s
+    if k.suited:
+        for s in range(4):
+            if (show & k.suit_cards[s]) == k.suit_cards[s]:
+                out[n] = k.suit_cards[s]
+                n += 1
+                if c.mode == FORCED:
+                    return n
         return n
-    if c.mode != 0:
-        out[n] = (a & -a) | (b & -b)
+    for i in range(k.nranks):
+        avail[i] = show & bb_rank(k.rank[i])
+        if bb_count(avail[i]) < k.need[i]:
+            return n
+    if c.mode != ALL:
+        m = 0
+        for i in range(k.nranks):
+            a = avail[i]
+            for j in range(k.need[i]):
+                m |= a & (0 - a)
+                a = bb_pop_lowest(a)
+        out[n] = m
         return n + 1
-    return bb_pairs_across(a, b, out, n)
-
-
-cdef inline int add_same(SlotsCtx *c, bb_t a, uint64_t *out, int n) noexcept nogil:
-    """Removals of two cards of a (cards of one rank)."""
-    if bb_count(a) < 2:
-        return n
-    if c.mode != 0:
-        out[n] = a & -a
-        a = bb_pop_lowest(a)
-        out[n] |= a & -a
-        return n + 1
-    return bb_pairs_within(a, out, n)
+    # Every choice: need[i] cards of each rank i (subsets in ascending order), combined.
+    for i in range(k.nranks):
+        cnt[i] = 0
+        sub = 0
+        while True:
+            sub = (sub - avail[i]) & avail[i]
+            if sub == 0:
+                break
+            if bb_count(sub) == k.need[i]:
+                opts[i][cnt[i]] = sub
+                cnt[i] += 1
+        idx[i] = 0
+    while True:
+        m = 0
+        for i in range(k.nranks):
+            m |= opts[i][idx[i]]
+        out[n] = m
+        n += 1
+        i = k.nranks - 1
+        while i >= 0:
+            idx[i] += 1
+            if idx[i] < cnt[i]:
+                break
+            idx[i] = 0
+            i -= 1
+        if i < 0:
+            return n
 
 
 cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef SlotsCtx *c = <SlotsCtx *>ctx
     cdef bb_t show = showing(c, s.removed)
-    cdef bb_t j, q, k, qq, kk
     cdef int n = 0
-    cdef int v
-    if c.kind == ELEVENS:
-        for v in range(1, 6):
-            n = add_pairs(c, show & bb_rank(v), show & bb_rank(11 - v), out, n)
-            if n and c.mode == 2:
-                return n
-        j = show & bb_rank(11)
-        q = show & bb_rank(12)
-        k = show & bb_rank(13)
-        if j and q and k:
-            if c.mode != 0:
-                out[n] = (j & -j) | (q & -q) | (k & -k)
-                return n + 1
-            while j:
-                qq = q
-                while qq:
-                    kk = k
-                    while kk:
-                        out[n] = (j & -j) | (qq & -qq) | (kk & -kk)
-                        n += 1
-                        kk = bb_pop_lowest(kk)
-                    qq = bb_pop_lowest(qq)
-                j = bb_pop_lowest(j)
-    else:
-        for v in range(1, 5):
-            n = add_pairs(c, show & bb_rank(v), show & bb_rank(10 - v), out, n)
-            if n and c.mode == 2:
-                return n
-        for v in range(4):
-            n = add_same(c, show & bb_rank(SAME_RANKS[v]), out, n)
-            if n and c.mode == 2:
-                return n
+    cdef int i
+    for i in range(c.nkinds):
+        n = kind_moves(c, &c.kinds[i], show, out, n)
+        if n and c.mode == FORCED:
+            return n
     return n
 
 
@@ -128,68 +261,94 @@ cdef int slots_won(void *ctx, const State *s) noexcept nogil:
     return (s.removed & c.goal) == c.goal
 
 
-cdef void setup(SlotsCtx *c, object cards, int kind, int mode) except *:
+cdef void setup(SlotsCtx *c, SlotSpec spec, object cards, int mode) except *:
     cdef int i
+    if mode not in (ALL, PER_KIND, FORCED):
+        raise ValueError(f"unknown move mode {mode}")
     c.prefix[0] = 0
     for i in range(52):
         c.prefix[i + 1] = c.prefix[i] | ((<bb_t>1) << <int>cards[i])
-    c.slots = 9
-    c.kind = kind
+    c.slots = spec.slots
+    c.nkinds = spec.nkinds
+    c.kinds = spec.kinds
+    c.goal = spec.goal
     c.mode = mode
-    c.goal = BB_FULL_PACK
-    if kind == BLOCK_TEN:
-        c.goal &= ~bb_rank(10)
 
 
-def solve(str game, object cards, int mode=MODE_FORCED, long long max_states=0,
-          double max_seconds=0.0, size_t memory_bytes=256 << 20, bint certificate=False):
-    """Search one deal (52 card indexes). Returns (status, move words, stats, certificate)."""
-    cdef SlotsCtx c
-    cdef Game g
-    cdef State root
-    if mode not in (MODE_ALL, MODE_PER_KIND, MODE_FORCED):
-        raise ValueError(f"unknown move mode {mode}")
-    setup(&c, cards, GAMES[game], mode)
-    game_clear(&g)
-    g.ctx = &c
+cdef void make_game(Game *g, SlotsCtx *c, SlotSpec spec) noexcept:
+    game_clear(g)
+    g.ctx = c
     g.moves = slots_moves
     g.play = slots_play
     g.won = slots_won
-    g.dead = NULL
-    g.max_moves = 64
-    g.max_depth = 32
+    g.max_moves = spec.max_moves
+    g.max_depth = 54    # every removal takes a card
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/contract.py); the spec's keys are in the
+    module doc. MODE_FORCED without a certificate plays the forced line (no table); a
+    certificate searches MODE_ALL, as it must list every position reachable."""
+    cdef SlotsCtx c
+    cdef Game g
+    cdef State root
+    cdef SlotSpec table = spec["table"]
+    cdef int mode = spec.get("mode", FORCED)
+    if objective != "decide":
+        raise ValueError(f"a slot game has no objective {objective!r}")
+    if certificate:
+        mode = ALL
+    setup(&c, table, spec["cards"], mode)
+    if mode == FORCED:
+        return forced_line(&c, spec["cards"], limits.max_states)
+    make_game(&g, &c, table)
     root.removed = 0
     root.aux = 0
-    return depth_first(&g, root, max_states, max_seconds, memory_bytes, certificate)
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes, certificate))
 
 
-def forced_line(str game, object cards):
-    """The forced line (first removal each time) to its end.
-
-    Returns (move words, removed bitboard, slots): slots holds the card in each of the nine slots
-    at the end (None when empty), refilled lowest slot first as the rules say. Confluence makes
-    this line decide the deal (see the module doc), so it is also the proof of a block.
-    """
-    cdef SlotsCtx c
+cdef object forced_line(SlotsCtx *c, object cards, long long max_states):
+    """The forced line (first removal each time) to its end, as a CoreRun whose end, when
+    blocked, is (removed bitboard, the card in each slot or None), refilled lowest slot first as
+    the rules say. Confluence makes this line decide the deal, so it is also the proof."""
     cdef State s, t
-    cdef uint64_t buf[64]
-    cdef int slot[9]
-    cdef int i, nxt = 9
-    setup(&c, cards, GAMES[game], MODE_FORCED)
-    for i in range(9):
+    cdef uint64_t buf[8]
+    cdef int slot[MAX_SLOTS]
+    cdef int i, nxt = c.slots
+    cdef double t0 = now_ns()
+    for i in range(c.slots):
         slot[i] = <int>cards[i]
     s.removed = 0
     s.aux = 0
     line = []
-    while not slots_won(&c, &s) and slots_moves(&c, &s, buf) > 0:
+    while not slots_won(c, &s) and slots_moves(c, &s, buf) > 0:
         line.append(buf[0])
-        for i in range(9):
+        for i in range(c.slots):
             if slot[i] >= 0 and (buf[0] >> slot[i]) & 1:
                 slot[i] = <int>cards[nxt] if nxt < 52 else -1
                 nxt += 1
-        slots_play(&c, &s, buf[0], &t)
+        slots_play(c, &s, buf[0], &t)
         s = t
-    return line, s.removed, tuple(slot[i] if slot[i] >= 0 else None for i in range(9))
+    won = slots_won(c, &s)
+    # Counted as the engine counts: the positions reached, a won one not.
+    states = len(line) + (0 if won else 1)
+    stats = {"states": states, "search": "forced-line", "seconds": (now_ns() - t0) * 1e-9}
+    if max_states and states > max_states:
+        return run_of(2, [], stats)     # SEARCH_LIMIT_STATES
+    if won:
+        return run_of(0, line, stats)
+    end = (s.removed, tuple(slot[i] if slot[i] >= 0 else None for i in range(c.slots)))
+    return run_of(1, line, stats, None, None, end)
+
+
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): every legal removal at `removed` and where it leads."""
+    cdef SlotsCtx c
+    cdef Game g
+    setup(&c, spec["table"], spec["cards"], ALL)
+    make_game(&g, &c, spec["table"])
+    return expand_state(&g, removed, aux)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -198,24 +357,14 @@ def forced_line(str game, object cards):
 # Confluence (module doc) lets one pass over the pack decide a deal. Keep the count of each rank
 # showing and the number of empty slots; deal the next card into an empty slot, and after each
 # card dealt make the removal it enables, if any. Invariant: after each card, no removal is
-# available among the cards showing (before it none was, so any new removal uses the new card,
-# and making it leaves none: the new card's rank, or its partner's, is then absent again). Each
-# removal is legal in the real game at that point, where every refill is made at once: the real
-# game has then dealt at least as many cards, and dealing never hides a card. When the pass ends
-# (no empty slot, or no stock) the position is the real game's stuck or won position, so
-# the verdict, the cards left and the number of removals equal the forced line's.
+# available among the cards showing. Before it none was, so a removal now available is of the
+# new card's kind (each rank is in one kind) and the new card's rank was one card short of it;
+# making it leaves that rank with none to spare, so the kind is unavailable again. Each removal
+# is legal in the real game at that point, where every refill is made at once: the real game has
+# then dealt at least as many cards, and dealing never hides a card. When the pass ends (no empty
+# slot, or no stock) the position is the real game's stuck or won position, so the verdict, the
+# cards left and the number of removals equal the forced line's.
 # tests/test_survey.py checks all three against solve() on thousands of deals.
-
-from libc.stdint cimport int64_t, uint8_t, uint32_t
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
-
-cdef extern from "pyrandom.h" nogil:
-    ctypedef struct ss_mt:
-        pass
-    void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
-    void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
-    void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
-    void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
 
 cdef enum:
     WON = 0
@@ -231,73 +380,46 @@ cdef enum:
 # The pass keeps the count of each rank showing in one 64-bit word, four bits per rank (rank r at
 # bits 4r..4r+3; at most four cards of a rank, so no count spills into the next), and makes the
 # removal a new card enables without a branch: the processor cannot guess whether a card finds its
-# partner, and a wrong guess costs more than the arithmetic. Per kind and rank: TEST, the bits
-# that show a partner (the partner rank's count, or for a rank pairing with itself the count's
-# bits for 2 and up); DEC, what the removal takes off the counts; GAIN, the cards it removes.
-# Elevens' courts go by COURTS instead: a J, Q and K all showing.
-cdef uint64_t TEST[2][14]
-cdef uint64_t DEC[2][14]
-cdef uint64_t GAIN[2][14]
-cdef uint64_t COURT[2][14]
-cdef uint64_t COURTS = (<uint64_t>0x111) << 44
+# partner, and a wrong guess costs more than the arithmetic. A kind needing n_s cards of each of
+# its ranks s is available when every count c_s >= n_s: adding 8 - n_s to each nibble (at most
+# 4 + 7 = 11, no carry out) sets bit 3 of nibble s exactly then, so the test is one add and one
+# mask (ADD, CARRY); DEC takes the removal off the counts, GAIN is the cards it removes. Ranks
+# that never leave have CARRY 0 and GAIN 0: the test holds, but nothing is removed. Suited kinds
+# are counted per suit in a second word (4 bits a suit, one group of four per suited kind) and
+# leave when their suit's count reaches the kind's size.
 
-
-cdef void fill_tables():
-    cdef int k, r, c
-    for k in range(2):
-        for r in range(14):
-            TEST[k][r] = DEC[k][r] = GAIN[k][r] = COURT[k][r] = 0
-    for r in range(1, 14):
-        if r <= 10:
-            c = 11 - r
-            TEST[ELEVENS][r] = (<uint64_t>0xF) << (4 * c)
-            DEC[ELEVENS][r] = ((<uint64_t>1) << (4 * r)) + ((<uint64_t>1) << (4 * c))
-            GAIN[ELEVENS][r] = 2
-        else:
-            COURT[ELEVENS][r] = 1
-            DEC[ELEVENS][r] = COURTS
-            GAIN[ELEVENS][r] = 3
-        if r == 10:
-            continue
-        if r in (5, 11, 12, 13):
-            TEST[BLOCK_TEN][r] = (<uint64_t>0xE) << (4 * r)
-            DEC[BLOCK_TEN][r] = (<uint64_t>2) << (4 * r)
-        else:
-            c = 10 - r
-            TEST[BLOCK_TEN][r] = (<uint64_t>0xF) << (4 * c)
-            DEC[BLOCK_TEN][r] = ((<uint64_t>1) << (4 * r)) + ((<uint64_t>1) << (4 * c))
-        GAIN[BLOCK_TEN][r] = 2
-
-
-fill_tables()
-
-
-cdef inline int decide_pass(int kind, const uint8_t *cards, uint8_t *moves_out,
+cdef inline int decide_pass(const Batch *b, const uint8_t *cards, uint8_t *moves_out,
                             uint8_t *left_out) noexcept nogil:
     """Decide one deal (card indexes in dealing order); returns 0 won, 1 blocked."""
     cdef uint64_t cnt = 0
-    cdef uint64_t y, h
-    cdef int empty = 9
+    cdef uint64_t scnt = 0
+    cdef uint64_t h, gain
+    cdef int empty = b.slots
     cdef int nxt = 0
     cdef int removed = 0
     cdef int moves = 0
-    cdef int r, goal
+    cdef int r, q, sh, card
     while empty > 0 and nxt < 52:
-        r = cards[nxt] % 13 + 1
+        card = cards[nxt]
+        r = card % 13 + 1
         nxt += 1
-        cnt += (<uint64_t>1) << (4 * r)
-        y = cnt >> 44
-        h = ((cnt & TEST[kind][r]) != 0) | \
-            (COURT[kind][r] & (((y | (y >> 1) | (y >> 2)) & 0x111) == 0x111))
-        cnt -= DEC[kind][r] & (<uint64_t>0 - h)
-        h = GAIN[kind][r] & (<uint64_t>0 - h)
-        empty += <int>h - 1
-        removed += <int>h
-        moves += h != 0
-    goal = 52 if kind == ELEVENS else 48
+        q = b.sk[r]
+        if q >= 0:
+            sh = 4 * (4 * q + card // 13)
+            scnt += (<uint64_t>1) << sh
+            gain = <uint64_t>b.ssize[q] if ((scnt >> sh) & 0xF) == <uint64_t>b.ssize[q] else 0
+            scnt -= gain << sh
+        else:
+            cnt += b.one[r]
+            h = ((cnt + b.add[r]) & b.carry[r]) == b.carry[r]
+            cnt -= b.dec[r] & (<uint64_t>0 - h)
+            gain = b.gain[r] & (<uint64_t>0 - h)
+        empty += <int>gain - 1
+        removed += <int>gain
+        moves += gain != 0
     moves_out[0] = <uint8_t>moves
-    left_out[0] = <uint8_t>(goal - removed)
-    return 0 if removed == goal else 1
+    left_out[0] = <uint8_t>(b.goal_count - removed)
+    return 0 if removed == b.goal_count else 1
 
 
 cdef inline long long now_ns() noexcept nogil:
@@ -306,15 +428,22 @@ cdef inline long long now_ns() noexcept nogil:
     return ts.tv_sec * 1000000000LL + ts.tv_nsec
 
 
-cdef inline void record(int kind, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
+cdef inline void record(const Batch *b, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
                         uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states) noexcept nogil:
-    cdef int st = decide_pass(kind, deal, &moves[i], &left[i])
+    cdef int st = decide_pass(b, deal, &moves[i], &left[i])
     status[i] = <uint8_t>st
     # What solve() reports: positions reached; a won line does not count its won position.
     states[i] = <uint8_t>(moves[i] + st) if moves[i] > 0 else 1
 
 
-def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] status,
+cdef const Batch *batch_of(SlotSpec table) except NULL:
+    if not table.confluent:
+        raise ValueError("the batch decider needs a game whose outcome does not depend on the "
+                         "order of play")
+    return &table.batch
+
+
+def decide_seeds(SlotSpec table, long long start, Py_ssize_t count, uint8_t[::1] status,
                  uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states,
                  uint32_t[::1] ns=None):
     """Decide the seeded deals start .. start+count-1 (seeds must fit in 64 bits).
@@ -322,7 +451,7 @@ def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] statu
     Fills status (BATCH_WON / BATCH_BLOCKED), cards left, removals and states (as solve() counts
     them) at index seed - start; ns, when given, gets each deal's time (shuffle + decision).
     """
-    cdef int kind = GAMES[game]
+    cdef const Batch *b = batch_of(table)
     cdef uint8_t deal[52]
     cdef Py_ssize_t i
     cdef long long t0 = 0
@@ -340,7 +469,7 @@ def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] statu
             for i in range(count):
                 t0 = now_ns()
                 ss_seeded_deal_i64(start + i, deal)
-                record(kind, deal, i, status, left, moves, states)
+                record(b, deal, i, status, left, moves, states)
                 ns[i] = <uint32_t>(now_ns() - t0)
         return
     # Shuffle a chunk of seeds together (pyrandom.c makes many at once), then decide them.
@@ -351,7 +480,7 @@ def decide_seeds(str game, long long start, Py_ssize_t count, uint8_t[::1] statu
             m = count - base if count - base < CHUNK else CHUNK
             ss_seeded_deals_i64(start + base, <size_t>m, &buf[0])
             for i in range(m):
-                record(kind, &buf[52 * i], base + i, status, left, moves, states)
+                record(b, &buf[52 * i], base + i, status, left, moves, states)
             base += m
 
 
@@ -378,10 +507,10 @@ def tally(const uint8_t[::1] status, const uint8_t[::1] left, const uint8_t[::1]
     return won, [left_hist[i] for i in range(256)], [states_hist[i] for i in range(256)]
 
 
-def decide_deals(str game, const uint8_t[:, ::1] deals, uint8_t[::1] status, uint8_t[::1] left,
-                 uint8_t[::1] moves, uint8_t[::1] states):
+def decide_deals(SlotSpec table, const uint8_t[:, ::1] deals, uint8_t[::1] status,
+                 uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states):
     """Decide deals given as rows of 52 card indexes (checked: each row one full pack)."""
-    cdef int kind = GAMES[game]
+    cdef const Batch *b = batch_of(table)
     cdef Py_ssize_t n = deals.shape[0]
     cdef Py_ssize_t i
     cdef int j
@@ -399,7 +528,7 @@ def decide_deals(str game, const uint8_t[:, ::1] deals, uint8_t[::1] status, uin
             raise ValueError(f"decide_deals: deal {i} is not one full pack")
     with nogil:
         for i in range(n):
-            record(kind, &deals[i, 0], i, status, left, moves, states)
+            record(b, &deals[i, 0], i, status, left, moves, states)
 
 
 def seeded_deal(object seed):

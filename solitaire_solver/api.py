@@ -6,6 +6,7 @@ from functools import lru_cache
 from typing import Any, Iterable, Optional, Union
 
 from .backend import core_module
+from .contract import Limits
 from .deal import Deal
 from .errors import SolitaireError, VerificationError
 from .games import Game, get_game
@@ -38,9 +39,9 @@ def _mib(nbytes: int) -> str:
     return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
 
 
-def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: float) -> dict:
+def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: float) -> Limits:
     if max_states is None and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB:
-        return dict(_DEFAULT_LIMITS)
+        return _DEFAULT_LIMITS
     if max_states is not None and (isinstance(max_states, bool)
                                    or _number("max_states", max_states, int) < 1):
         raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
@@ -49,15 +50,15 @@ def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: 
     if not _number("memory_mb", memory_mb, float) > 0:
         raise SolitaireError(f"memory_mb must be positive, not {memory_mb!r}")
     memory_bytes = float(memory_mb) * (1 << 20)
-    return {
-        "max_states": min(int(max_states or 0), _MAX_STATES),
-        "max_seconds": float(max_seconds or 0.0),
-        "memory_bytes": _MAX_MEMORY_BYTES if memory_bytes >= _MAX_MEMORY_BYTES
+    return Limits(
+        max_states=min(int(max_states or 0), _MAX_STATES),
+        max_seconds=float(max_seconds or 0.0),
+        memory_bytes=_MAX_MEMORY_BYTES if memory_bytes >= _MAX_MEMORY_BYTES
         else int(memory_bytes),
-    }
+    )
 
 
-_DEFAULT_LIMITS = {"max_states": 0, "max_seconds": 0.0, "memory_bytes": DEFAULT_MEMORY_MB << 20}
+_DEFAULT_LIMITS = Limits(0, 0.0, DEFAULT_MEMORY_MB << 20)
 
 
 def _resolve(game: Union[str, Game], variant: dict) -> tuple[Game, dict]:
@@ -119,7 +120,7 @@ def solve(
     return result
 
 
-def _solve(g: Game, d: Deal, var: dict, objective: str, limits: dict,
+def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
            certificate: bool) -> Result:
     name = g.name
     # A score objective answers with a best line even when the deal cannot be won.
@@ -127,7 +128,7 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: dict,
     if proof is not None:
         return Result(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
                       objective=objective)
-    core = core_module(g.core_name()) if g.core_name() else None
+    core = core_module(g.core) if g.core else None
     if core is not None:
         ans = g.core_solve(core, d, var, objective, limits, certificate)
         ans.stats["backend"] = "core"
@@ -140,21 +141,21 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: dict,
         return Result(name, Status.BLOCKED, proof=g.block_proof(d, var, ans), stats=ans.stats,
                       variant=var, objective=objective, score=ans.score)
     reason = {
-        "limit-states": f"the state limit ({limits['max_states']}) was reached",
-        "limit-time": f"the time limit ({limits['max_seconds']} s) was reached",
-        "limit-memory": f"the memory budget ({_mib(limits['memory_bytes'])} MiB) was reached",
+        "limit-states": f"the state limit ({limits.max_states}) was reached",
+        "limit-time": f"the time limit ({limits.max_seconds} s) was reached",
+        "limit-memory": f"the memory budget ({_mib(limits.memory_bytes)} MiB) was reached",
     }[ans.status]
     return Result(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
                   reason=reason)
 
 
-def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: dict,
+def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
                      certificate: bool) -> CoreAnswer:
     """The pure-Python answer: the reference search over the reference rules."""
     if objective != "decide":
         raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
     rules = g.rules(var)
-    out = reference_search(rules, rules.start(d), limits["max_states"], limits["max_seconds"],
+    out = reference_search(rules, rules.start(d), limits.max_states, limits.max_seconds,
                            keep_explored=certificate)
     stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
     cert = frozenset(out.explored) if out.explored is not None else None
@@ -181,7 +182,7 @@ def verify(
     g, var = _resolve(game, variant)
     d = g.read_deal(deal, var)
     if max_states is not None:
-        max_states = _limits(max_states, None, DEFAULT_MEMORY_MB)["max_states"]
+        max_states = _limits(max_states, None, DEFAULT_MEMORY_MB).max_states
     try:
         if isinstance(answer, Result):
             if answer.game != g.name:

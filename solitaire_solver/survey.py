@@ -30,10 +30,9 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, Union
 
-from .backend import core_module
 from .deal import Deal
 from .errors import SolitaireError
-from .games import Game
+from .games import Game, get_game
 
 #: z of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -232,18 +231,18 @@ class Progress:
 
 def _slot_seed_chunk(game: str, start: int, count: int, records: bool) -> tuple:
     """Batch path: decide seeds start..start+count-1 in the core."""
-    core = core_module("_slots")
+    core = get_game(game)[0].batch({})
     assert core is not None
     status, left, moves, states = (bytearray(count) for _ in range(4))
     t0 = time.perf_counter()
-    core.decide_seeds(game, start, count, status, left, moves, states)
+    core.decide_seeds(start, count, status, left, moves, states)
     return (bytes(status), bytes(left), bytes(moves), bytes(states),
             time.perf_counter() - t0, records)
 
 
 def _slot_deal_chunk(game: str, deals: list, records: bool) -> tuple:
     """Batch path for explicit deals (card index tuples)."""
-    core = core_module("_slots")
+    core = get_game(game)[0].batch({})
     assert core is not None
     n = len(deals)
     flat = bytearray(52 * n)
@@ -251,7 +250,7 @@ def _slot_deal_chunk(game: str, deals: list, records: bool) -> tuple:
         flat[52 * i: 52 * i + 52] = bytes(d)
     status, left, moves, states = (bytearray(n) for _ in range(4))
     t0 = time.perf_counter()
-    core.decide_deals(game, memoryview(flat).cast("B", (n, 52)), status, left, moves, states)
+    core.decide_deals(memoryview(flat).cast("B", (n, 52)), status, left, moves, states)
     return (bytes(status), bytes(left), bytes(moves), bytes(states),
             time.perf_counter() - t0, records)
 
@@ -302,7 +301,7 @@ def _batch_summary(res: SurveyResult, chunk: tuple) -> None:
     """Count a batch chunk without making a record per deal (the core tallies it)."""
     status, left, moves, states, seconds, _ = chunk
     n = len(status)
-    core = core_module("_slots")
+    core = get_game(res.game)[0].batch({})
     assert core is not None
     won, left_hist, states_hist = core.tally(status, left, states)
     res.won += won
@@ -447,9 +446,9 @@ def survey(
     lim = _limits(max_states, max_seconds, memory_mb if memory_mb is not None else 256)
     limits: dict = {}
     if max_states is not None:
-        limits["max_states"] = lim["max_states"]
+        limits["max_states"] = lim.max_states
     if max_seconds is not None:
-        limits["max_seconds"] = lim["max_seconds"]
+        limits["max_seconds"] = lim.max_seconds
     if memory_mb is not None:
         limits["memory_mb"] = float(memory_mb)
 
@@ -474,8 +473,7 @@ def survey(
                 res.add(rec)
         res.resumed = res.deals
 
-    batch = (g.core_name() == "_slots" and not limits and core_module("_slots") is not None
-             and hasattr(core_module("_slots"), "decide_seeds"))
+    batch = not limits and g.batch(var) is not None
     if by_seed and batch and total:
         lo = min(items) if not isinstance(items, range) else min(items[0], items[-1])
         hi = max(items) if not isinstance(items, range) else max(items[0], items[-1])

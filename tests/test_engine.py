@@ -4,31 +4,40 @@ import pytest
 
 import solitaire_solver as ss
 from solitaire_solver import _slots
+from solitaire_solver.contract import Limits
+from solitaire_solver.games import get_game
 
 HARD = ss.random_deal(935)  # the Elevens deal of seeds 0..2999 with the most positions
+
+
+def every_removal(cards, certificate=False, **limits):
+    """The slot core's search of an Elevens deal over every legal removal (no forced line)."""
+    spec = {"table": get_game("elevens")[0].compiled(_slots), "cards": cards,
+            "mode": _slots.MODE_ALL}
+    return _slots.solve(spec, "decide", Limits(**limits), certificate)
 
 
 def test_tiny_table_replaces_but_decides_the_same():
     replaced = 0
     for seed in range(300):
         cards = ss.random_deal(seed).cards
-        big = _slots.solve("elevens", cards, _slots.MODE_ALL)
-        tiny = _slots.solve("elevens", cards, _slots.MODE_ALL, memory_bytes=1)
-        assert tiny[0] == big[0], seed
-        assert tiny[2]["table_capacity"] == 1024
-        assert tiny[2]["table_used"] <= 1024
-        replaced += tiny[2]["table_replaced"]
+        big = every_removal(cards)
+        tiny = every_removal(cards, memory_bytes=1)
+        assert tiny.status == big.status, seed
+        assert tiny.stats["table_capacity"] == 1024
+        assert tiny.stats["table_used"] <= 1024
+        replaced += tiny.stats["table_replaced"]
     assert replaced > 0
-    tiny = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL, memory_bytes=1)
-    big = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL)
-    assert tiny[0] == big[0] == 1
-    assert tiny[2]["table_replaced"] > 0 and big[2]["table_replaced"] == 0
-    assert tiny[2]["states"] > big[2]["states"]  # re-explored, not lost
+    tiny = every_removal(HARD.cards, memory_bytes=1)
+    big = every_removal(HARD.cards)
+    assert tiny.status == big.status == "exhausted"
+    assert tiny.stats["table_replaced"] > 0 and big.stats["table_replaced"] == 0
+    assert tiny.stats["states"] > big.stats["states"]  # re-explored, not lost
 
 
 def test_table_grows_within_budget():
-    r = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL, memory_bytes=64 << 20)
-    st = r[2]
+    r = every_removal(HARD.cards, memory_bytes=64 << 20)
+    st = r.stats
     assert st["table_used"] == st["states"]
     assert st["table_used"] * 2 <= st["table_capacity"]
     assert st["table_bytes"] <= 64 << 20
@@ -41,15 +50,13 @@ def test_state_limit_is_unknown_not_blocked():
     assert r.proof is None and not r.moves
     assert "state limit (10)" in r.reason
     assert ss.verify("elevens", HARD, r).ok  # an UNKNOWN claims nothing
-    status, path, stats, cert = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL,
-                                             max_states=10)
-    assert status == 2 and stats["states"] == 10 and cert is None
+    status, path, stats, cert, *_ = every_removal(HARD.cards, max_states=10)
+    assert status == "limit-states" and stats["states"] == 10 and cert is None
 
 
 def test_time_limit_is_unknown():
-    status, _, stats, _ = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL,
-                                       max_seconds=1e-9, memory_bytes=1)
-    assert status == 3
+    status, _, stats, *_ = every_removal(HARD.cards, max_seconds=1e-9, memory_bytes=1)
+    assert status == "limit-time"
     assert stats["states"] < 54987  # stopped before the end
 
 

@@ -7,6 +7,7 @@ from itertools import permutations
 from pathlib import Path
 
 import pytest
+from core_calls import fourteen_moves, fourteen_search
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -149,13 +150,13 @@ def test_core_moves_and_keys_match_reference(d, rng):
     pos = RULES.start(d)
     while True:
         ref = sorted(m.code for m in RULES.moves(pos))
-        assert sorted(core.moves_of(list(d.cards), pos.removed, core.MODE_ALL)) == ref
-        pruned = core.moves_of(list(d.cards), pos.removed, core.MODE_PRUNED)
+        assert sorted(fourteen_moves(list(d.cards), pos.removed, core.MODE_ALL)) == ref
+        pruned = fourteen_moves(list(d.cards), pos.removed, core.MODE_PRUNED)
         assert set(pruned) <= set(ref) and (bool(pruned) == bool(ref))
         if not ref:
             break
         pos = RULES.apply(pos, Move.from_code(rng.choice(ref)))
-        assert GAME.certificate_key(pos.removed, 0) == RULES.key(pos)
+        assert GAME.certificate_key(pos.removed, 0, {}) == RULES.key(pos)
 
 
 # -- the core against the reference search -----------------------------------------------------
@@ -164,8 +165,8 @@ def test_core_agrees_with_reference_search_on_seeded_deals():
     compared = 0
     for seed in range(300):
         d = ss.random_deal(seed)
-        pruned = core.solve(list(d.cards), core.MODE_PRUNED)[0]
-        full = core.solve(list(d.cards), core.MODE_ALL)[0]
+        pruned = fourteen_search(list(d.cards), core.MODE_PRUNED)[0]
+        full = fourteen_search(list(d.cards), core.MODE_ALL)[0]
         assert pruned == full, seed
         # The reference search is ~100x slower; it decides most deals within this budget.
         out = reference_search(RULES, RULES.start(d), max_states=2000)
@@ -180,8 +181,8 @@ def test_pruned_and_full_search_agree_on_many_deals():
     pruned_any = 0
     for seed in range(1000, 3000):
         cards = list(ss.random_deal(seed).cards)
-        s1, _, st1, _ = core.solve(cards, core.MODE_PRUNED)
-        s0, _, st0, _ = core.solve(cards, core.MODE_ALL)
+        s1, _, st1, _ = fourteen_search(cards, core.MODE_PRUNED)
+        s0, _, st0, _ = fourteen_search(cards, core.MODE_ALL)
         assert s1 == s0, seed
         verdicts[s1] += 1
         pruned_any += st1["pruned"] > 0
@@ -191,7 +192,7 @@ def test_pruned_and_full_search_agree_on_many_deals():
 @given(deals)
 def test_every_answer_checks_on_hypothesis_deals(d):
     r = ss.solve("fourteen", d, certificate=True)
-    s = core.solve(list(d.cards), core.MODE_PRUNED)[0]
+    s = fourteen_search(list(d.cards), core.MODE_PRUNED)[0]
     assert r.status in (ss.Status.WON, ss.Status.BLOCKED)
     assert (r.status is ss.Status.WON) == (s == 0)
     assert ss.verify("fourteen", d, r).ok
@@ -242,8 +243,8 @@ def test_forced_partner_and_twin_rules_keep_wins():
     forced = twins = 0
     for d, pos in random_late_positions(2, 250, max_left=16):
         cards = list(d.cards)
-        full = core.moves_of(cards, pos.removed, core.MODE_ALL)
-        kept = core.moves_of(cards, pos.removed, core.MODE_PRUNED)
+        full = fourteen_moves(cards, pos.removed, core.MODE_ALL)
+        kept = fourteen_moves(cards, pos.removed, core.MODE_PRUNED)
         if set(kept) == set(full):
             continue
         if len(kept) == 1:
@@ -264,8 +265,8 @@ def test_forced_partner_rule_on_a_hand_made_layout():
              C("5D 6D 7D 8D"), C("9D TD JD QD"), C("4C AD 2H 3H"), C("4H 5H 6H 8H"),
              C("9H TH JH QH"), C("7C AH 2S 3S"), C("4S 5S 6S 8S"), C("9S TS JS QS")]
     cards = pack_order(piles)
-    assert len(core.moves_of(cards, 0, core.MODE_ALL)) == 2
-    assert [str(Move.from_code(m)) for m in core.moves_of(cards, 0, core.MODE_PRUNED)] == ["AS+KS"]
+    assert len(fourteen_moves(cards, 0, core.MODE_ALL)) == 2
+    assert [str(Move.from_code(m)) for m in fourteen_moves(cards, 0, core.MODE_PRUNED)] == ["AS+KS"]
 
 
 def test_twin_rule_on_a_hand_made_layout():
@@ -274,8 +275,8 @@ def test_twin_rule_on_a_hand_made_layout():
              C("5C 6C 7C KC"), C("5D 6D 7D KD"), C("2H 3H 4H 5H"), C("6H 7H 8H 9H"),
              C("TH JH QH AH"), C("2S 3S 4S 5S"), C("6S 7S 8S 9S"), C("TS JS KH KS")]
     cards = pack_order(piles)
-    full = {str(Move.from_code(m)) for m in core.moves_of(cards, 0, core.MODE_ALL)}
-    kept = {str(Move.from_code(m)) for m in core.moves_of(cards, 0, core.MODE_PRUNED)}
+    full = {str(Move.from_code(m)) for m in fourteen_moves(cards, 0, core.MODE_ALL)}
+    kept = {str(Move.from_code(m)) for m in fourteen_moves(cards, 0, core.MODE_PRUNED)}
     # Piles 6 and 9 (2 3 4 5) and piles 7 and 10 (6 7 8 9) are twins as well.
     assert full - kept == {"KD+AS", "AD+KD", "KD+AH", "9D+5S", "9H+5S", "5S+9S", "5H+9S"}
     assert "KC+AS" in kept
@@ -307,7 +308,7 @@ def test_structural_proofs_check_and_resist_tampering(rule):
     assert ss.verify("fourteen", text, r).ok
     # The search agrees, with a certificate the reference rules check.
     d = GAME.read_deal(text, {})
-    st_, _, _, cert = core.solve(list(d.cards), core.MODE_ALL, certificate=True)
+    st_, _, _, cert = fourteen_search(list(d.cards), core.MODE_ALL, certificate=True)
     assert st_ == 1 and _check_certificate(RULES, RULES.start(d), frozenset(k[0] for k in cert))
     p = r.proof
     details = p.details
@@ -404,7 +405,7 @@ def test_structural_blocks_are_real_blocks():
         d = ss.random_deal(seed)
         if structural_block(deal_piles(d.cards)) is not None:
             found += 1
-            assert core.solve(list(d.cards), core.MODE_ALL)[0] == 1, seed
+            assert fourteen_search(list(d.cards), core.MODE_ALL)[0] == 1, seed
             r = ss.solve("fourteen", d)
             assert r.proof.kind == "structural" and ss.verify("fourteen", d, r).ok
     assert found >= 10

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from core_calls import nestor_search
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -269,10 +270,10 @@ def test_pruning_never_changes_the_answer():
                 perm = list(range(52))
                 rng.shuffle(perm)
                 cols, stock = [perm[6 * i:6 * i + 6] for i in range(8)], perm[48:]
-            a = core.solve(cols, stock, reserve == "open", closed_dead=True)
-            b = core.solve(cols, stock, reserve == "open", prune=False)
+            a = nestor_search(cols, stock, reserve == "open", closed_dead=True)
+            b = nestor_search(cols, stock, reserve == "open", prune=False)
             assert (a[0] == 0) == (b[0] == 0), (reserve, seed)
-            c = core.solve(cols, stock, reserve == "open")
+            c = nestor_search(cols, stock, reserve == "open")
             assert (c[0] == 0) == (b[0] == 0), (reserve, seed)
             if b[0] == 1:  # exhausted: the pruned search explores a part of the same space
                 assert a[2]["states"] <= b[2]["states"]
@@ -284,8 +285,8 @@ def test_pruning_is_exercised():
     for reserve in RESERVES:
         for seed in range(60):
             cols, stock = deal_layout(ss.random_deal(seed).cards)
-            a = core.solve(cols, stock, reserve == "open", closed_dead=True)
-            b = core.solve(cols, stock, reserve == "open", prune=False)
+            a = nestor_search(cols, stock, reserve == "open", closed_dead=True)
+            b = nestor_search(cols, stock, reserve == "open", prune=False)
             pruned += a[2]["pruned"]
             forced += reserve == "open" and a[2]["moves_generated"] < b[2]["moves_generated"]
     assert pruned > 0 and forced > 0

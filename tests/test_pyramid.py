@@ -7,6 +7,7 @@ from collections import deque
 from pathlib import Path
 
 import pytest
+from core_calls import pyramid_expand, pyramid_search
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -55,8 +56,8 @@ def random_midgame(seed: int, rules: PyramidRules, removals: int):
 
 
 def core_from(deal, rules, pos, objective=0, certificate=False, max_states=0):
-    return core.solve(deal.cards, rules.passes, rules.goal == "all", rules.stock_waste_pairs,
-                      objective, max_states, 0.0, 64 << 20, certificate,
+    return pyramid_search(deal.cards, rules.passes, rules.goal == "all", rules.stock_waste_pairs,
+                          objective, max_states, 0.0, 64 << 20, certificate,
                       (pos.removed, core_aux(rules, pos)))
 
 
@@ -68,10 +69,12 @@ def test_core_moves_match_reference(passes, goal, sw):
     rules = PyramidRules(passes, goal, sw)
     for seed in range(25):
         deal, pos = random_midgame(seed, rules, seed % 12)
-        got = core.expand(deal.cards, pos.removed, core_aux(rules, pos), passes, goal == "all", sw)
+        got = pyramid_expand(deal.cards, pos.removed, core_aux(rules, pos), passes, goal == "all",
+                             sw)
         want = {Move.from_code(m): None for m in ()}
         want = {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
-        have = {Move.from_code(m): GAME.certificate_key(r, a, passes=passes) for m, r, a in got}
+        have = {Move.from_code(m): GAME.certificate_key(r, a, {"passes": passes})
+                for m, r, a in got}
         assert have == want
 
 
@@ -101,8 +104,8 @@ def test_decide_matches_reference(passes, goal, sw):
 def winning_midgame(seed: int, rules: PyramidRules, left: int):
     """A position `left` moves before the end of a core winning line of seed's deal, or None."""
     deal = Deal.from_seed(seed)
-    status, path, _, _, _ = core.solve(deal.cards, rules.passes, rules.goal == "all",
-                                       rules.stock_waste_pairs, 0, 200000)
+    status, path, _, _, _ = pyramid_search(deal.cards, rules.passes, rules.goal == "all",
+                                           rules.stock_waste_pairs, 0, 200000)
     if status != 0:
         return deal, None
     pos = rules.start(deal)
@@ -205,7 +208,7 @@ def test_lower_bound_admissible_and_consistent(passes, goal, sw):
         base = removal_bound(deal, removed, goal, sw)
         assert h >= base
         stronger += h > base
-        for _, r, a in core.expand(deal.cards, removed, aux, passes, goal_all, sw, True):
+        for _, r, a in pyramid_expand(deal.cards, removed, aux, passes, goal_all, sw, True):
             assert h <= 1 + core.lower_bound(deal.cards, r, a, passes, goal_all, sw)
     for seed in range(60):
         if checked >= 4:
@@ -223,7 +226,7 @@ def test_lower_bound_admissible_and_consistent(passes, goal, sw):
         removed, aux = pos.removed, core_aux(rules, pos)
         for i, m in enumerate(path):
             assert core.lower_bound(deal.cards, removed, aux, passes, goal_all, sw) <= want - i
-            ((removed, aux),) = [(r, a) for w, r, a in core.expand(
+            ((removed, aux),) = [(r, a) for w, r, a in pyramid_expand(
                 deal.cards, removed, aux, passes, goal_all, sw, True) if w == m]
         checked += 1
     assert checked >= 1
@@ -459,7 +462,7 @@ def test_certificates_closed_from_midgame(passes):
         status, _, _, cert, _ = core_from(deal, rules, pos, certificate=True, max_states=20000)
         if status != 1:
             continue
-        keys = frozenset(GAME.certificate_key(r, a, passes=passes) for r, a in cert)
+        keys = frozenset(GAME.certificate_key(r, a, {"passes": passes}) for r, a in cert)
         assert _check_certificate(rules, pos, keys).ok
         checked += 1
     assert checked >= 3
@@ -520,8 +523,8 @@ def test_free_and_earliest_decide_like_the_full_search(passes, goal, sw):
             continue
         fast = core_from(deal, rules, pos)
         assert fast[0] == full[0], seed
-        tiny = core.solve(deal.cards, passes, goal == "all", sw, 0, 0, 0.0, 1, False,
-                          (pos.removed, core_aux(rules, pos)))
+        tiny = pyramid_search(deal.cards, passes, goal == "all", sw, 0, 0, 0.0, 1, False,
+                              (pos.removed, core_aux(rules, pos)))
         assert tiny[0] == full[0], seed
         for status, path, *_ in (fast, tiny):
             if status == 0:

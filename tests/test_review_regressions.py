@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from core_calls import pyramid_search
 
 import solitaire_solver as ss
 from solitaire_solver.cli import main as cli_main
@@ -178,9 +179,8 @@ REVIEW_DEAL = [23, 16, 26, 8, 31, 5, 18, 21, 3, 27, 44, 4, 25, 41, 6, 33, 0, 20,
 def test_time_used_up_between_searches_is_a_time_limit():
     """FREE wins with a line that needs too many passes, and the time is then used up: the
     status is the time limit (3), not the state limit."""
-    core = pytest.importorskip("solitaire_solver._pyramid")
-    status = core.solve(REVIEW_DEAL, 2, True, True, 0, 0, 1e-9, 64 << 20, False,
-                        (4151480747375097, 311))[0]
+    status = pyramid_search(REVIEW_DEAL, 2, True, True, 0, 0, 1e-9, 64 << 20, False,
+                            (4151480747375097, 311))[0]
     assert status == 3
 
 
@@ -188,7 +188,6 @@ def test_a_root_position_without_history_may_recycle():
     """A mid-game root given with bit 5 clear once made the certificate search (RECYCLE on with
     unlimited passes) call a winnable position blocked; a root has no history, so any recycle
     may help there."""
-    core = pytest.importorskip("solitaire_solver._pyramid")
     from solitaire_solver.rules.pyramid import PyramidPosition, PyramidRules
     from solitaire_solver.search import reference_search
 
@@ -204,8 +203,8 @@ def test_a_root_position_without_history_may_recycle():
                           tuple(c for c in deck[:k] if not gone(c)), 1, removed, deck)
     assert reference_search(PyramidRules(0, "all", True), pos).status == "won"
     for certificate in (True, False):
-        status = core.solve(cards, 0, True, True, 0, 0, 0.0, 64 << 20, certificate,
-                            (removed, aux))[0]
+        status = pyramid_search(cards, 0, True, True, 0, 0, 0.0, 64 << 20, certificate,
+                                (removed, aux))[0]
         assert status == 0, certificate
 
 

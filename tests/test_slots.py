@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _slots
+from solitaire_solver.contract import Limits
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
 from solitaire_solver.rules.blockten import BlockTenRules
@@ -16,6 +17,12 @@ from solitaire_solver.search import reference_search
 
 GAMES = {"elevens": ElevensRules(), "block-ten": BlockTenRules()}
 deals = st.permutations(range(52)).map(ss.Deal)
+
+
+def core_run(game, cards, mode, certificate=False, **limits):
+    """The slot core's search of one deal in one move mode (the contract's solve)."""
+    spec = {"table": get_game(game)[0].compiled(_slots), "cards": cards, "mode": mode}
+    return _slots.solve(spec, "decide", Limits(**limits), certificate)
 
 
 def reference_verdict(game, deal):
@@ -37,9 +44,9 @@ def test_forced_line_decides_like_exhaustive_search(game):
     """Confluence (docs/proofs.md): one forced line decides as every line does."""
     for seed in range(5000):
         cards = ss.random_deal(seed).cards
-        forced = _slots.solve(game, cards, _slots.MODE_FORCED)[0]
-        per_kind = _slots.solve(game, cards, _slots.MODE_PER_KIND)[0]
-        every = _slots.solve(game, cards, _slots.MODE_ALL)[0]
+        forced = core_run(game, cards, _slots.MODE_FORCED).status
+        per_kind = core_run(game, cards, _slots.MODE_PER_KIND).status
+        every = core_run(game, cards, _slots.MODE_ALL).status
         assert forced == per_kind == every, seed
 
 
@@ -48,7 +55,7 @@ def test_forced_line_decides_like_exhaustive_search(game):
 def test_random_deals_core_reference_and_forced(game, deal):
     r = ss.solve(game, deal)
     assert r.status == reference_verdict(game, deal)
-    assert _slots.solve(game, deal.cards, _slots.MODE_ALL)[0] == (0 if r.won else 1)
+    assert core_run(game, deal.cards, _slots.MODE_ALL).status == ("won" if r.won else "exhausted")
     assert ss.verify(game, deal, r).ok
 
 
@@ -210,11 +217,16 @@ def test_core_forced_line_and_stuck_position_match_reference(game):
     rules = GAMES[game]
     for seed in range(300):
         d = ss.random_deal(seed)
-        words, removed, slots = _slots.forced_line(game, d.cards)
+        run = core_run(game, d.cards, _slots.MODE_FORCED)
+        words = run.path
+        removed, slots = run.end if run.end is not None else (None, None)
         pos = rules.start(d)
         for w in words:
             pos = rules.play(pos, Move.from_code(w))
-        assert pos.slots == slots and pos.removed == removed, seed
+        if run.status == "exhausted":
+            assert pos.slots == slots and pos.removed == removed, seed
+        else:
+            assert run.status == "won" and rules.won(pos), seed
         assert rules.moves(pos) == [] or rules.won(pos)
         ref_line, ref_pos = g.forced_line(d)
         assert len(ref_pos.stock) == len(pos.stock), seed

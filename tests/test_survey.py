@@ -13,9 +13,15 @@ from hypothesis import strategies as st
 import solitaire_solver as ss
 from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
+from solitaire_solver.games import get_game
 from solitaire_solver.survey import _median, _runs, wilson_interval
 
 slots = pytest.importorskip("solitaire_solver._slots")
+
+
+def compiled(game: str):
+    """The slot core's compiled table of a game (what its batch decider reads)."""
+    return get_game(game)[0].compiled(slots)
 
 
 # -- the C re-implementation of random.Random(seed).shuffle -------------------------------------
@@ -46,12 +52,12 @@ def test_batch_shuffle_equals_python(start):
     # the one-word/two-word key boundary must be those of Python's deals.
     n = 1000
     st_, left, moves, states = (bytearray(n) for _ in range(4))
-    slots.decide_seeds("elevens", start, n, st_, left, moves, states)
+    slots.decide_seeds(compiled("elevens"), start, n, st_, left, moves, states)
     deals = bytearray()
     for s in range(start, start + n):
         deals += bytes(python_deal(s))
     st2, left2, moves2, states2 = (bytearray(n) for _ in range(4))
-    slots.decide_deals("elevens", memoryview(deals).cast("B", (n, 52)), st2, left2, moves2, states2)
+    slots.decide_deals(compiled("elevens"), memoryview(deals).cast("B", (n, 52)), st2, left2, moves2, states2)
     assert (st_, left, moves, states) == (st2, left2, moves2, states2)
 
 
@@ -90,7 +96,7 @@ def test_batch_verdicts_equal_solve(game, timing):
     n, start = 1500, -200
     st_, left, moves, states = (bytearray(n) for _ in range(4))
     ns = array.array("I", bytes(4 * n)) if timing else None
-    slots.decide_seeds(game, start, n, st_, left, moves, states, ns)
+    slots.decide_seeds(compiled(game), start, n, st_, left, moves, states, ns)
     for i in range(n):
         r = ss.solve(game, ss.random_deal(start + i))
         assert (st_[i] == slots.BATCH_WON) == r.won
@@ -105,13 +111,13 @@ def test_batch_verdicts_equal_solve(game, timing):
 def test_batch_rejects_bad_input():
     b = bytearray(10)
     with pytest.raises(ValueError):
-        slots.decide_seeds("elevens", 0, 11, b, b, b, b)
+        slots.decide_seeds(compiled("elevens"), 0, 11, b, b, b, b)
     with pytest.raises(OverflowError):
-        slots.decide_seeds("elevens", 2**63 - 5, 10, b, b, b, b)
+        slots.decide_seeds(compiled("elevens"), 2**63 - 5, 10, b, b, b, b)
     bad = bytearray(range(52))
     bad[51] = 0
     with pytest.raises(ValueError, match="full pack"):
-        slots.decide_deals("elevens", memoryview(bad).cast("B", (1, 52)), b, b, b, b)
+        slots.decide_deals(compiled("elevens"), memoryview(bad).cast("B", (1, 52)), b, b, b, b)
 
 
 # -- statistics ---------------------------------------------------------------------------------

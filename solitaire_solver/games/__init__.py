@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 from ..errors import UnknownGameError
+from ..slot_tables import SLOT_TABLES
 from .base import CoreAnswer, Game, Option
 from .fourteen import Fourteen
 from .nestor import Nestor
 from .pyramid import Pyramid
-from .slots import BlockTen, Elevens
+from .slots import SlotGame
 
 #: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
+#: The slot games come from their table entries (slot_tables.py).
 GAMES: tuple[Game, ...] = (
-    Elevens(),
-    BlockTen(),
+    *(SlotGame(t) for t in SLOT_TABLES),
     Fourteen(),
     Nestor(),
     Pyramid(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol
 
+from ..contract import Limits
 from ..deal import Deal, as_deal
 from ..errors import VariantError, VerificationError
 from ..moves import Move
@@ -112,16 +113,29 @@ class Game:
         """A block visible before any search, or None."""
         return None
 
-    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
-                   certificate: bool) -> CoreAnswer:
-        """Search with the compiled core module `core`."""
+    #: The compiled core module in solitaire_solver (e.g. "_slots"), or None (reference only).
+    core: Optional[str] = None
+
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> Any:
+        """The core's data for this deal and variant (the keys its module docstring lists).
+        VariantError for a variant the objective does not support."""
         raise NotImplementedError
 
-    def core_name(self) -> Optional[str]:
-        """Name of the compiled module in solitaire_solver (without the package), or None."""
-        return None
+    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: Limits,
+                   certificate: bool) -> CoreAnswer:
+        """Search with the compiled core module `core` (the one contract: contract.py)."""
+        run = core.solve(self.core_spec(deal, variant, objective, certificate), objective, limits,
+                         certificate)
+        status = run.status
+        if objective == "score" and status == "exhausted":
+            status = "won"  # the best score is proven: its line is the answer
+        keys = None
+        if run.certificate is not None:
+            keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
+        return CoreAnswer(status, [Move.from_code(w) for w in run.path], run.stats, keys,
+                          run.best, run.end)
 
-    def certificate_key(self, removed: int, aux: int) -> Any:
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> Any:
         """The reference rules' key of a core position (certificates are given in those keys)."""
         return (removed, aux)
 

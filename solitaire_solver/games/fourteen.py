@@ -7,7 +7,6 @@ from typing import Any, Optional
 
 from ..deal import Deal, as_deal
 from ..errors import VerificationError
-from ..moves import Move
 from ..result import BlockProof
 from ..rules.fourteen import (
     PILES,
@@ -21,8 +20,6 @@ from ..rules.fourteen import (
     structural_sentence,
 )
 from .base import CoreAnswer, Game
-
-_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
 
 
 class Fourteen(Game):
@@ -78,21 +75,11 @@ class Fourteen(Game):
                           certificate=answer.certificate)
 
     # -- the core ---------------------------------------------------------------------------------
-    def core_name(self) -> str:
-        return "_fourteen"
+    core = "_fourteen"
 
-    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
-                   certificate: bool) -> CoreAnswer:
-        # A certificate must be closed under every legal move, so it needs the unpruned search.
-        mode = core.MODE_ALL if certificate else core.MODE_PRUNED
-        status, path, stats, cert = core.solve(
-            list(deal.cards), mode, limits["max_states"], limits["max_seconds"],
-            limits["memory_bytes"], certificate,
-        )
-        moves = [Move.from_code(m) for m in path]
-        keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
-        return CoreAnswer(_ENGINE_STATUS[status], moves, stats, keys)
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
+        return {"cards": list(deal.cards)}
 
-    def certificate_key(self, removed: int, aux: int) -> int:
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> int:
         # The reference rules key a position by its removed cards (FourteenRules.key); aux is 0.
         return removed

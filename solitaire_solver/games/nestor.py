@@ -7,12 +7,9 @@ from typing import Any, Optional
 from ..cards import CARD_NAMES, RANKS, value
 from ..deal import Deal, as_deal
 from ..errors import DealError, LayoutError, VerificationError
-from ..moves import Move
 from ..result import BlockProof
 from ..rules.nestor import NestorRules, layout_of, parse_layout
 from .base import CoreAnswer, Game, Option
-
-_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
 
 
 def _lower(text: str) -> str:
@@ -47,21 +44,13 @@ class Nestor(Game):
                                   "line `Stock: ...` (the four stock cards)") from None
             raise
 
-    def core_name(self) -> str:
-        return "_nestor"
+    core = "_nestor"
 
-    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
-                   certificate: bool) -> CoreAnswer:
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         columns, stock = layout_of(deal)
-        status, path, stats, cert = core.solve(
-            columns, stock, variant["reserve"] == "open", limits["max_states"],
-            limits["max_seconds"], limits["memory_bytes"], certificate,
-        )
-        moves = [Move.from_code(m) for m in path]
-        keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
-        return CoreAnswer(_ENGINE_STATUS[status], moves, stats, keys)
+        return {"columns": columns, "stock": stock, "open": variant["reserve"] == "open"}
 
-    def certificate_key(self, removed: int, aux: int) -> tuple[int, int]:
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple[int, int]:
         return (removed, aux)
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:

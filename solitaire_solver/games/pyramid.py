@@ -22,9 +22,6 @@ from ..rules.pyramid import (
 )
 from .base import CoreAnswer, Game, Option, parse_bool
 
-_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
-_OBJECTIVES = {"decide": 0, "shortest": 1, "score": 2}
-
 
 def parse_passes(text: str) -> Union[int, str]:
     t = text.strip().lower()
@@ -94,31 +91,19 @@ class Pyramid(Game):
             return read_layout(deal)
         return as_deal(deal)
 
-    def core_name(self) -> str:
-        return "_pyramid"
+    core = "_pyramid"
 
-    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
-                   certificate: bool) -> CoreAnswer:
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         passes = passes_value(variant["passes"])
         if objective == "score" and not 1 <= passes <= 3:
             raise VariantError("the competitive score is defined for 1 to 3 passes, not "
                                f"{variant['passes']}")
-        status, path, stats, cert, best = core.solve(
-            deal.cards, passes, variant["goal"] == "all", variant["stock_waste_pairs"],
-            _OBJECTIVES[objective], limits["max_states"], limits["max_seconds"],
-            limits["memory_bytes"], certificate,
-        )
-        moves = [Move.from_code(m) for m in path]
-        keys = (frozenset(self.certificate_key(*k, passes=passes) for k in cert)
-                if cert is not None else None)
-        name = _ENGINE_STATUS[status]
-        if objective == "score" and name == "exhausted":
-            # The best score is proven; its line is the answer (see docs/pyramid.md).
-            name = "won"
-        return CoreAnswer(name, moves, stats, keys, best)
+        return {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
+                "stock_waste_pairs": variant["stock_waste_pairs"]}
 
-    def certificate_key(self, removed: int, aux: int, passes: int = 3) -> tuple[int, int, int]:
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple[int, int, int]:
         """The reference key (removed, k, pass) of a core position (pass 0 when unlimited)."""
+        passes = passes_value(variant["passes"])
         return removed, aux & 31, ((aux >> 8) + 1) if passes else 0
 
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:

@@ -1,8 +1,9 @@
-"""Elevens and Block Ten: order-independent slot games, decided and proved by one forced line."""
+"""The slot family (Elevens, Block Ten, ...): one Game class driven by each game's table entry;
+an order-independent game is decided and proved by one forced line."""
 
 from __future__ import annotations
 
-import time
+import importlib
 from typing import Any, Optional
 
 from ..backend import core_module
@@ -11,79 +12,71 @@ from ..deal import Deal
 from ..errors import VerificationError
 from ..moves import Move
 from ..result import BlockProof, Verification
-from ..rules.blockten import BlockTenRules
-from ..rules.elevens import ElevensRules
 from ..rules.slots import SlotPosition, SlotRules
+from ..slot_tables import SlotTable
 from .base import CoreAnswer, Game
-
-_ENGINE_STATUS = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
 
 
 class SlotBatch:
-    """The slot core's batch decider bound to one game (Game.batch)."""
+    """The slot core's batch decider bound to one game's compiled table (Game.batch)."""
 
-    def __init__(self, core: Any, game: str) -> None:
+    def __init__(self, core: Any, table: Any) -> None:
         self.core = core
-        self.game = game
+        self.table = table
 
     def decide_seeds(self, start: int, count: int, status: Any, left: Any, moves: Any,
                      states: Any) -> None:
-        self.core.decide_seeds(self.game, start, count, status, left, moves, states)
+        self.core.decide_seeds(self.table, start, count, status, left, moves, states)
 
     def decide_deals(self, deals: Any, status: Any, left: Any, moves: Any, states: Any) -> None:
-        self.core.decide_deals(self.game, deals, status, left, moves, states)
+        self.core.decide_deals(self.table, deals, status, left, moves, states)
 
     def tally(self, status: Any, left: Any, states: Any) -> tuple[int, list, list]:
         return self.core.tally(status, left, states)
 
 
 class SlotGame(Game):
-    order_independent = True
-    rules_class: type = SlotRules
-    #: What "stuck" means, for the proof's sentence.
-    stuck_clause = ""
+    """A game of the slot family, described by its entry in slot_tables (no code of its own)."""
+
+    core = "_slots"
+
+    def __init__(self, table: SlotTable) -> None:
+        self.table = table
+        self.name = table.name
+        self.aliases = table.aliases
+        self.summary = table.summary
+        # Confluence (docs/proofs.md): then one forced line decides and proves a block.
+        self.order_independent = table.confluent
+        module, cls = table.rules.split(":")
+        self.rules_class = getattr(importlib.import_module(module), cls)
+        self._compiled: Any = None
 
     def rules(self, variant: dict) -> SlotRules:
         return self.rules_class()
 
-    def core_name(self) -> str:
-        return "_slots"
+    def compiled(self, core: Any) -> Any:
+        """The core's compiled form of the table (made once)."""
+        if self._compiled is None:
+            t = self.table
+            self._compiled = core.SlotSpec(t.slots, t.kinds, t.suited, t.never)
+        return self._compiled
 
-    def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: dict,
-                   certificate: bool) -> CoreAnswer:
-        if certificate:
-            # A certificate lists every position reachable, so search every removal.
-            status, path, stats, cert = core.solve(
-                self.name, deal.cards, core.MODE_ALL, limits["max_states"],
-                limits["max_seconds"], limits["memory_bytes"], True,
-            )
-            keys = frozenset(self.certificate_key(*k) for k in cert) if cert is not None else None
-            return CoreAnswer(_ENGINE_STATUS[status], [Move.from_code(m) for m in path], stats, keys)
-        # Confluence (docs/proofs.md): the forced line decides, so no search is needed. It is the
-        # engine's MODE_FORCED search without the table; tests/test_slots.py checks both agree.
-        t0 = time.perf_counter()
-        words, removed, slots = core.forced_line(self.name, deal.cards)
-        won = removed & self.rules_class.goal == self.rules_class.goal
-        states = len(words) + (0 if won else 1)  # counted as the engine counts: the won one not
-        stats = {"states": states, "search": "forced-line", "seconds": time.perf_counter() - t0}
-        if limits["max_states"] and states > limits["max_states"]:
-            return CoreAnswer("limit-states", [], stats)
-        moves = [Move.from_code(w) for w in words]
-        if won:
-            return CoreAnswer("won", moves, stats)
-        # The stock has dealt one card per card removed.
-        stock = tuple(deal.cards[9 + bin(removed).count("1"):])
-        return CoreAnswer("exhausted", moves, stats, end=(moves, SlotPosition(slots, stock, removed)))
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
+        # Without a certificate the core plays the forced line, which decides a confluent game;
+        # a certificate lists every position reachable, so it needs every removal.
+        core = core_module(self.core)
+        mode = core.MODE_FORCED if self.order_independent else core.MODE_PER_KIND
+        return {"table": self.compiled(core), "cards": deal.cards, "mode": mode}
 
-    def certificate_key(self, removed: int, aux: int) -> int:
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> int:
         return removed
 
     def batch(self, variant: dict) -> Optional[SlotBatch]:
         # The one-pass decision rests on confluence, as the forced line does (docs/proofs.md).
-        core = core_module(self.core_name())
-        if core is None or not hasattr(core, "decide_seeds"):
+        core = core_module(self.core)
+        if core is None or not self.order_independent:
             return None
-        return SlotBatch(core, self.name)
+        return SlotBatch(core, self.compiled(core))
 
     def forced_line(self, deal: Deal) -> tuple[list[Move], SlotPosition]:
         """Play the first legal removal until none is left (reference rules)."""
@@ -99,8 +92,16 @@ class SlotGame(Game):
         return line, pos
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
+        if not self.order_independent:
+            return super().block_proof(deal, variant, answer)
         # The core's forced line and end position when it played one, else the reference's.
-        line, pos = answer.end if answer.end is not None else self.forced_line(deal)
+        if answer.end is not None:
+            removed, slots = answer.end
+            # The stock has dealt one card per card removed.
+            stock = tuple(deal.cards[self.table.slots + bin(removed).count("1"):])
+            line, pos = answer.moves, SlotPosition(slots, stock, removed)
+        else:
+            line, pos = self.forced_line(deal)
         return self.stuck_proof(line, pos, answer.stats.get("states", len(line) + 1),
                                 answer.certificate)
 
@@ -109,7 +110,7 @@ class SlotGame(Game):
         rules = self.rules({})
         left = len(pos.stock)
         sentence = (
-            f"stuck after {len(line)} removals: {self.stuck_clause}; "
+            f"stuck after {len(line)} removals: {self.table.stuck_clause}; "
             f"{left} card{'s' if left != 1 else ''} left in stock"
         )
         return BlockProof(
@@ -126,6 +127,9 @@ class SlotGame(Game):
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
                     max_states: Optional[int]) -> Verification:
         if proof.kind == "forced-line":
+            if not self.order_independent:
+                raise VerificationError(f"a forced line proves nothing in {self.name}: there the "
+                                        "order of play matters")
             self.check_forced_line(deal, proof)
             return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
         return super().check_proof(deal, variant, proof, max_states)
@@ -152,21 +156,3 @@ class SlotGame(Game):
                 raise VerificationError(
                     f"the proof's {part} does not describe the position its line reaches"
                 )
-
-
-class Elevens(SlotGame):
-    name = "elevens"
-    aliases = ("eleven",)
-    summary = ("nine slots; remove two number cards totalling 11 or a J-Q-K set, refill from the "
-               "stock; win by removing all 52 cards")
-    rules_class = ElevensRules
-    stuck_clause = "no two showing cards total 11 and no J-Q-K"
-
-
-class BlockTen(SlotGame):
-    name = "block-ten"
-    aliases = ("blockten", "block-10")
-    summary = ("nine slots; remove two cards totalling 10 or two equal court cards, refill from the "
-               "stock; Tens never leave; win by removing the other 48 cards")
-    rules_class = BlockTenRules
-    stuck_clause = "no two showing cards total 10 and no two showing court cards match"

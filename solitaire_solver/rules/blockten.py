@@ -1,17 +1,14 @@
-"""Block Ten: pairs totalling 10 and pairs of equal court cards; Tens never leave (RULES.md)."""
+"""Block Ten: pairs totalling 10 and pairs of equal court cards; Tens never leave (docs/elevens.md)."""
 
 from __future__ import annotations
 
 from ..cards import value
+from ..slot_tables import slot_table
 from .slots import SlotRules, pairs_totalling
-
-TENS = (1 << 9) | (1 << 22) | (1 << 35) | (1 << 48)
 
 
 class BlockTenRules(SlotRules):
-    game = "block-ten"
-    goal = ((1 << 52) - 1) & ~TENS
-    removal_rule = "only two cards totalling 10, or two Jacks, two Queens or two Kings, leave together"
+    table = slot_table("block-ten")
 
     def removals(self, showing: list[int]) -> list[tuple[int, ...]]:
         groups = pairs_totalling(showing, 10, range(1, 10))

@@ -1,16 +1,16 @@
-"""Elevens: pairs totalling 11 and J-Q-K triples, from nine slots (RULES.md, "Elevens")."""
+"""Elevens: pairs totalling 11 and J-Q-K triples, from nine slots (docs/elevens.md)."""
 
 from __future__ import annotations
 
 from itertools import product
 
 from ..cards import value
+from ..slot_tables import slot_table
 from .slots import SlotRules, pairs_totalling
 
 
 class ElevensRules(SlotRules):
-    game = "elevens"
-    removal_rule = "only two number cards totalling 11, or a Jack, a Queen and a King, leave together"
+    table = slot_table("elevens")
 
     def removals(self, showing: list[int]) -> list[tuple[int, ...]]:
         groups: list[tuple[int, ...]] = list(pairs_totalling(showing, 11, range(1, 11)))

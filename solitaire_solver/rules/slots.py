@@ -1,4 +1,8 @@
-"""Slot games (Elevens, Block Ten, Tens, Fifteens): a row of slots refilled from the stock."""
+"""Slot games (Elevens, Block Ten, ...): a row of slots refilled from the stock.
+
+The layout and the goal come from the game's entry in solitaire_solver.slot_tables; each game's
+module states its removals in plain Python (removals()), apart from the core's compiled form.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import NamedTuple, Optional
 from ..cards import CARD_PRETTY, pretty, value
 from ..deal import Deal
 from ..moves import Move
+from ..slot_tables import SlotTable
 from .base import Rules
 
 
@@ -24,10 +29,15 @@ class SlotRules(Rules):
     """Deal the first `slots` cards face up; after a removal refill the emptied slots from the
     stock, lowest slot first, one card each, while the stock lasts."""
 
-    slots = 9
-    columns = 3
-    #: Bitboard of the cards that must be removed to win.
-    goal = (1 << 52) - 1
+    table: SlotTable
+
+    def __init__(self) -> None:
+        self.game = self.table.name
+        self.slots = self.table.slots
+        self.columns = self.table.columns
+        self.removal_rule = self.table.removal_rule
+        #: Bitboard of the cards that must be removed to win.
+        self.goal = self.table.goal
 
     def start(self, deal: Deal) -> SlotPosition:
         cards = deal.cards
@@ -67,8 +77,6 @@ class SlotRules(Rules):
         if hidden:
             return f"{move}: {Move.remove(hidden[:1])} is not showing"
         return f"{move}: {self.removal_rule}"
-
-    removal_rule = "these cards cannot be removed together"
 
     def render(self, pos: SlotPosition) -> str:
         cells = [" " + CARD_PRETTY[c] if c is not None else "  ." for c in pos.slots]

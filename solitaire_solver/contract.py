@@ -1,0 +1,55 @@
+"""The one contract between the library and every compiled core (docs/architecture.md).
+
+Every core module (solitaire_solver._slots, _fourteen, _nestor, _pyramid, ...) exposes
+
+    solve(spec, objective, limits, certificate) -> CoreRun
+    expand(spec, removed, aux) -> list of (move word, removed, aux)
+
+- spec: the game's data for one deal and variant, made by its Game.core_spec (a dict whose keys
+  the core's module docstring lists);
+- objective: "decide", or another of the game's objectives ("shortest", "score");
+- limits: a Limits;
+- certificate: keep every explored position, for an exhaustive proof that verify() checks.
+
+`expand` lists the core's legal moves of one packed position (every legal move, no pruning) and
+where each leads: the tests play the core and the reference rules side by side with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional
+
+#: The statuses of a core's search, by their code in _engine.pxd (SEARCH_WON = 0, ...).
+STATUSES = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
+
+
+class Limits(NamedTuple):
+    """Search limits in the core's units; 0 means none."""
+
+    max_states: int = 0
+    max_seconds: float = 0.0
+    memory_bytes: int = 256 << 20
+
+
+class CoreRun(NamedTuple):
+    """What a core's solve() found.
+
+    status: one of STATUSES ("exhausted": no win, every position searched; for the score
+    objective: the best value is proven); path: the move words of the line found (a win, the
+    best-scoring line, or the forced line that ended stuck); stats: counters of the search;
+    certificate: (removed, aux) of every explored position, when asked for and exhausted;
+    best: the best value (score objective); end: anything else the game's proof can reuse.
+    """
+
+    status: str
+    path: list
+    stats: dict
+    certificate: Optional[list] = None
+    best: Optional[int] = None
+    end: Any = None
+
+
+def run_of(code: int, path: list, stats: dict, certificate: Optional[list] = None,
+           best: Optional[int] = None, end: Any = None) -> CoreRun:
+    """A CoreRun from the engine's numeric status."""
+    return CoreRun(STATUSES[code], path, stats, certificate, best, end)
