@@ -168,7 +168,9 @@ def _cmd_games(args: argparse.Namespace) -> int:
 
 
 def _cmd_survey(args: argparse.Namespace) -> int:
-    from .survey import survey
+    import warnings
+
+    from .survey import SurveyFileWarning, survey
 
     if args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
@@ -185,9 +187,17 @@ def _cmd_survey(args: argparse.Namespace) -> int:
               f"won {100 * p.result.win_rate:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]  "
               f"ETA {eta}   ", end="", file=sys.stderr, flush=True)
 
-    r = survey(args.game, seeds=range(args.start, args.start + args.count), workers=args.workers,
-               out=args.out, max_states=args.max_states, max_seconds=args.max_seconds,
-               progress=None if args.quiet else show, **_variant(args.option))
+    def say(message, category, filename, lineno, file=None, line=None) -> None:
+        print(f"solitaire-solver: warning: {message}", file=sys.stderr, flush=True)
+
+    with warnings.catch_warnings():
+        # What was done to the --out file (a partial last line dropped) is said, once, plainly.
+        warnings.simplefilter("always", SurveyFileWarning)
+        warnings.showwarning = say
+        r = survey(args.game, seeds=range(args.start, args.start + args.count),
+                   workers=args.workers, out=args.out, max_states=args.max_states,
+                   max_seconds=args.max_seconds, progress=None if args.quiet else show,
+                   **_variant(args.option))
     if not args.quiet:
         print(file=sys.stderr)
     print(json.dumps(r.to_dict()) if args.json else r.table())

@@ -14,7 +14,8 @@ import solitaire_solver as ss
 from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
-from solitaire_solver.survey import _median, _runs, wilson_interval
+from solitaire_solver.survey import _runs, wilson_interval
+from solitaire_solver.survey_stats import counts_median
 
 slots = pytest.importorskip("solitaire_solver._slots")
 
@@ -138,9 +139,9 @@ def test_wilson_interval_values():
 def test_median_of_counts():
     from collections import Counter
 
-    assert _median(Counter({1: 1, 2: 1, 10: 1})) == 2
-    assert _median(Counter({1: 2, 3: 2})) == 2
-    assert _median(Counter()) == 0.0
+    assert counts_median(Counter({1: 1, 2: 1, 10: 1})) == 2
+    assert counts_median(Counter({1: 2, 3: 2})) == 2
+    assert counts_median(Counter()) == 0.0
 
 
 # -- surveys ------------------------------------------------------------------------------------
@@ -216,15 +217,16 @@ def test_stream_and_resume_after_truncation(tmp_path, max_states):
                       max_states=max_states)
     assert first.deals == 120
     header, recs = read_records(path)
-    assert header == {"survey": "elevens", "variant": {}}
+    assert header == {"survey": "elevens", "variant": {}, "format": 2}
     assert sorted(r["seed"] for r in recs) == list(range(120))
-    assert set(recs[0]) == {"seed", "status", "moves", "cards_left", "states", "ms"}
+    assert set(recs[0]) == {"seed", "game", "status", "moves", "cards_left", "states", "ms"}
     # Stop mid-line: cut the file inside its last record.
     text = path.read_bytes()
     path.write_bytes(text[: len(text) - 17])
     calls = []
-    again = ss.survey("elevens", seeds=range(200), workers=1, out=str(path), chunk_size=25,
-                      max_states=max_states, progress=calls.append)
+    with pytest.warns(UserWarning, match="partial last line"):
+        again = ss.survey("elevens", seeds=range(200), workers=1, out=str(path), chunk_size=25,
+                          max_states=max_states, progress=calls.append)
     assert again.resumed == 119
     assert (again.won, again.blocked, again.cards_left) == (full.won, full.blocked,
                                                             full.cards_left)
