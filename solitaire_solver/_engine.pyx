@@ -699,3 +699,15 @@ cdef list expand_state(Game *g, uint64_t removed, uint64_t aux):
         return out
     finally:
         free(buf)
+
+
+cdef State root_of(dict spec) except *:
+    """The position a search starts from: spec["root"] = (removed, aux) when given (a position
+    mid-game, contract.py), else the deal's start (nothing removed, aux 0)."""
+    cdef State s
+    root = spec.get("root")
+    s.removed = 0
+    s.aux = 0
+    if root is not None:
+        s.removed, s.aux = root
+    return s

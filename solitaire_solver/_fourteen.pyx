@@ -35,7 +35,7 @@ from libc.stdint cimport uint32_t, uint64_t
 
 from solitaire_solver._engine cimport (
     game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_rank, bb_t, depth_first,
-    expand_state,
+    expand_state, root_of,
 )
 
 from solitaire_solver.contract import run_of
@@ -181,8 +181,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     if certificate:
         mode = MODE_ALL
     make_game(&g, &c, spec["cards"], mode)
-    root.removed = 0
-    root.aux = 0
+    root = root_of(spec)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 

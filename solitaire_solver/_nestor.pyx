@@ -26,7 +26,7 @@ from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
     game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
-    expand_state,
+    expand_state, root_of,
 )
 
 from solitaire_solver.contract import run_of
@@ -245,8 +245,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     if objective != "decide":
         raise ValueError(f"nestor has no objective {objective!r}")
     make_game(&g, &c, spec, prune)
-    root.removed = 0
-    root.aux = 0
+    root = root_of(spec)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 

@@ -26,7 +26,7 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver._engine cimport (
     game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
-    expand_state,
+    expand_state, root_of,
 )
 
 from solitaire_solver.contract import run_of
@@ -299,19 +299,21 @@ def solve(dict spec, str objective, limits, bint certificate):
     if certificate:
         mode = ALL
     setup(&c, table, spec["cards"], mode)
+    root = root_of(spec)
     if mode == FORCED:
-        return forced_line(&c, spec["cards"], limits.max_states)
+        return forced_line(&c, spec["cards"], root.removed, spec.get("root") is None,
+                           limits.max_states)
     make_game(&g, &c, table)
-    root.removed = 0
-    root.aux = 0
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
 
-cdef object forced_line(SlotsCtx *c, object cards, long long max_states):
-    """The forced line (first removal each time) to its end, as a CoreRun whose end, when
-    blocked, is (removed bitboard, the card in each slot or None), refilled lowest slot first as
-    the rules say. Confluence makes this line decide the deal, so it is also the proof."""
+cdef object forced_line(SlotsCtx *c, object cards, bb_t removed, bint from_start,
+                        long long max_states):
+    """The forced line (first removal each time) from `removed` to its end, as a CoreRun whose
+    end, when blocked, is (removed bitboard, the card in each slot or None, refilled lowest slot
+    first as the rules say; None instead when the line did not start at the deal, whose slots
+    only the moves played so far fix). Confluence makes this line decide, so it is the proof."""
     cdef State s, t
     cdef uint64_t buf[8]
     cdef int slot[MAX_SLOTS]
@@ -319,13 +321,13 @@ cdef object forced_line(SlotsCtx *c, object cards, long long max_states):
     cdef double t0 = now_ns()
     for i in range(c.slots):
         slot[i] = <int>cards[i]
-    s.removed = 0
+    s.removed = removed
     s.aux = 0
     line = []
     while not slots_won(c, &s) and slots_moves(c, &s, buf) > 0:
         line.append(buf[0])
         for i in range(c.slots):
-            if slot[i] >= 0 and (buf[0] >> slot[i]) & 1:
+            if from_start and slot[i] >= 0 and (buf[0] >> slot[i]) & 1:
                 slot[i] = <int>cards[nxt] if nxt < 52 else -1
                 nxt += 1
         slots_play(c, &s, buf[0], &t)
@@ -338,7 +340,8 @@ cdef object forced_line(SlotsCtx *c, object cards, long long max_states):
         return run_of(2, [], stats)     # SEARCH_LIMIT_STATES
     if won:
         return run_of(0, line, stats)
-    end = (s.removed, tuple(slot[i] if slot[i] >= 0 else None for i in range(c.slots)))
+    end = (s.removed, tuple(slot[i] if slot[i] >= 0 else None for i in range(c.slots))
+           if from_start else None)
     return run_of(1, line, stats, None, None, end)
 
 

@@ -6,7 +6,8 @@ Every core module (solitaire_solver._slots, _fourteen, _nestor, _pyramid, ...) e
     expand(spec, removed, aux) -> list of (move word, removed, aux)
 
 - spec: the game's data for one deal and variant, made by its Game.core_spec (a dict whose keys
-  the core's module docstring lists);
+  the core's module docstring lists); every core also reads spec["root"] = (removed, aux), when
+  present, as the packed position to search from (a position mid-game) instead of the start;
 - objective: "decide", or another of the game's objectives ("shortest", "score");
 - limits: a Limits;
 - certificate: keep every explored position, for an exhaustive proof that verify() checks.

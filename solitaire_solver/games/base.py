@@ -135,6 +135,12 @@ class Game:
         return CoreAnswer(status, [Move.from_code(w) for w in run.path], run.stats, keys,
                           run.best, run.end)
 
+    def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
+        """The core's packed position (removed, aux) of a reference position: spec["root"] for a
+        search from mid-game. The inverse of certificate_key where the keys are the same."""
+        key = self.rules(variant).key(pos)
+        return key if isinstance(key, tuple) else (key, 0)
+
     def certificate_key(self, removed: int, aux: int, variant: dict) -> Any:
         """The reference rules' key of a core position (certificates are given in those keys)."""
         return (removed, aux)

@@ -101,6 +101,13 @@ class Pyramid(Game):
         return {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
                 "stock_waste_pairs": variant["stock_waste_pairs"]}
 
+    def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
+        # aux: the stock cards drawn (bits 0..4), the pass (bits 8 up); bit 5 set, as a position
+        # given without its history may recycle (docs/pyramid.md, RECYCLE).
+        _, k, pass_no = self.rules(variant).key(pos)
+        passes = passes_value(variant["passes"])
+        return pos.removed, k | (1 << 5) | ((pass_no - 1 if passes else 0) << 8)
+
     def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple[int, int, int]:
         """The reference key (removed, k, pass) of a core position (pass 0 when unlimited)."""
         passes = passes_value(variant["passes"])

@@ -95,7 +95,7 @@ class SlotGame(Game):
         if not self.order_independent:
             return super().block_proof(deal, variant, answer)
         # The core's forced line and end position when it played one, else the reference's.
-        if answer.end is not None:
+        if answer.end is not None and answer.end[1] is not None:
             removed, slots = answer.end
             # The stock has dealt one card per card removed.
             stock = tuple(deal.cards[self.table.slots + bin(removed).count("1"):])

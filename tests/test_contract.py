@@ -1,0 +1,82 @@
+"""The one game contract, for every game with a core: the core's moves and positions are the
+reference rules', and a search from any reachable position agrees with the reference search."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver.backend import core_module
+from solitaire_solver.contract import CoreRun, Limits
+from solitaire_solver.games import GAMES
+from solitaire_solver.moves import Move
+from solitaire_solver.search import reference_search
+
+pytestmark = pytest.mark.core
+
+#: Small variants keep the reference searches short; each game's defaults are included.
+CASES = [(g, {}) for g in GAMES if g.core] + [
+    (g, {"reserve": "open"}) for g in GAMES if g.name == "nestor"] + [
+    (g, {"passes": 1, "goal": "pyramid"}) for g in GAMES if g.name == "pyramid"]
+
+
+def ids(case):
+    g, var = case
+    return g.name + "".join(f"-{k}={v}" for k, v in var.items())
+
+
+def midgame(rules, deal, rng, plies):
+    pos = rules.start(deal)
+    for _ in range(plies):
+        moves = rules.moves(pos)
+        if not moves or rules.won(pos):
+            break
+        pos = rules.apply(pos, rng.choice(moves))
+    return pos
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_core_moves_and_successors_are_the_references(case):
+    g, given = case
+    var = g.variant(**given)
+    rules = g.rules(var)
+    core = core_module(g.core)
+    rng = random.Random(11)
+    for seed in range(40):
+        deal = ss.random_deal(seed)
+        pos = midgame(rules, deal, rng, rng.randrange(0, 20))
+        spec = g.core_spec(deal, var, "decide", False)
+        removed, aux = g.core_position(pos, var)
+        have = {Move.from_code(w): g.certificate_key(r, a, var)
+                for w, r, a in core.expand(spec, removed, aux)}
+        want = {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
+        assert have == want, (seed, rules.render(pos))
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_search_from_a_midgame_root_agrees_with_the_reference(case):
+    g, given = case
+    var = g.variant(**given)
+    rules = g.rules(var)
+    core = core_module(g.core)
+    rng = random.Random(5)
+    compared = {"won": 0, "exhausted": 0}
+    for seed in range(60):
+        deal = ss.random_deal(seed)
+        pos = midgame(rules, deal, rng, rng.randrange(8, 30))
+        ref = reference_search(rules, pos, max_states=3000)
+        if ref.status not in compared:
+            continue
+        spec = dict(g.core_spec(deal, var, "decide", False), root=g.core_position(pos, var))
+        run = core.solve(spec, "decide", Limits(), False)
+        assert isinstance(run, CoreRun)
+        assert run.status == ref.status, (seed, rules.render(pos))
+        compared[run.status] += 1
+        if run.status == "won":
+            p = pos
+            for w in run.path:
+                p = rules.play(p, Move.from_code(w))
+            assert rules.won(p), seed
+    assert compared["won"] and compared["exhausted"], compared
