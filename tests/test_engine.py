@@ -8,6 +8,7 @@ from solitaire_solver import _slots
 HARD = ss.random_deal(935)  # the Elevens deal of seeds 0..2999 with the most positions
 
 
+@pytest.mark.core
 def test_tiny_table_replaces_but_decides_the_same():
     replaced = 0
     for seed in range(300):
@@ -26,6 +27,7 @@ def test_tiny_table_replaces_but_decides_the_same():
     assert tiny[2]["states"] > big[2]["states"]  # re-explored, not lost
 
 
+@pytest.mark.core
 def test_table_grows_within_budget():
     r = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL, memory_bytes=64 << 20)
     st = r[2]
@@ -34,6 +36,7 @@ def test_table_grows_within_budget():
     assert st["table_bytes"] <= 64 << 20
 
 
+@pytest.mark.core
 def test_state_limit_is_unknown_not_blocked():
     r = ss.solve("elevens", HARD, certificate=True, max_states=10)
     assert r.status is ss.Status.UNKNOWN
@@ -46,6 +49,7 @@ def test_state_limit_is_unknown_not_blocked():
     assert status == 2 and stats["states"] == 10 and cert is None
 
 
+@pytest.mark.core
 def test_time_limit_is_unknown():
     status, _, stats, _ = _slots.solve("elevens", HARD.cards, _slots.MODE_ALL,
                                        max_seconds=1e-9, memory_bytes=1)
@@ -53,6 +57,7 @@ def test_time_limit_is_unknown():
     assert stats["states"] < 54987  # stopped before the end
 
 
+@pytest.mark.core  # the budget is the core's table's
 def test_certificate_over_budget_is_unknown():
     r = ss.solve("elevens", HARD, certificate=True, memory_mb=0.01)
     assert r.status is ss.Status.UNKNOWN
@@ -66,6 +71,7 @@ def test_bad_limits(kw):
         ss.solve("elevens", HARD, **kw)
 
 
+@pytest.mark.core  # the core's table statistics
 def test_stats_report_the_table():
     r = ss.solve("elevens", ss.random_deal(3), certificate=True)
     for key in ("states", "table_probes", "table_hits", "table_replaced", "seconds"):
@@ -73,6 +79,7 @@ def test_stats_report_the_table():
     assert r.stats["table_probes"] >= r.stats["states"] - 1
 
 
+@pytest.mark.core
 def test_labelled_table_keeps_the_lowest_label():
     """LABELS (csrc/ttable.c): the low bits of k1 are a label; a key is "seen" only with a label
     as low as the stored one, and a lower label replaces it, through growth as well."""
