@@ -25,9 +25,7 @@ from solitaire_solver.games import get_game  # noqa: E402
 from solitaire_solver.rules.pyramid import PyramidRules  # noqa: E402
 from solitaire_solver.search import reference_search  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pyramid-msc-1500"
-if not DATA.exists():
-    DATA = Path("/work/shared/data/pyramid-msc-1500")
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "pyramid-msc-1500"  # tests/data/README.md
 
 
 def vectors() -> tuple[list[list[str]], list[int]]:

@@ -176,6 +176,7 @@ REVIEW_DEAL = [23, 16, 26, 8, 31, 5, 18, 21, 3, 27, 44, 4, 25, 41, 6, 33, 0, 20,
                2, 9, 45, 46, 38, 49, 17, 48, 30]
 
 
+@pytest.mark.core
 def test_time_used_up_between_searches_is_a_time_limit():
     """FREE wins with a line that needs too many passes, and the time is then used up: the
     status is the time limit (3), not the state limit."""
@@ -184,6 +185,7 @@ def test_time_used_up_between_searches_is_a_time_limit():
     assert status == 3
 
 
+@pytest.mark.core
 def test_a_root_position_without_history_may_recycle():
     """A mid-game root given with bit 5 clear once made the certificate search (RECYCLE on with
     unlimited passes) call a winnable position blocked; a root has no history, so any recycle
@@ -208,6 +210,7 @@ def test_a_root_position_without_history_may_recycle():
         assert status == 0, certificate
 
 
+@pytest.mark.core  # the fallback has the decide objective only
 def test_shortest_with_many_passes_stays_small_and_exact():
     """The A* queue had one row of buckets per possible f, allocated up front: with passes=10000
     (depth bound 250,060) that was 392 MB whatever the budget, and a 16-bit g field refused
