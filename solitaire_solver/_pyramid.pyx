@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Core of Pyramid (RULES.md, "Pyramid"; the reference rules are rules/pyramid.py).
+"""Core of Pyramid (docs/pyramid.md; the reference rules are rules/pyramid.py).
 
 Packed position (one position, one key):
 - removed: the bitboard of the removed cards, pyramid and stock alike.

@@ -535,7 +535,7 @@ def decide_deals(SlotSpec table, const uint8_t[:, ::1] deals, uint8_t[::1] statu
 
 
 def seeded_deal(object seed):
-    """The seeded deal of RULES.md made by the C generator (any integer seed)."""
+    """The seeded deal (docs/notation.md) made by the C generator (any integer seed)."""
     cdef uint8_t pack[52]
     cdef ss_mt r
     cdef int i

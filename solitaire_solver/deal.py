@@ -1,4 +1,4 @@
-"""Deals: the 52 cards of one pack in the order they come off it (RULES.md, "Deals")."""
+"""Deals: the 52 cards of one pack in the order they come off it (docs/notation.md)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Deal:
 
     @classmethod
     def from_seed(cls, seed: int) -> Deal:
-        """The seeded deal of RULES.md: the pack in index order shuffled by random.Random(seed)."""
+        """The seeded deal (docs/notation.md): the pack in index order shuffled by random.Random(seed)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DealError(f"a seed must be an integer, not {seed!r}")
         pack = list(range(52))
@@ -60,7 +60,7 @@ DealLike = Union[Deal, str, Sequence[Union[str, int]]]
 
 
 def random_deal(seed: int) -> Deal:
-    """The seeded deal for `seed` (RULES.md): anyone can reproduce it."""
+    """The seeded deal for `seed` (docs/notation.md): anyone can reproduce it."""
     return Deal.from_seed(seed)
 
 

@@ -1,4 +1,4 @@
-"""Fourteen Puzzle: twelve piles, remove two tops totalling 14 (RULES.md, "Fourteen Puzzle").
+"""Fourteen Puzzle: twelve piles, remove two tops totalling 14 (docs/fourteen.md).
 
 Also the pure-Python facts behind the structural proofs of a block (`structural_block`,
 `check_structural_fact`): they read the layout alone, so `verify` re-derives every claim here.
