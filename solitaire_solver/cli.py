@@ -57,7 +57,8 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     p.add_argument("--file", help="read the deal (or layout) from this file")
-    p.add_argument("--seed", type=int, help="the seeded deal: random.Random(N).shuffle of the pack (docs/notation.md)")
+    p.add_argument("--seed", type=int,
+                   help="the seeded deal: random.Random(N).shuffle of the pack (docs/notation.md)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a variant option, e.g. -o passes=1 (repeatable)")
     p.add_argument("--json", action="store_true", help="print JSON")
