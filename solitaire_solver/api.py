@@ -8,7 +8,7 @@ from typing import Any, Iterable, Optional, Union
 from .backend import core_module
 from .contract import Limits
 from .deal import Deal
-from .errors import SolitaireError, VerificationError
+from .errors import MoveError, SolitaireError, VerificationError
 from .games import Game, get_game
 from .games.base import CoreAnswer
 from .moves import Move, parse_moves
@@ -93,12 +93,15 @@ def solve(
     memory_mb: float = DEFAULT_MEMORY_MB,
     certificate: bool = False,
     check: bool = False,
+    after: Union[Iterable[Union[str, Move]], str, None] = None,
     **variant: Any,
 ) -> Result:
     """Decide a deal: a winning line (WON), a proof of a block (BLOCKED), or UNKNOWN when a limit
     you set was reached first.
 
     deal: a Deal, the pack-order text, a list of cards, or (for games that have one) a layout text.
+    after: the moves played so far (Moves or their text): decide the position they reach; the
+    answer's moves continue from there (MoveError, naming the move's number, for an illegal one).
     max_states, max_seconds: search limits; memory_mb: the transposition table's budget.
     certificate: attach the explored positions to an exhaustive proof, for verify() to check.
     check: replay the answer under the reference rules before returning it (VerificationError if
@@ -112,7 +115,8 @@ def solve(
         )
     limits = _limits(max_states, max_seconds, memory_mb)
     d = g.read_deal(deal, var)
-    result = _solve(g, d, var, objective, limits, certificate)
+    prefix = tuple(parse_moves(after)) if after is not None else ()
+    result = _solve(g, d, var, objective, limits, certificate, prefix)
     if check:
         verdict = verify(g, d, result, **var)
         if not verdict.ok:
@@ -121,45 +125,61 @@ def solve(
 
 
 def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
-           certificate: bool) -> Result:
+           certificate: bool, after: tuple[Move, ...] = ()) -> Result:
     name = g.name
-    # A score objective answers with a best line even when the deal cannot be won.
+    start = replay(g.rules(var), d, after) if after else None
+    # A score objective answers with a best line even when the deal cannot be won. A deal that
+    # no line wins from its start is lost from every position it reaches, so a structural
+    # proof of the deal holds mid-game too.
     proof = g.structural_proof(d, var) if objective != "score" else None
     if proof is not None:
         return Result(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
-                      objective=objective)
+                      objective=objective, after=after)
     core = core_module(g.core) if g.core else None
     if core is not None:
-        ans = g.core_solve(core, d, var, objective, limits, certificate)
+        ans = g.core_solve(core, d, var, objective, limits, certificate, start)
         ans.stats["backend"] = "core"
     else:
-        ans = reference_answer(g, d, var, objective, limits, certificate)
+        ans = reference_answer(g, d, var, objective, limits, certificate, start)
     if ans.status == "won":
         return Result(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats, variant=var,
-                      objective=objective, score=ans.score)
+                      objective=objective, score=ans.score, after=after)
     if ans.status == "exhausted":
         return Result(name, Status.BLOCKED, proof=g.block_proof(d, var, ans), stats=ans.stats,
-                      variant=var, objective=objective, score=ans.score)
+                      variant=var, objective=objective, score=ans.score, after=after)
     reason = {
         "limit-states": f"the state limit ({limits.max_states}) was reached",
         "limit-time": f"the time limit ({limits.max_seconds} s) was reached",
         "limit-memory": f"the memory budget ({_mib(limits.memory_bytes)} MiB) was reached",
     }[ans.status]
     return Result(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
-                  reason=reason)
+                  reason=reason, after=after)
+
+
+def replay(rules: Any, d: Deal, moves: Iterable[Move]) -> Any:
+    """The position the moves reach from the deal's start under the reference rules; MoveError
+    naming the first illegal move by its number (1-based) and why."""
+    pos = rules.start(d)
+    for i, m in enumerate(moves, start=1):
+        if rules.won(pos):
+            raise MoveError(f"move {i} ({m}): the deal is already won")
+        if m not in rules.moves(pos):
+            raise MoveError(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
+        pos = rules.apply(pos, m)
+    return pos
 
 
 def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
-                     certificate: bool) -> CoreAnswer:
+                     certificate: bool, start: Any = None) -> CoreAnswer:
     """The pure-Python answer: the reference search over the reference rules."""
     if objective != "decide":
         raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
     rules = g.rules(var)
-    out = reference_search(rules, rules.start(d), limits.max_states, limits.max_seconds,
-                           keep_explored=certificate)
+    out = reference_search(rules, rules.start(d) if start is None else start, limits.max_states,
+                           limits.max_seconds, keep_explored=certificate)
     stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
     cert = frozenset(out.explored) if out.explored is not None else None
-    return CoreAnswer(out.status, out.moves, stats, cert)
+    return CoreAnswer(out.status, out.moves, stats, cert, start=start)
 
 
 def verify(

@@ -78,10 +78,12 @@ class SlotGame(Game):
             return None
         return SlotBatch(core, self.compiled(core))
 
-    def forced_line(self, deal: Deal) -> tuple[list[Move], SlotPosition]:
-        """Play the first legal removal until none is left (reference rules)."""
+    def forced_line(self, deal: Deal, start: Optional[SlotPosition] = None
+                    ) -> tuple[list[Move], SlotPosition]:
+        """Play the first legal removal until none is left (reference rules), from the deal's
+        start or from `start`."""
         rules = self.rules({})
-        pos = rules.start(deal)
+        pos = rules.start(deal) if start is None else start
         line = []
         while not rules.won(pos):
             moves = rules.moves(pos)
@@ -94,14 +96,15 @@ class SlotGame(Game):
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         if not self.order_independent:
             return super().block_proof(deal, variant, answer)
-        # The core's forced line and end position when it played one, else the reference's.
+        # The core's forced line and end position when it played one from the deal's start,
+        # else the reference's from where the search started.
         if answer.end is not None and answer.end[1] is not None:
             removed, slots = answer.end
             # The stock has dealt one card per card removed.
             stock = tuple(deal.cards[self.table.slots + bin(removed).count("1"):])
             line, pos = answer.moves, SlotPosition(slots, stock, removed)
         else:
-            line, pos = self.forced_line(deal)
+            line, pos = self.forced_line(deal, answer.start)
         return self.stuck_proof(line, pos, answer.stats.get("states", len(line) + 1),
                                 answer.certificate)
 
@@ -125,19 +128,19 @@ class SlotGame(Game):
         )
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
-                    max_states: Optional[int]) -> Verification:
+                    max_states: Optional[int], start: Any = None) -> Verification:
         if proof.kind == "forced-line":
             if not self.order_independent:
                 raise VerificationError(f"a forced line proves nothing in {self.name}: there the "
                                         "order of play matters")
-            self.check_forced_line(deal, proof)
+            self.check_forced_line(deal, proof, start)
             return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
-        return super().check_proof(deal, variant, proof, max_states)
+        return super().check_proof(deal, variant, proof, max_states, start)
 
-    def check_forced_line(self, deal: Deal, proof: BlockProof) -> None:
+    def check_forced_line(self, deal: Deal, proof: BlockProof, start: Any = None) -> None:
         """The line must be legal and end stuck, and the proof's text must describe where."""
         rules = self.rules({})
-        pos = rules.start(deal)
+        pos = rules.start(deal) if start is None else start
         for i, m in enumerate(proof.moves, start=1):
             if m not in rules.moves(pos):
                 raise VerificationError(f"proof move {i} ({m}): {rules.why_illegal(pos, m)}")
