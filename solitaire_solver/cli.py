@@ -43,6 +43,8 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
         raise SolitaireError("give the deal as text, or --file PATH, or --seed N (one of them)")
     if args.seed is not None:
         return Deal.from_seed(args.seed)
+    if args.file == "-":
+        return sys.stdin.read()
     if args.file is not None:
         try:
             with open(args.file, encoding="utf-8") as f:
@@ -57,7 +59,7 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
 
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
-    p.add_argument("--file", help="read the deal (or layout) from this file")
+    p.add_argument("--file", help="read the deal (or layout) from this file (- for standard input)")
     p.add_argument("--seed", type=int,
                    help="the seeded deal: random.Random(N).shuffle of the pack (docs/notation.md)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
@@ -252,12 +254,14 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
     last = [0.0]
+    drawn = [False]
 
     def show(p) -> None:  # one line on stderr, redrawn at most ten times a second
         now = p.elapsed
         if now - last[0] < 0.1 and p.done < p.total:
             return
         last[0] = now
+        drawn[0] = True
         lo, hi = p.result.interval
         eta = f"{p.eta:.0f} s" if p.eta != float("inf") else "?"
         print(f"\r{p.done:,}/{p.total:,} deals  {p.rate:,.0f} deals/s  "
@@ -271,12 +275,14 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         # What was done to the --out file (a partial last line dropped) is said, once, plainly.
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
-        r = survey(args.game, seeds=range(args.start, args.start + args.count),
-                   workers=args.workers, out=args.out, max_states=args.max_states,
-                   max_seconds=args.max_seconds, progress=None if args.quiet else show,
-                   **_variant(args.option))
-    if not args.quiet:
-        print(file=sys.stderr)
+        try:
+            r = survey(args.game, seeds=range(args.start, args.start + args.count),
+                       workers=args.workers, out=args.out, max_states=args.max_states,
+                       max_seconds=args.max_seconds, progress=None if args.quiet else show,
+                       **_variant(args.option))
+        finally:
+            if drawn[0]:
+                print(file=sys.stderr)  # end the progress line (before "interrupted", if it comes)
     print(json.dumps(r.to_dict()) if args.json else r.table())
     return 0
 
