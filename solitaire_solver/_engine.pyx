@@ -12,6 +12,9 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 
+from solitaire_solver.bitboard cimport bb_count
+from solitaire_solver.ttable cimport tt_capacity, tt_contains, tt_free, tt_init, tt_visit, ttable
+
 STATUS_NAMES = {
     SEARCH_WON: "won",
     SEARCH_EXHAUSTED: "exhausted",

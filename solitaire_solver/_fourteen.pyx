@@ -33,9 +33,8 @@ Two move modes:
 
 from libc.stdint cimport uint32_t, uint64_t
 
-from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_rank, bb_t, depth_first,
-)
+from solitaire_solver._engine cimport Game, State, depth_first, game_clear
+from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t
 
 MODE_ALL = 0
 MODE_PRUNED = 1

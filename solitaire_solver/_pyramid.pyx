@@ -42,10 +42,11 @@ card with no complement left; the pyramid, and so the deal, can no longer be cle
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
-    SEARCH_LIMIT_TIME, SEARCH_WON, Game, State, bb_bit, bb_count,
-    bb_lowest, bb_rank, bb_t, bb_value_of,
-    best_first, best_value, depth_first,
+    SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
+    best_first, best_value, depth_first, game_clear,
+)
+from solitaire_solver.bitboard cimport (
+    BB_FULL_PACK, bb_bit, bb_count, bb_lowest, bb_rank, bb_t, bb_value_of,
 )
 
 from solitaire_solver.moves import word_code

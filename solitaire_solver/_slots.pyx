@@ -19,13 +19,10 @@ tests/test_slots_confluence.py checks ALL against FORCED on thousands of deals.
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_pop_lowest, bb_rank, bb_t, depth_first,
+from solitaire_solver._engine cimport Game, State, depth_first, game_clear
+from solitaire_solver.bitboard cimport (
+    BB_FULL_PACK, bb_count, bb_pairs_across, bb_pairs_within, bb_pop_lowest, bb_rank, bb_t,
 )
-
-cdef extern from "bitboard.h" nogil:
-    int bb_pairs_across(bb_t a, bb_t b, uint64_t *out, int n)
-    int bb_pairs_within(bb_t a, uint64_t *out, int n)
 
 cdef enum:
     ELEVENS = 0
@@ -206,16 +203,10 @@ def forced_line(str game, object cards):
 # the verdict, the cards left and the number of removals equal the forced line's.
 # tests/test_survey.py checks all three against solve() on thousands of deals.
 
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport uint8_t, uint32_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-cdef extern from "pyrandom.h" nogil:
-    ctypedef struct ss_mt:
-        pass
-    void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
-    void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
-    void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
-    void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
+from solitaire_solver.pyrandom cimport ss_seeded_deal_i64, ss_seeded_deals_i64
 
 cdef enum:
     WON = 0
@@ -400,40 +391,3 @@ def decide_deals(str game, const uint8_t[:, ::1] deals, uint8_t[::1] status, uin
     with nogil:
         for i in range(n):
             record(kind, &deals[i, 0], i, status, left, moves, states)
-
-
-def seeded_deal(object seed):
-    """The seeded deal of RULES.md made by the C generator (any integer seed)."""
-    cdef uint8_t pack[52]
-    cdef ss_mt r
-    cdef int i
-    cdef object a = abs(int(seed))
-    words = []
-    while True:
-        words.append(a & 0xFFFFFFFF)
-        a >>= 32
-        if not a:
-            break
-    cdef uint32_t[::1] key = array_u32(words)
-    ss_mt_seed_words(&r, &key[0], len(words))
-    for i in range(52):
-        pack[i] = <uint8_t>i
-    ss_mt_shuffle(&r, pack, 52)
-    return [pack[i] for i in range(52)]
-
-
-def array_u32(words):
-    import array
-    return array.array("I", words)
-
-
-def seeded_deals(long long start, Py_ssize_t count) -> bytes:
-    """The seeded deals start .. start+count-1 as the batch path makes them (52 bytes each)."""
-    if count < 0 or (count and start > 0 and start + (count - 1) < start):
-        raise ValueError("seeded_deals: bad range")
-    out = bytearray(52 * count)
-    cdef uint8_t[::1] buf = out
-    if count:
-        with nogil:
-            ss_seeded_deals_i64(start, <size_t>count, &buf[0])
-    return bytes(out)
