@@ -10,6 +10,7 @@ import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
 C_HEADERS = sorted(glob.glob("csrc/*.h"))
@@ -59,7 +60,18 @@ extensions = [
     for pyx in pyx_files
 ]
 
+
+
+class build_ext_after_csrc(build_ext):
+    """build_ext that builds ss_csrc first: `build` (pip) does, `setup.py build_ext` alone not."""
+
+    def run(self):
+        self.run_command("build_clib")
+        super().run()
+
+
 setup(
+    cmdclass={"build_ext": build_ext_after_csrc},
     libraries=[ss_csrc],
     ext_modules=cythonize(
         extensions,
