@@ -25,19 +25,12 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
-    expand_state, root_of,
+    Game, State, depth_first, expand_state, game_clear, root_of,
 )
+from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_pop_lowest, bb_rank, bb_t
+from solitaire_solver.pyrandom cimport ss_seeded_deal_i64, ss_seeded_deals_i64
 
 from solitaire_solver.contract import run_of
-
-cdef extern from "pyrandom.h" nogil:
-    ctypedef struct ss_mt:
-        pass
-    void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
-    void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
-    void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
-    void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
 
 MODE_ALL = 0
 MODE_PER_KIND = 1
@@ -532,40 +525,3 @@ def decide_deals(SlotSpec table, const uint8_t[:, ::1] deals, uint8_t[::1] statu
     with nogil:
         for i in range(n):
             record(b, &deals[i, 0], i, status, left, moves, states)
-
-
-def seeded_deal(object seed):
-    """The seeded deal (docs/notation.md) made by the C generator (any integer seed)."""
-    cdef uint8_t pack[52]
-    cdef ss_mt r
-    cdef int i
-    cdef object a = abs(int(seed))
-    words = []
-    while True:
-        words.append(a & 0xFFFFFFFF)
-        a >>= 32
-        if not a:
-            break
-    cdef uint32_t[::1] key = array_u32(words)
-    ss_mt_seed_words(&r, &key[0], len(words))
-    for i in range(52):
-        pack[i] = <uint8_t>i
-    ss_mt_shuffle(&r, pack, 52)
-    return [pack[i] for i in range(52)]
-
-
-def array_u32(words):
-    import array
-    return array.array("I", words)
-
-
-def seeded_deals(long long start, Py_ssize_t count) -> bytes:
-    """The seeded deals start .. start+count-1 as the batch path makes them (52 bytes each)."""
-    if count < 0 or (count and start > 0 and start + (count - 1) < start):
-        raise ValueError("seeded_deals: bad range")
-    out = bytearray(52 * count)
-    cdef uint8_t[::1] buf = out
-    if count:
-        with nogil:
-            ss_seeded_deals_i64(start, <size_t>count, &buf[0])
-    return bytes(out)
