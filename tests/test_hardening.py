@@ -23,6 +23,7 @@ def _score_of(deal, variant, moves):
 
 # -- 1. verify cannot be fooled: score claims -------------------------------------------------------
 
+@pytest.mark.core  # the score and shortest objectives are the core's
 def test_a_score_claim_that_a_better_line_beats_is_rejected():
     # Before: any legal prefix passed with the score it reaches, even the empty line.
     deal = ss.random_deal(5)
@@ -39,6 +40,7 @@ def test_a_score_claim_that_a_better_line_beats_is_rejected():
         assert "scores more" in v.reason
 
 
+@pytest.mark.core  # the score and shortest objectives are the core's
 def test_the_best_score_checks_and_the_check_is_bounded():
     deal = ss.random_deal(775)   # 3,539 positions under one pass: the check searches them all
     r = ss.solve("pyramid", deal, objective="score", passes=1)
@@ -78,6 +80,7 @@ def test_the_reference_best_score_agrees_with_the_core(passes, goal):
     assert compared >= 8 and (pruned >= 1 or passes == 1), (compared, pruned)
 
 
+@pytest.mark.core  # the score and shortest objectives are the core's
 def test_a_score_result_must_say_what_a_score_answer_says():
     deal = ss.random_deal(5)
     var = PYRAMID.variant(passes=1)

@@ -82,6 +82,7 @@ def test_a_won_position_needs_no_move():
         ss.solve("elevens", deal, after=list(r.moves) + [r.moves[0]])
 
 
+@pytest.mark.core  # the score and shortest objectives are the core's
 def test_shortest_counts_from_the_position():
     deal = ss.random_deal(2)
     full = ss.solve("pyramid", deal, objective="shortest")
