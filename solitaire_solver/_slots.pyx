@@ -5,7 +5,10 @@ A position is the removed-cards bitboard alone: the stock deals one card per car
 cards showing are the first `slots` + removed cards of the pack, less the removed ones.
 
 spec (the contract, solitaire_solver/contract.py): "table" (a SlotSpec, the compiled table
-entry), "cards" (52 card indexes, pack order), "mode" (below; MODE_FORCED by default).
+entry), "cards" (52 card indexes in the order play deals them: a game whose deal moves cards
+first, as Block Elevens sends court cards to the bottom, gives the pack so moved; the batch
+decider, given the deals themselves, moves them with the table's deal rule), "mode" (below;
+MODE_FORCED by default).
 
 Move generation has three modes:
 - ALL: every legal removal (what the reference rules list).
@@ -13,6 +16,9 @@ Move generation has three modes:
   J-Q-K set), taking the lowest-index cards of each rank; a suited kind gives one removal per
   suit. Two removals of one unsuited kind leave positions that differ only in the suits of cards
   of the same ranks, and suits play no part for those ranks, so either wins iff the other does.
+  A sums kind (any group of cards of ranks R totalling N) gives one removal per rank multiset
+  it can take: the same argument, per multiset, since no suited kind uses a rank of R (checked
+  when the table is compiled; docs/proofs.md, "Fifteens").
 - FORCED: only the first available removal. When no rank takes part in two kinds (the table's
   `confluent`), removals of different kinds never compete for a card, never disable each other,
   and commute; with the suit symmetry above this makes the game confluent (docs/proofs.md):
@@ -22,6 +28,7 @@ Move generation has three modes:
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver._engine cimport (
@@ -48,6 +55,7 @@ cdef enum:
     PER_KIND = 1
     FORCED = 2
     MAX_KINDS = 16
+    MAX_SUMS = 4
     MAX_SLOTS = 16
     MAX_SUITED = 4      # suited kinds the batch decider can count (four suits each in one word)
 
@@ -58,6 +66,20 @@ cdef struct Kind:
     int need[4]         # cards of each rank in the removal
     bint suited
     bb_t suit_cards[4]  # suited: the kind's card of each rank in suit s
+
+
+cdef struct SumKind:
+    int total
+    int nranks
+    int rank[13]        # distinct ranks, ascending
+    bb_t cards          # every card of those ranks
+
+
+# The deal's rule for ranks that may not show in the first layout (SlotTable.bottom).
+cdef struct DealRule:
+    int slots
+    int mask            # bit r: rank r goes to the bottom while it shows in the layout
+    bint later          # when none went, the first one dealt later goes once
 
 
 # The one-pass batch decider's tables, per rank (see decide_pass).
@@ -71,26 +93,34 @@ cdef struct Batch:
     int ssize[MAX_SUITED]
     int goal_count
     int slots
+    DealRule deal
 
 
 cdef class SlotSpec:
     """A slot game's table entry compiled for the core: slots, kinds of removal (each a tuple of
-    ranks), suited kinds, the ranks that never leave."""
+    ranks), suited kinds, the ranks that never leave; sums ((N, ranks), ...): any group of cards
+    of those ranks totalling N; bottom, bottom_later: the deal's rule (SlotTable)."""
 
     cdef int slots
     cdef int nkinds
     cdef Kind kinds[MAX_KINDS]
+    cdef int nsums
+    cdef SumKind sums[MAX_SUMS]
     cdef bb_t goal
-    cdef int max_moves
+    cdef int max_moves          # bound on the removals of a position, every one listed (ALL)
+    cdef int max_moves_kind     # the same with one removal per rank multiset (PER_KIND)
+    cdef int max_depth
     cdef bint confluent
     cdef Batch batch
 
-    def __init__(self, int slots, kinds, suited, never):
+    def __init__(self, int slots, kinds, suited, never, sums=(), bottom=(), bint bottom_later=False):
         cdef int i, j, s, r
         cdef Kind *k
         groups = [(tuple(g), False) for g in kinds] + [(tuple(g), True) for g in suited]
-        if not 1 <= slots <= MAX_SLOTS or len(groups) > MAX_KINDS:
-            raise ValueError("a slot table of 1..16 slots and at most 16 kinds of removal")
+        sums = [(int(n), tuple(sorted(set(rs)))) for n, rs in sums]
+        if not 1 <= slots <= MAX_SLOTS or len(groups) > MAX_KINDS or len(sums) > MAX_SUMS:
+            raise ValueError("a slot table of 1..16 slots, at most 16 kinds of removal and at "
+                             "most 4 sums")
         self.slots = slots
         self.nkinds = len(groups)
         self.goal = BB_FULL_PACK
@@ -99,6 +129,7 @@ cdef class SlotSpec:
         self.max_moves = 1
         ranks_used = set(never)
         self.confluent = True
+        fewest = 52     # the fewest cards a removal takes
         for i, (group, is_suited) in enumerate(groups):
             k = &self.kinds[i]
             counts = {r: group.count(r) for r in sorted(set(group))}
@@ -123,7 +154,51 @@ cdef class SlotSpec:
                 for n in counts.values():
                     choices *= (1, 4, 6, 4, 1)[n]
             self.max_moves += choices
+            fewest = min(fewest, len(group))
+        self.max_moves_kind = self.max_moves
+        self.nsums = len(sums)
+        suited_ranks = {r for g, is_suited in groups if is_suited for r in g}
+        for i, (total, ranks) in enumerate(sums):
+            if not ranks or any(not 1 <= r <= 13 for r in ranks) or total < 1:
+                raise ValueError(f"a sum of ranks {ranks} totalling {total} does not fit the core")
+            # PER_KIND's one removal per rank multiset is exact only if suits play no part for
+            # these ranks (module doc): no suited kind may use them.
+            if suited_ranks & set(ranks):
+                raise ValueError(f"a sum of ranks {ranks} shares a rank with a suited kind")
+            # A sum's groups compete for cards of its ranks, as two kinds sharing a rank do.
+            self.confluent = False
+            ranks_used |= set(ranks)
+            self.sums[i].total = total
+            self.sums[i].nranks = len(ranks)
+            self.sums[i].cards = 0
+            for j, r in enumerate(ranks):
+                self.sums[i].rank[j] = r
+                self.sums[i].cards |= bb_rank(r)
+            every, multisets, least = sum_bounds(total, ranks, slots)
+            if not multisets:
+                raise ValueError(f"no group of ranks {ranks} totals {total}")
+            self.max_moves += every
+            self.max_moves_kind += multisets
+            fewest = min(fewest, least)
+        # Every removal takes `fewest` cards or more, so a line has at most 52 // fewest moves.
+        self.max_depth = 52 // fewest + 2
         self.fill_batch(groups, never)
+        self.fill_deal(bottom, bottom_later)
+
+    cdef void fill_deal(self, bottom, bint later) except *:
+        cdef DealRule *d = &self.batch.deal
+        cdef int r
+        d.slots = self.slots
+        d.mask = 0
+        d.later = later
+        for r in bottom:
+            if not 1 <= r <= 13:
+                raise ValueError(f"bottom rank {r} is not 1..13")
+            d.mask |= 1 << r
+        # The layout is filled only if enough cards are of other ranks; then no card sent to the
+        # bottom comes back to the layout while the layout is dealt (deal_as_played).
+        if 4 * len(set(bottom)) > 52 - self.slots:
+            raise ValueError("the bottom ranks have more cards than the stock")
 
     cdef void fill_batch(self, list groups, never):
         """The batch decider's tables (used only when the table is confluent)."""
@@ -163,6 +238,37 @@ cdef class SlotSpec:
     def confluent(self):
         return self.confluent
 
+    @property
+    def max_moves(self):
+        """(bound listing every removal, bound with one removal per rank multiset)"""
+        return self.max_moves, self.max_moves_kind
+
+
+def sum_bounds(int total, tuple ranks, int slots):
+    """For a sums kind: (how many groups of at most `slots` cards of the whole pack total
+    `total` -- a bound on the removals any position offers --, how many rank multisets of at
+    most `slots` cards do, the fewest cards of any group). Counted by size and total, rank by
+    rank: a rank gives n of its four cards in C(4, n) ways."""
+    # ways[t][m]: groups of m cards totalling t (over the ranks so far); kinds[t][m]: multisets.
+    ways = [[0] * (slots + 1) for _ in range(total + 1)]
+    kinds = [[0] * (slots + 1) for _ in range(total + 1)]
+    ways[0][0] = kinds[0][0] = 1
+    for r in ranks:
+        new_ways = [[0] * (slots + 1) for _ in range(total + 1)]
+        new_kinds = [[0] * (slots + 1) for _ in range(total + 1)]
+        for t in range(total + 1):
+            for m in range(slots + 1):
+                if not kinds[t][m]:
+                    continue
+                for n in range(5):
+                    if t + n * r > total or m + n > slots:
+                        break
+                    new_ways[t + n * r][m + n] += ways[t][m] * (1, 4, 6, 4, 1)[n]
+                    new_kinds[t + n * r][m + n] += kinds[t][m]
+        ways, kinds = new_ways, new_kinds
+    sizes = [m for m in range(slots + 1) if kinds[total][m]]
+    return sum(ways[total]), sum(kinds[total]), (min(sizes) if sizes else 52)
+
 
 cdef struct SlotsCtx:
     bb_t prefix[53]      # prefix[k]: the first k cards of the pack
@@ -170,7 +276,10 @@ cdef struct SlotsCtx:
     int slots
     int nkinds
     const Kind *kinds
+    int nsums
+    const SumKind *sums
     int mode
+    int max_moves        # room in a move buffer (the engine's max_moves)
 
 
 cdef inline bb_t showing(SlotsCtx *c, bb_t removed) noexcept nogil:
@@ -239,6 +348,79 @@ cdef inline int kind_moves(SlotsCtx *c, const Kind *k, bb_t show, uint64_t *out,
             return n
 
 
+cdef int subsets_totalling(const int *vals, const bb_t *bits, int m, int start, int left,
+                           bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
+    """Appends every set of the cards start..m-1 (values ascending) totalling `left`, each with
+    the cards `acc`: a set is built in list order, so none is listed twice."""
+    cdef int i
+    for i in range(start, m):
+        if vals[i] > left or n >= room:
+            break               # the values ascend: no later card fits either
+        if vals[i] == left:
+            out[n] = acc | bits[i]
+            n += 1
+        else:
+            n = subsets_totalling(vals, bits, m, i + 1, left - vals[i], acc | bits[i], out, n,
+                                  room)
+    return n
+
+
+cdef int multisets_totalling(const int *rank, const bb_t *avail, int nr, int i, int left,
+                             bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
+    """Appends one set per rank multiset totalling `left` from ranks i..nr-1 (avail: the
+    showing cards of each), taking the lowest-index cards of each rank."""
+    cdef bb_t a, take
+    cdef int j
+    if left == 0:
+        if n < room:
+            out[n] = acc
+            n += 1
+        return n
+    if i == nr or n >= room:
+        return n
+    n = multisets_totalling(rank, avail, nr, i + 1, left, acc, out, n, room)
+    a = avail[i]
+    take = 0
+    j = 1
+    while a and j * rank[i] <= left:
+        take |= a & (0 - a)
+        a = bb_pop_lowest(a)
+        n = multisets_totalling(rank, avail, nr, i + 1, left - j * rank[i], acc | take, out, n,
+                                room)
+        j += 1
+    return n
+
+
+cdef inline int sum_moves(SlotsCtx *c, const SumKind *k, bb_t show, uint64_t *out,
+                          int n) noexcept nogil:
+    """Appends the removals of a sums kind among the showing cards (as the mode says)."""
+    cdef int vals[52]
+    cdef bb_t bits[52]
+    cdef bb_t avail[13]
+    cdef int rank[13]
+    cdef int m = 0
+    cdef int i, room
+    cdef bb_t a
+    room = n + 1 if c.mode == FORCED else c.max_moves
+    if c.mode != ALL:
+        for i in range(k.nranks):
+            a = show & bb_rank(k.rank[i])
+            if a:
+                rank[m] = k.rank[i]
+                avail[m] = a
+                m += 1
+        return multisets_totalling(rank, avail, m, 0, k.total, 0, out, n, room)
+    # The cards by value, ascending (ranks ascend, and each rank's cards in index order).
+    for i in range(k.nranks):
+        a = show & bb_rank(k.rank[i])
+        while a:
+            vals[m] = k.rank[i]
+            bits[m] = a & (0 - a)
+            m += 1
+            a = bb_pop_lowest(a)
+    return subsets_totalling(vals, bits, m, 0, k.total, 0, out, n, room)
+
+
 cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef SlotsCtx *c = <SlotsCtx *>ctx
     cdef bb_t show = showing(c, s.removed)
@@ -246,6 +428,10 @@ cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef int i
     for i in range(c.nkinds):
         n = kind_moves(c, &c.kinds[i], show, out, n)
+        if n and c.mode == FORCED:
+            return n
+    for i in range(c.nsums):
+        n = sum_moves(c, &c.sums[i], show, out, n)
         if n and c.mode == FORCED:
             return n
     return n
@@ -271,8 +457,11 @@ cdef void setup(SlotsCtx *c, SlotSpec spec, object cards, int mode) except *:
     c.slots = spec.slots
     c.nkinds = spec.nkinds
     c.kinds = spec.kinds
+    c.nsums = spec.nsums
+    c.sums = spec.sums
     c.goal = spec.goal
     c.mode = mode
+    c.max_moves = spec.max_moves if mode == ALL else spec.max_moves_kind
 
 
 cdef void make_game(Game *g, SlotsCtx *c, SlotSpec spec) noexcept:
@@ -281,8 +470,8 @@ cdef void make_game(Game *g, SlotsCtx *c, SlotSpec spec) noexcept:
     g.moves = slots_moves
     g.play = slots_play
     g.won = slots_won
-    g.max_moves = spec.max_moves
-    g.max_depth = 54    # every removal takes a card
+    g.max_moves = c.max_moves
+    g.max_depth = spec.max_depth
 
 
 def solve(dict spec, str objective, limits, bint certificate):
@@ -346,12 +535,29 @@ cdef object forced_line(SlotsCtx *c, object cards, bb_t removed, bint from_start
 
 
 def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal removal at `removed` and where it leads."""
+    """The contract's expand(): every legal removal at `removed` and where it leads (or those of
+    spec["expand_mode"])."""
     cdef SlotsCtx c
     cdef Game g
-    setup(&c, spec["table"], spec["cards"], ALL)
+    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
+    # asks for another mode's list (the tests compare the generators).
+    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
     return expand_state(&g, removed, aux)
+
+
+def dealt_pack(SlotSpec table, cards):
+    """The pack in the order play deals it, by the table's deal rule as the batch decider applies
+    it (compare with the reference rules' pack_as_dealt)."""
+    cdef uint8_t pack[52]
+    cdef uint8_t out[52]
+    cdef int i
+    if len(cards) != 52:
+        raise ValueError("dealt_pack: a pack of 52 card indexes")
+    for i in range(52):
+        pack[i] = <uint8_t>cards[i]
+    deal_as_played(&table.batch.deal, pack, out)
+    return [out[i] for i in range(52)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -425,6 +631,47 @@ cdef inline int decide_pass(const Batch *b, const uint8_t *cards, uint8_t *moves
     return 0 if removed == b.goal_count else 1
 
 
+cdef void deal_as_played(const DealRule *d, const uint8_t *cards, uint8_t *out) noexcept nogil:
+    """The pack in the order play deals it (SlotTable.bottom): slot by slot, while the slot shows
+    a bottom rank, that card goes to the bottom of the pack and the slot takes the pack's next
+    card; if none went, with `later` the first bottom-rank card of the rest of the pack goes to
+    the bottom once. The pack is a queue: cards come off at head and go under at tail. The table
+    has fewer bottom-rank cards than the stock has cards, so the layout is filled before head
+    reaches a card sent under (SlotSpec.fill_deal), and tail stays below 104."""
+    cdef uint8_t queue[104]
+    cdef uint8_t lay[MAX_SLOTS]
+    cdef int head = 0
+    cdef int tail = 0
+    cdef int i, j
+    cdef uint8_t c
+    cdef bint moved = False
+    if d.mask == 0:
+        memcpy(out, cards, 52)
+        return
+    for i in range(d.slots):
+        lay[i] = cards[i]
+    for i in range(d.slots, 52):
+        queue[tail] = cards[i]
+        tail += 1
+    for i in range(d.slots):
+        while (d.mask >> (lay[i] % 13 + 1)) & 1:
+            queue[tail] = lay[i]
+            tail += 1
+            lay[i] = queue[head]
+            head += 1
+            moved = True
+    if not moved and d.later:
+        for i in range(head, tail):
+            if (d.mask >> (queue[i] % 13 + 1)) & 1:
+                c = queue[i]
+                for j in range(i, tail - 1):
+                    queue[j] = queue[j + 1]
+                queue[tail - 1] = c
+                break
+    memcpy(out, lay, d.slots)
+    memcpy(out + d.slots, &queue[head], tail - head)
+
+
 cdef inline long long now_ns() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -433,7 +680,12 @@ cdef inline long long now_ns() noexcept nogil:
 
 cdef inline void record(const Batch *b, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
                         uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states) noexcept nogil:
-    cdef int st = decide_pass(b, deal, &moves[i], &left[i])
+    cdef uint8_t dealt[52]
+    cdef int st
+    if b.deal.mask:
+        deal_as_played(&b.deal, deal, dealt)
+        deal = dealt
+    st = decide_pass(b, deal, &moves[i], &left[i])
     status[i] = <uint8_t>st
     # What solve() reports: positions reached; a won line does not count its won position.
     states[i] = <uint8_t>(moves[i] + st) if moves[i] > 0 else 1
