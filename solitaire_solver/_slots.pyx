@@ -348,11 +348,14 @@ cdef inline int kind_moves(SlotsCtx *c, const Kind *k, bb_t show, uint64_t *out,
             return n
 
 
-cdef int subsets_totalling(const int *vals, const bb_t *bits, int m, int start, int left,
-                           bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
-    """Appends every set of the cards start..m-1 (values ascending) totalling `left`, each with
-    the cards `acc`: a set is built in list order, so none is listed twice."""
+cdef int subsets_totalling(const int *vals, const int *rest, const bb_t *bits, int m, int start,
+                           int left, bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
+    """Appends every set of the cards start..m-1 (values ascending; rest[i]: the total of cards
+    i..m-1) totalling `left`, each with the cards `acc`: a set is built in list order, so none
+    is listed twice."""
     cdef int i
+    if rest[start] < left:
+        return n                # even all the cards left fall short
     for i in range(start, m):
         if vals[i] > left or n >= room:
             break               # the values ascend: no later card fits either
@@ -360,15 +363,16 @@ cdef int subsets_totalling(const int *vals, const bb_t *bits, int m, int start, 
             out[n] = acc | bits[i]
             n += 1
         else:
-            n = subsets_totalling(vals, bits, m, i + 1, left - vals[i], acc | bits[i], out, n,
-                                  room)
+            n = subsets_totalling(vals, rest, bits, m, i + 1, left - vals[i], acc | bits[i], out,
+                                  n, room)
     return n
 
 
-cdef int multisets_totalling(const int *rank, const bb_t *avail, int nr, int i, int left,
-                             bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
+cdef int multisets_totalling(const int *rank, const int *rest, const bb_t *avail, int nr, int i,
+                             int left, bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
     """Appends one set per rank multiset totalling `left` from ranks i..nr-1 (avail: the
-    showing cards of each), taking the lowest-index cards of each rank."""
+    showing cards of each; rest[i]: their total from rank i on), taking the lowest-index cards
+    of each rank."""
     cdef bb_t a, take
     cdef int j
     if left == 0:
@@ -376,17 +380,17 @@ cdef int multisets_totalling(const int *rank, const bb_t *avail, int nr, int i, 
             out[n] = acc
             n += 1
         return n
-    if i == nr or n >= room:
+    if i == nr or n >= room or rest[i] < left:
         return n
-    n = multisets_totalling(rank, avail, nr, i + 1, left, acc, out, n, room)
+    n = multisets_totalling(rank, rest, avail, nr, i + 1, left, acc, out, n, room)
     a = avail[i]
     take = 0
     j = 1
     while a and j * rank[i] <= left:
         take |= a & (0 - a)
         a = bb_pop_lowest(a)
-        n = multisets_totalling(rank, avail, nr, i + 1, left - j * rank[i], acc | take, out, n,
-                                room)
+        n = multisets_totalling(rank, rest, avail, nr, i + 1, left - j * rank[i], acc | take,
+                                out, n, room)
         j += 1
     return n
 
@@ -395,6 +399,7 @@ cdef inline int sum_moves(SlotsCtx *c, const SumKind *k, bb_t show, uint64_t *ou
                           int n) noexcept nogil:
     """Appends the removals of a sums kind among the showing cards (as the mode says)."""
     cdef int vals[52]
+    cdef int rest[53]
     cdef bb_t bits[52]
     cdef bb_t avail[13]
     cdef int rank[13]
@@ -409,7 +414,10 @@ cdef inline int sum_moves(SlotsCtx *c, const SumKind *k, bb_t show, uint64_t *ou
                 rank[m] = k.rank[i]
                 avail[m] = a
                 m += 1
-        return multisets_totalling(rank, avail, m, 0, k.total, 0, out, n, room)
+        rest[m] = 0
+        for i in range(m - 1, -1, -1):
+            rest[i] = rest[i + 1] + rank[i] * bb_count(avail[i])
+        return multisets_totalling(rank, rest, avail, m, 0, k.total, 0, out, n, room)
     # The cards by value, ascending (ranks ascend, and each rank's cards in index order).
     for i in range(k.nranks):
         a = show & bb_rank(k.rank[i])
@@ -418,7 +426,10 @@ cdef inline int sum_moves(SlotsCtx *c, const SumKind *k, bb_t show, uint64_t *ou
             bits[m] = a & (0 - a)
             m += 1
             a = bb_pop_lowest(a)
-    return subsets_totalling(vals, bits, m, 0, k.total, 0, out, n, room)
+    rest[m] = 0
+    for i in range(m - 1, -1, -1):
+        rest[i] = rest[i + 1] + vals[i]
+    return subsets_totalling(vals, rest, bits, m, 0, k.total, 0, out, n, room)
 
 
 cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:

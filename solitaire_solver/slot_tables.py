@@ -14,13 +14,14 @@ A game with a variant option has one entry per value of the option (Tens: `quart
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, cached_property
 from itertools import chain
-from typing import Optional
 
 RANK_VALUES = range(1, 14)
 
 
-def sum_groups(total: int, ranks: tuple[int, ...]) -> list[tuple[int, ...]]:
+@cache
+def sum_groups(total: int, ranks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Every multiset of ranks from `ranks` (at most four cards of a rank) whose values total
     `total`, each as a sorted tuple: the rank multisets a `sums` removal can take."""
     ranks = tuple(sorted(set(ranks)))
@@ -30,14 +31,14 @@ def sum_groups(total: int, ranks: tuple[int, ...]) -> list[tuple[int, ...]]:
         if left == 0:
             out.append(group)
             return
-        if i == len(ranks):
-            return
+        if left > 4 * sum(ranks[i:]):
+            return          # even every card of the ranks left falls short
         r = ranks[i]
         for n in range(min(4, left // r), -1, -1):
             extend(i + 1, left - n * r, group + (r,) * n)
 
     extend(0, total, ())
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 @dataclass(frozen=True)
@@ -104,13 +105,13 @@ class SlotTable:
             missing = sorted(set(RANK_VALUES) - listed)
             raise ValueError(f"{self.name}: ranks {missing} neither leave nor are listed as never")
 
-    @property
+    @cached_property
     def groups(self) -> list[tuple[int, ...]]:
         """Every rank multiset a removal may take: the kinds, the suited kinds' ranks, and each
         multiset a sums removal allows."""
         out = [tuple(g) for g in chain(self.kinds, self.suited)]
         for total, ranks in self.sums:
-            out += sum_groups(total, tuple(ranks))
+            out += sum_groups(total, tuple(sorted(ranks)))
         return out
 
     @property
@@ -122,7 +123,7 @@ class SlotTable:
                 out |= 1 << c
         return out
 
-    @property
+    @cached_property
     def confluent(self) -> bool:
         """True when no rank takes part in two kinds of removal (nor leaves and never leaves).
 
