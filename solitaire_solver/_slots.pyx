@@ -80,6 +80,7 @@ cdef struct DealRule:
     int slots
     int mask            # bit r: rank r goes to the bottom while it shows in the layout
     bint later          # when none went, the first one dealt later goes once
+    uint8_t bottom[52]  # per card: 1 when its rank is in mask
 
 
 # The one-pass batch decider's tables, per rank (see decide_pass).
@@ -195,6 +196,8 @@ cdef class SlotSpec:
             if not 1 <= r <= 13:
                 raise ValueError(f"bottom rank {r} is not 1..13")
             d.mask |= 1 << r
+        for r in range(52):
+            d.bottom[r] = (d.mask >> (r % 13 + 1)) & 1
         # The layout is filled only if enough cards are of other ranks; then no card sent to the
         # bottom comes back to the layout while the layout is dealt (deal_as_played).
         if 4 * len(set(bottom)) > 52 - self.slots:
@@ -563,8 +566,8 @@ def dealt_pack(SlotSpec table, cards):
     cdef uint8_t pack[52]
     cdef uint8_t out[52]
     cdef int i
-    if len(cards) != 52:
-        raise ValueError("dealt_pack: a pack of 52 card indexes")
+    if sorted(cards) != list(range(52)):
+        raise ValueError("dealt_pack: the 52 card indexes of one full pack")
     for i in range(52):
         pack[i] = <uint8_t>cards[i]
     deal_as_played(&table.batch.deal, pack, out)
@@ -608,32 +611,96 @@ cdef enum:
 # are counted per suit in a second word (4 bits a suit, one group of four per suited kind) and
 # leave when their suit's count reaches the kind's size.
 
+cdef inline uint64_t deal_one(const Batch *b, int card, uint64_t *cnt,
+                             uint64_t *scnt) noexcept nogil:
+    """Count one card dealt and make the removal it enables; returns the cards removed."""
+    cdef uint64_t h, gain
+    cdef int r = card % 13 + 1
+    cdef int q = b.sk[r]
+    cdef int sh
+    if q >= 0:
+        sh = 4 * (4 * q + card // 13)
+        scnt[0] += (<uint64_t>1) << sh
+        gain = <uint64_t>b.ssize[q] if ((scnt[0] >> sh) & 0xF) == <uint64_t>b.ssize[q] else 0
+        scnt[0] -= gain << sh
+    else:
+        cnt[0] += b.one[r]
+        h = ((cnt[0] + b.add[r]) & b.carry[r]) == b.carry[r]
+        cnt[0] -= b.dec[r] & (<uint64_t>0 - h)
+        gain = b.gain[r] & (<uint64_t>0 - h)
+    return gain
+
+
 cdef inline int decide_pass(const Batch *b, const uint8_t *cards, uint8_t *moves_out,
                             uint8_t *left_out) noexcept nogil:
     """Decide one deal (card indexes in dealing order); returns 0 won, 1 blocked."""
     cdef uint64_t cnt = 0
     cdef uint64_t scnt = 0
-    cdef uint64_t h, gain
+    cdef uint64_t gain
     cdef int empty = b.slots
     cdef int nxt = 0
     cdef int removed = 0
     cdef int moves = 0
-    cdef int r, q, sh, card
     while empty > 0 and nxt < 52:
-        card = cards[nxt]
-        r = card % 13 + 1
+        gain = deal_one(b, cards[nxt], &cnt, &scnt)
         nxt += 1
-        q = b.sk[r]
-        if q >= 0:
-            sh = 4 * (4 * q + card // 13)
-            scnt += (<uint64_t>1) << sh
-            gain = <uint64_t>b.ssize[q] if ((scnt >> sh) & 0xF) == <uint64_t>b.ssize[q] else 0
-            scnt -= gain << sh
+        empty += <int>gain - 1
+        removed += <int>gain
+        moves += gain != 0
+    moves_out[0] = <uint8_t>moves
+    left_out[0] = <uint8_t>(b.goal_count - removed)
+    return 0 if removed == b.goal_count else 1
+
+
+cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t *moves_out,
+                                  uint8_t *left_out) noexcept nogil:
+    """decide_pass on the pack as the table's deal rule deals it (deal_as_played), without
+    making that pack: the layout is the first `slots` cards of other ranks (a card sent under is
+    replaced by the pack's next card), the rest of the pack follows (less the one card the
+    `later` rule sends under, if any), then the cards sent under. The layout comes in pack order,
+    not slot by slot, which changes nothing here: the pass's end is the same whatever the order
+    of the cards dealt before it (its invariant, above), and so are the removals it counts, each
+    kind taking a fixed number of cards."""
+    cdef const DealRule *d = &b.deal
+    cdef uint8_t under[52]
+    cdef uint64_t cnt = 0
+    cdef uint64_t scnt = 0
+    cdef uint64_t gain
+    cdef int empty = b.slots
+    cdef int nxt = 0
+    cdef int laid = 0
+    cdef int k = 0
+    cdef int i = 0
+    cdef int removed = 0
+    cdef int moves = 0
+    cdef int card
+    cdef bint pending
+    while laid < b.slots:       # the table leaves enough cards for the layout (fill_deal)
+        card = cards[nxt]
+        nxt += 1
+        if d.bottom[card]:
+            under[k] = <uint8_t>card
+            k += 1
+            continue
+        laid += 1
+        gain = deal_one(b, card, &cnt, &scnt)
+        empty += <int>gain - 1
+        removed += <int>gain
+        moves += gain != 0
+    pending = d.later and k == 0
+    while empty > 0 and (nxt < 52 or i < k):
+        if nxt < 52:
+            card = cards[nxt]
+            nxt += 1
+            if pending and d.bottom[card]:
+                under[k] = <uint8_t>card
+                k += 1
+                pending = False
+                continue
         else:
-            cnt += b.one[r]
-            h = ((cnt + b.add[r]) & b.carry[r]) == b.carry[r]
-            cnt -= b.dec[r] & (<uint64_t>0 - h)
-            gain = b.gain[r] & (<uint64_t>0 - h)
+            card = under[i]
+            i += 1
+        gain = deal_one(b, card, &cnt, &scnt)
         empty += <int>gain - 1
         removed += <int>gain
         moves += gain != 0
@@ -646,41 +713,35 @@ cdef void deal_as_played(const DealRule *d, const uint8_t *cards, uint8_t *out) 
     """The pack in the order play deals it (SlotTable.bottom): slot by slot, while the slot shows
     a bottom rank, that card goes to the bottom of the pack and the slot takes the pack's next
     card; if none went, with `later` the first bottom-rank card of the rest of the pack goes to
-    the bottom once. The pack is a queue: cards come off at head and go under at tail. The table
-    has fewer bottom-rank cards than the stock has cards, so the layout is filled before head
-    reaches a card sent under (SlotSpec.fill_deal), and tail stays below 104."""
-    cdef uint8_t queue[104]
-    cdef uint8_t lay[MAX_SLOTS]
-    cdef int head = 0
-    cdef int tail = 0
-    cdef int i, j
+    the bottom once. The table has fewer bottom-rank cards than the stock has cards
+    (SlotSpec.fill_deal), so the layout is filled before the pack's next card would be one sent
+    under: the refills are the deal's own cards after the layout, in order, and the cards sent
+    under follow the rest of the pack in the order they went."""
+    cdef uint8_t under[52]
+    cdef int k = 0
+    cdef int p = d.slots
+    cdef int i
     cdef uint8_t c
-    cdef bint moved = False
     if d.mask == 0:
         memcpy(out, cards, 52)
         return
     for i in range(d.slots):
-        lay[i] = cards[i]
-    for i in range(d.slots, 52):
-        queue[tail] = cards[i]
-        tail += 1
-    for i in range(d.slots):
-        while (d.mask >> (lay[i] % 13 + 1)) & 1:
-            queue[tail] = lay[i]
-            tail += 1
-            lay[i] = queue[head]
-            head += 1
-            moved = True
-    if not moved and d.later:
-        for i in range(head, tail):
-            if (d.mask >> (queue[i] % 13 + 1)) & 1:
-                c = queue[i]
-                for j in range(i, tail - 1):
-                    queue[j] = queue[j + 1]
-                queue[tail - 1] = c
-                break
-    memcpy(out, lay, d.slots)
-    memcpy(out + d.slots, &queue[head], tail - head)
+        c = cards[i]
+        while d.bottom[c]:
+            under[k] = c
+            k += 1
+            c = cards[p]
+            p += 1
+        out[i] = c
+    if k == 0 and d.later:
+        for i in range(d.slots, 52):
+            if d.bottom[cards[i]]:
+                memcpy(out + d.slots, cards + d.slots, i - d.slots)
+                memcpy(out + i, cards + i + 1, 51 - i)
+                out[51] = cards[i]
+                return
+    memcpy(out + d.slots, cards + p, 52 - p)
+    memcpy(out + d.slots + 52 - p, under, k)
 
 
 cdef inline long long now_ns() noexcept nogil:
@@ -691,12 +752,11 @@ cdef inline long long now_ns() noexcept nogil:
 
 cdef inline void record(const Batch *b, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
                         uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states) noexcept nogil:
-    cdef uint8_t dealt[52]
     cdef int st
     if b.deal.mask:
-        deal_as_played(&b.deal, deal, dealt)
-        deal = dealt
-    st = decide_pass(b, deal, &moves[i], &left[i])
+        st = decide_pass_dealt(b, deal, &moves[i], &left[i])
+    else:
+        st = decide_pass(b, deal, &moves[i], &left[i])
     status[i] = <uint8_t>st
     # What solve() reports: positions reached; a won line does not count its won position.
     states[i] = <uint8_t>(moves[i] + st) if moves[i] > 0 else 1
