@@ -205,7 +205,7 @@ def test_fifteens_exact_pruning_agrees_with_every_removal():
         root = g.core_position(pos, var)
         a, b = (core_run(case, d, m, root=root) for m in (_slots.MODE_PER_KIND, _slots.MODE_ALL))
         assert a.status == b.status, seed
-    assert fewer > 50
+    assert fewer > 200          # the rule prunes on most deals (289 of these 400)
 
 
 def test_fifteens_order_of_play_matters():
