@@ -87,8 +87,8 @@ def run(quick: bool = False) -> str:
         f"{os.cpu_count()} cores shared with other work, so these are lower bounds of what an "
         "idle core does. Elevens is timed in the same run as the yardstick.",
         "",
-        "| game | batch path, seeds 0..{:,}, one core | won | win rate | 95% Wilson interval |"
-        .format(big - 1),
+        f"| game | batch path, seeds 0..{big - 1:,}, one core | won | win rate "
+        "| 95% Wilson interval |",
         "|---|---|---|---|---|",
     ]
     for g, v, rate, w in rows:

@@ -58,6 +58,12 @@ cdef enum:
     MAX_SUMS = 4
     MAX_SLOTS = 16
     MAX_SUITED = 4      # suited kinds the batch decider can count (four suits each in one word)
+    LATER_NONE = 0
+    LATER_ONCE = 1
+    LATER_WHILE = 2
+
+#: SlotTable.bottom_later's values.
+LATER = {"": LATER_NONE, "once": LATER_ONCE, "while": LATER_WHILE}
 
 
 cdef struct Kind:
@@ -79,7 +85,8 @@ cdef struct SumKind:
 cdef struct DealRule:
     int slots
     int mask            # bit r: rank r goes to the bottom while it shows in the layout
-    bint later          # when none went, the first one dealt later goes once
+    int later           # when none went: LATER_NONE, LATER_ONCE (the first one dealt later goes
+                        # under, once) or LATER_WHILE (and so does each such card dealt in its place)
     uint8_t bottom[52]  # per card: 1 when its rank is in mask
 
 
@@ -114,7 +121,7 @@ cdef class SlotSpec:
     cdef bint confluent
     cdef Batch batch
 
-    def __init__(self, int slots, kinds, suited, never, sums=(), bottom=(), bint bottom_later=False):
+    def __init__(self, int slots, kinds, suited, never, sums=(), bottom=(), str bottom_later=""):
         cdef int i, j, s, r
         cdef Kind *k
         groups = [(tuple(g), False) for g in kinds] + [(tuple(g), True) for g in suited]
@@ -186,12 +193,14 @@ cdef class SlotSpec:
         self.fill_batch(groups, never)
         self.fill_deal(bottom, bottom_later)
 
-    cdef void fill_deal(self, bottom, bint later) except *:
+    cdef void fill_deal(self, bottom, str later) except *:
         cdef DealRule *d = &self.batch.deal
         cdef int r
+        if later not in LATER or (later and not bottom):
+            raise ValueError(f"bottom_later {later!r}: '', 'once' or 'while', with bottom ranks")
         d.slots = self.slots
         d.mask = 0
-        d.later = later
+        d.later = LATER[later]
         for r in bottom:
             if not 1 <= r <= 13:
                 raise ValueError(f"bottom rank {r} is not 1..13")
@@ -656,8 +665,8 @@ cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t 
                                   uint8_t *left_out) noexcept nogil:
     """decide_pass on the pack as the table's deal rule deals it (deal_as_played), without
     making that pack: the layout is the first `slots` cards of other ranks (a card sent under is
-    replaced by the pack's next card), the rest of the pack follows (less the one card the
-    `later` rule sends under, if any), then the cards sent under. The layout comes in pack order,
+    replaced by the pack's next card), the rest of the pack follows (less the cards the `later`
+    rule sends under, if any), then the cards sent under. The layout comes in pack order,
     not slot by slot, which changes nothing here: the pass's end is the same whatever the order
     of the cards dealt before it (its invariant, above), and so are the removals it counts, each
     kind taking a fixed number of cards."""
@@ -674,7 +683,7 @@ cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t 
     cdef int removed = 0
     cdef int moves = 0
     cdef int card
-    cdef bint pending
+    cdef int pending            # 1: looking for the later rule's card, 2: sending a run of them
     while laid < b.slots:       # the table leaves enough cards for the layout (fill_deal)
         card = cards[nxt]
         nxt += 1
@@ -687,16 +696,19 @@ cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t 
         empty += <int>gain - 1
         removed += <int>gain
         moves += gain != 0
-    pending = d.later and k == 0
+    pending = 1 if d.later != LATER_NONE and k == 0 else 0
     while empty > 0 and (nxt < 52 or i < k):
         if nxt < 52:
             card = cards[nxt]
             nxt += 1
-            if pending and d.bottom[card]:
-                under[k] = <uint8_t>card
-                k += 1
-                pending = False
-                continue
+            if pending:
+                if d.bottom[card]:
+                    under[k] = <uint8_t>card
+                    k += 1
+                    pending = 2 if d.later == LATER_WHILE else 0
+                    continue
+                if pending == 2:
+                    pending = 0
         else:
             card = under[i]
             i += 1
@@ -712,8 +724,9 @@ cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t 
 cdef void deal_as_played(const DealRule *d, const uint8_t *cards, uint8_t *out) noexcept nogil:
     """The pack in the order play deals it (SlotTable.bottom): slot by slot, while the slot shows
     a bottom rank, that card goes to the bottom of the pack and the slot takes the pack's next
-    card; if none went, with `later` the first bottom-rank card of the rest of the pack goes to
-    the bottom once. The table has fewer bottom-rank cards than the stock has cards
+    card; if none went, with LATER_ONCE the first bottom-rank card of the rest of the pack goes
+    to the bottom once, with LATER_WHILE so do the bottom-rank cards right after it. The table
+    has fewer bottom-rank cards than the stock has cards
     (SlotSpec.fill_deal), so the layout is filled before the pack's next card would be one sent
     under: the refills are the deal's own cards after the layout, in order, and the cards sent
     under follow the rest of the pack in the order they went."""
@@ -733,12 +746,16 @@ cdef void deal_as_played(const DealRule *d, const uint8_t *cards, uint8_t *out) 
             c = cards[p]
             p += 1
         out[i] = c
-    if k == 0 and d.later:
+    if k == 0 and d.later != LATER_NONE:
         for i in range(d.slots, 52):
             if d.bottom[cards[i]]:
+                p = i + 1
+                while d.later == LATER_WHILE and p < 52 and d.bottom[cards[p]]:
+                    p += 1
+                # cards i..p-1 go under
                 memcpy(out + d.slots, cards + d.slots, i - d.slots)
-                memcpy(out + i, cards + i + 1, 51 - i)
-                out[51] = cards[i]
+                memcpy(out + i, cards + p, 52 - p)
+                memcpy(out + i + 52 - p, cards + i, p - i)
                 return
     memcpy(out + d.slots, cards + p, 52 - p)
     memcpy(out + d.slots + 52 - p, under, k)

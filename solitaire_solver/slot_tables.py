@@ -53,13 +53,15 @@ class SlotTable:
     never: ranks whose cards never leave; the game is won when every other card is removed.
     bottom, bottom_later: the deal's rule for cards that may not stay in the first layout. While
     the layout shows a card of a rank in `bottom`, slot by slot, that card goes to the bottom of
-    the pack and the slot is dealt the next card; with `bottom_later`, when no card went so, the
-    first such card dealt later goes to the bottom once. The pack is then played as so dealt
+    the pack and the slot is dealt the next card; when no card went so, with bottom_later="once"
+    the first such card dealt later goes to the bottom once (the next card is dealt whatever it
+    is), with "while" so does each such card dealt in its place, with "" none goes. The pack is
+    then played as so dealt
     (the reference rules' pack_as_dealt states it in Python; the core compiles it for the batch
     decider).
     variant: the variant option values this entry plays, ((option, value), ...). Entries of one
     name are one game, one entry per combination of values, the first the default; they share
-    name, aliases, summary, slots, columns and deal rule.
+    name, aliases, summary, slots and columns.
     """
 
     name: str
@@ -78,7 +80,7 @@ class SlotTable:
     sums: tuple[tuple[int, tuple[int, ...]], ...] = ()
     never: tuple[int, ...] = ()
     bottom: tuple[int, ...] = ()
-    bottom_later: bool = False
+    bottom_later: str = ""
     variant: tuple[tuple[str, str], ...] = ()
     #: One line per variant option, for `solitaire-solver games`: ((option, text), ...).
     variant_doc: tuple[tuple[str, str], ...] = ()
@@ -98,8 +100,12 @@ class SlotTable:
                 raise ValueError(f"{self.name}: no group of ranks {tuple(ranks)} totals {total}")
         if any(r not in RANK_VALUES for r in chain(self.never, self.bottom)):
             raise ValueError(f"{self.name}: never/bottom name a rank outside 1..13")
+        if self.bottom_later not in ("", "once", "while"):
+            raise ValueError(f"{self.name}: bottom_later is '', 'once' or 'while'")
         if self.bottom_later and not self.bottom:
             raise ValueError(f"{self.name}: bottom_later without bottom ranks")
+        if 4 * len(set(self.bottom)) > 52 - self.slots:
+            raise ValueError(f"{self.name}: the bottom ranks have more cards than the stock")
         listed = set(self.never) | {r for g in self.groups for r in g}
         if listed != set(RANK_VALUES):
             missing = sorted(set(RANK_VALUES) - listed)
@@ -226,7 +232,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         removal_rule=("only number cards (A..9) totalling 15, or a Ten, Jack, Queen and King of "
                       "one suit, leave together"),
     ),
-    SlotTable(
+    *(SlotTable(
         name="block-elevens",
         aliases=("blockelevens", "block-eleven"),
         summary=("twelve piles; court cards in the first layout go to the bottom of the pack; "
@@ -237,12 +243,19 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         kinds=((1, 10), (2, 9), (3, 8), (4, 7), (5, 6)),
         never=(11, 12, 13),
         bottom=(11, 12, 13),
-        bottom_later=True,
+        bottom_later=later,
+        variant=(("later", value),),
+        variant_doc=(("later", "when the first layout shows no court card, once: the first "
+                               "court card dealt later goes to the bottom, once (RULES.md); "
+                               "while: so does each court card dealt in its place; none: no "
+                               "card goes"),),
         moves_noun="covering moves",
-        rules="solitaire_solver.rules.blockelevens:BlockElevensRules",
+        rules=f"solitaire_solver.rules.blockelevens:{cls}",
         stuck_clause="no two number cards on top of the piles total 11",
         removal_rule="only two number cards on top of the piles totalling 11 can be covered",
-    ),
+    ) for value, later, cls in (("once", "once", "BlockElevensRules"),
+                                ("while", "while", "BlockElevensWhileRules"),
+                                ("none", "", "BlockElevensLayoutRules"))),
 )
 
 

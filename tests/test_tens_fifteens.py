@@ -27,7 +27,8 @@ from solitaire_solver.slot_tables import SlotTable, slot_table, sum_groups
 pytestmark = pytest.mark.core
 
 #: Every game and variant of this file; the order-independent ones first.
-CONFLUENT = [("tens", {}), ("tens", {"quartets": "rank"}), ("block-elevens", {})]
+CONFLUENT = [("tens", {}), ("tens", {"quartets": "rank"}), ("block-elevens", {}),
+             ("block-elevens", {"later": "while"}), ("block-elevens", {"later": "none"})]
 ALL_CASES = CONFLUENT + [("fifteens", {})]
 GOLDEN = Path(__file__).parent / "data" / "pysolfc-layouts"
 deals = st.permutations(range(52)).map(ss.Deal)
@@ -89,6 +90,7 @@ def test_games_and_variants_are_registered():
     assert tens.table_of({"quartets": "rank"}) is slot_table("tens", quartets="rank")
     assert tens.table_of({}) is slot_table("tens")
     assert get_game("block_elevens")[0].name == "block-elevens"
+    assert get_game("block-elevens")[0].options["later"].choices == ("once", "while", "none")
     assert get_game("Fifteen")[0].name == "fifteens"
     d = ss.random_deal(5)
     assert ss.solve("tens", d, quartets="rank").variant == {"quartets": "rank"}
@@ -124,7 +126,7 @@ def test_bad_tables_are_refused():
     with pytest.raises(ValueError, match="no group of ranks"):
         SlotTable(**base, kinds=(), sums=((200, (1, 2)),), never=tuple(range(1, 14)))
     with pytest.raises(ValueError, match="bottom_later without bottom"):
-        SlotTable(**base, kinds=((1, 10),), never=tuple(range(2, 14)), bottom_later=True)
+        SlotTable(**base, kinds=((1, 10),), never=tuple(range(2, 14)), bottom_later="once")
     # The core's per-multiset search needs suits to play no part for a sum's ranks.
     with pytest.raises(ValueError, match="shares a rank with a suited kind"):
         _slots.SlotSpec(16, (), ((9, 10),), (), sums=((15, (1, 2, 9)),))
@@ -137,7 +139,7 @@ def test_bad_tables_are_refused():
 @pytest.mark.parametrize("case", ALL_CASES, ids=ids)
 def test_core_verdicts_equal_the_reference_search(case):
     name, var = case
-    n = {"tens": 120, "block-elevens": 25, "fifteens": 60}[name]
+    n = {"tens": 120, "block-elevens": 20, "fifteens": 60}[name]
     for seed in range(n):
         d = ss.random_deal(seed)
         r = ss.solve(name, d, **var)
@@ -332,26 +334,35 @@ def test_block_elevens_courts_in_the_layout_go_to_the_bottom():
 
 
 def test_block_elevens_without_courts_the_first_later_one_goes_once():
-    first = C("AC 2C 3C 4C 5C 6C 7C 8C 9C TC AD 2D 3D 4D QS KS")
+    first = C("AC 2C 3C 4C 5C 6C 7C 8C 9C TC AD 2D 3D 4D QS KS 5D")
     d = ss.Deal(first + [c for c in range(52) if c not in first])
+    g = get_game("block-elevens")[0]
     dealt = pack_as_dealt(d.cards)
     # QS (pack position 14) goes under; KS, the next court, is dealt where it is.
     assert dealt[:14] == tuple(first[:14]) and dealt[14] == card_index("KS")
     assert dealt[-1] == card_index("QS") and len(dealt) == 52
-    table = get_game("block-elevens")[0].compiled(_slots)
-    assert _slots.dealt_pack(table, list(d.cards)) == list(dealt)
+    assert g.pack(d, g.variant()) == dealt
+    # later=while: KS, dealt in its place, goes too; later=none: nothing moves.
+    assert g.pack(d, g.variant(later="while"))[14] == card_index("5D")
+    assert g.pack(d, g.variant(later="while"))[-2:] == tuple(C("QS KS"))
+    assert g.pack(d, g.variant(later="none")) == d.cards
+    for later in ("once", "while", "none"):
+        table = g.compiled(_slots, {"later": later})
+        assert _slots.dealt_pack(table, list(d.cards)) == list(g.pack(d, {"later": later}))
 
 
-def test_block_elevens_deal_rule_core_equals_reference():
-    table = get_game("block-elevens")[0].compiled(_slots)
+@pytest.mark.parametrize("later", ["once", "while", "none"])
+def test_block_elevens_deal_rule_core_equals_reference(later):
+    table = get_game("block-elevens")[0].compiled(_slots, {"later": later})
     moved_later = 0
     for seed in range(20000):
         cards = ss.random_deal(seed).cards
-        dealt = pack_as_dealt(cards)
+        dealt = pack_as_dealt(cards, 12, later)
         assert _slots.dealt_pack(table, list(cards)) == list(dealt), seed
         assert all(value(c) <= 10 for c in dealt[:12])
-        moved_later += all(value(c) <= 10 for c in cards[:12])
-    assert moved_later > 100     # the rule for a layout without courts is exercised
+        moved_later += dealt[12:] != cards[12:] and all(value(c) <= 10 for c in cards[:12])
+    # the rule for a layout without courts is exercised (and moves nothing with later=none)
+    assert (moved_later > 100) == (later != "none")
 
 
 def test_block_elevens_is_won_when_the_pack_is_dealt():

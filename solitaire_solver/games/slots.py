@@ -38,7 +38,8 @@ class SlotBatch:
 
 class SlotGame(Game):
     """A game of the slot family, described by its entries in slot_tables (no code of its own):
-    one entry, or one per value of its variant option (Tens: quartets=suit, quartets=rank)."""
+    one entry, or one per combination of its variant options' values (Tens: quartets=suit,
+    quartets=rank)."""
 
     core = "_slots"
 
@@ -46,8 +47,7 @@ class SlotGame(Game):
         entries = (tables,) if isinstance(tables, SlotTable) else tuple(tables)
         first = entries[0]
         for t in entries[1:]:
-            for part in ("name", "aliases", "summary", "slots", "columns", "bottom",
-                         "bottom_later"):
+            for part in ("name", "aliases", "summary", "slots", "columns"):
                 if getattr(t, part) != getattr(first, part):
                     raise ValueError(f"{first.name}: the entries of one game differ in {part}")
         names = [name for name, _ in first.variant]

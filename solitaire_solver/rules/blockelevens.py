@@ -14,14 +14,16 @@ from .slots import SlotRules, pairs_totalling
 COURTS = (11, 12, 13)
 
 
-def pack_as_dealt(cards: tuple[int, ...], piles: int = 12) -> tuple[int, ...]:
+def pack_as_dealt(cards: tuple[int, ...], piles: int = 12, later: str = "once"
+                  ) -> tuple[int, ...]:
     """The pack in the order play deals it (docs/block-elevens.md).
 
     Pile by pile, while a pile shows a court card, that card goes to the bottom of the pack and
     the pile gets the next card. If no court card went so, the first court card that play would
-    deal later (the first one in the rest of the pack) goes to the bottom instead, once: the card
-    after it is dealt in its place. Play never changes the order the pack deals in, so this is
-    the same whatever the order of play."""
+    deal later (the first one in the rest of the pack) goes to the bottom: with later="once" it
+    alone, the card after it dealt in its place whatever it is; with "while" also each court
+    card dealt in its place; with "none" no card goes. Play never changes the order the pack
+    deals in, so this is the same whatever the order of play."""
     layout = list(cards[:piles])
     pack = list(cards[piles:])
     moved = False
@@ -30,17 +32,39 @@ def pack_as_dealt(cards: tuple[int, ...], piles: int = 12) -> tuple[int, ...]:
             pack.append(layout[i])
             layout[i] = pack.pop(0)
             moved = True
-    if not moved:
+    if not moved and later != "none":
         first = next(i for i, c in enumerate(pack) if value(c) in COURTS)
-        pack.append(pack.pop(first))
+        end = first + 1
+        # "while": the court cards dealt in its place, one after another, go too (up to the
+        # cards already under, which are the bottom)
+        while later == "while" and end < len(pack) and value(pack[end]) in COURTS:
+            end += 1
+        pack = pack[:first] + pack[end:] + pack[first:end]
     return tuple(layout + pack)
 
 
 class BlockElevensRules(SlotRules):
-    table = slot_table("block-elevens")
+    """Variant later=once (RULES.md)."""
+
+    table = slot_table("block-elevens", later="once")
+    later = "once"
 
     def pack_as_dealt(self, cards: tuple[int, ...]) -> tuple[int, ...]:
-        return pack_as_dealt(cards, self.slots)
+        return pack_as_dealt(cards, self.slots, self.later)
 
     def removals(self, showing: list[int]) -> list[tuple[int, ...]]:
         return pairs_totalling(showing, 11, range(1, 11))
+
+
+class BlockElevensWhileRules(BlockElevensRules):
+    """Variant later=while."""
+
+    table = slot_table("block-elevens", later="while")
+    later = "while"
+
+
+class BlockElevensLayoutRules(BlockElevensRules):
+    """Variant later=none: only the first layout's court cards go to the bottom."""
+
+    table = slot_table("block-elevens", later="none")
+    later = "none"
