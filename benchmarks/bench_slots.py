@@ -25,7 +25,8 @@ from solitaire_solver.games import get_game  # noqa: E402
 from solitaire_solver.search import reference_search  # noqa: E402
 from solitaire_solver.survey import wilson_interval  # noqa: E402
 
-BATCH = [("elevens", {}), ("tens", {}), ("tens", {"quartets": "rank"}), ("block-elevens", {})]
+BATCH = [("elevens", {}), ("tens", {}), ("tens", {"quartets": "rank"}), ("block-elevens", {}),
+         ("block-elevens", {"later": "while"}), ("block-elevens", {"later": "none"})]
 
 
 def label(game: str, variant: dict) -> str:
