@@ -22,6 +22,7 @@ from .errors import (
 from .games import GAMES, Game, get_game
 from .moves import Move
 from .positions import Analysis, Hint, Position, analyze, hint, position
+from .pysolfc import PySolFCError, pysolfc_deal
 from .result import BlockProof, Result, Status
 from .survey import SurveyResult, survey, wilson_interval
 
@@ -40,6 +41,7 @@ __all__ = [
     "Move",
     "MoveError",
     "Position",
+    "PySolFCError",
     "Result",
     "SolitaireError",
     "Status",
@@ -54,6 +56,7 @@ __all__ = [
     "get_game",
     "hint",
     "position",
+    "pysolfc_deal",
     "random_deal",
     "solve",
     "survey",

@@ -69,8 +69,15 @@ class Pyramid(Game):
                        doc="all: every card must go; pyramid: the 28 pyramid cards"),
         "stock_waste_pairs": Option(True, choices=(True, False), parse=parse_bool,
                                     doc="the stock top and the waste top may pair"),
+        "first_to_waste": Option(False, choices=(True, False), parse=parse_bool,
+                                 doc="play starts with the first stock card drawn onto the "
+                                     "waste (PySolFC)"),
     }
-    presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"}}
+    presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"},
+               # PySolFC's Pyramid (38) and Relaxed Pyramid (193): docs/pyramid.md, PySolFC
+               "pyramid-pysolfc": {"passes": 3, "goal": "all", "first_to_waste": True},
+               "relaxed-pyramid-pysolfc": {"passes": 3, "goal": "pyramid",
+                                           "first_to_waste": True}}
     objectives = ("decide", "shortest", "score")
 
     def variant(self, **given: Any) -> dict:
@@ -83,7 +90,7 @@ class Pyramid(Game):
 
     def rules(self, variant: dict) -> PyramidRules:
         return PyramidRules(passes_value(variant["passes"]), variant["goal"],
-                            variant["stock_waste_pairs"])
+                            variant["stock_waste_pairs"], variant.get("first_to_waste", False))
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
@@ -98,8 +105,13 @@ class Pyramid(Game):
         if objective == "score" and not 1 <= passes <= 3:
             raise VariantError("the competitive score is defined for 1 to 3 passes, not "
                                f"{variant['passes']}")
-        return {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
+        spec = {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
                 "stock_waste_pairs": variant["stock_waste_pairs"]}
+        if variant.get("first_to_waste"):
+            # Play starts one draw in: the core searches from that position (its aux: one card
+            # drawn, pass 1, RECYCLE's bit set as for any position given without its history).
+            spec["root"] = (0, 1 | (1 << 5))
+        return spec
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         # aux: the stock cards drawn (bits 0..4), the pass (bits 8 up); bit 5 set, as a position
