@@ -74,8 +74,12 @@ def test_stepping_a_won_pyramid_to_the_end_clears_the_pyramid(browser, tmp_path)
     d.find_elements(By.CSS_SELECTOR, "#moves button")[k].click()
     assert len(shown(d, f"{VISIBLE} [data-marked=true]")) == 2
     d.execute_script("window.scrollTo(0, 0)")
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    assert d.save_screenshot(str(SCREENSHOT))
+    png = d.get_screenshot_as_png()
+    assert png.startswith(b"\x89PNG")
+    # README's picture is of the compiled core's line: the fallback finds another line, and the
+    # picture should not change with the backend that ran the tests.
+    if r.stats.get("backend") == "core":
+        SCREENSHOT.write_bytes(png)
 
     # Next, click by click, to the end: the button stops there.
     d.find_element(By.ID, "first").click()
