@@ -74,7 +74,7 @@ SCRIPT = """
 """
 
 
-def _line(g: Game, result: Result) -> tuple[tuple, str]:
+def _line(result: Result) -> tuple[tuple, str]:
     """The moves the page steps through and the verdict sentence."""
     if result.won:
         score = f", score {result.score}" if result.score is not None else ""
@@ -90,7 +90,7 @@ def page(g: Game, variant: dict, deal: Deal, result: Result) -> str:
     """The page of `result` for `deal` (see pictures.render_html)."""
     rules = g.rules(variant)
     pos = replay(rules, deal, result.after)
-    line, verdict = _line(g, result)
+    line, verdict = _line(result)
     frames = []
     n = len(line)
     for k in range(n + 1):
@@ -99,7 +99,9 @@ def page(g: Game, variant: dict, deal: Deal, result: Result) -> str:
             caption = f"Move {k + 1} of {n}: {unicode_cards(str(m))}"
             caption += " (the marked cards go)" if m.cards else ""
         elif result.won:
-            caption = f"After move {n} of {n}: won" if n else "The position is won"
+            # A best-score line (objective "score") may end without winning.
+            end = "won" if rules.won(pos) else "the end of the line"
+            caption = f"After move {n} of {n}: {end}" if n else f"The position: {end}"
         elif result.blocked:
             caption = (f"After move {n} of {n}: stuck" if n else
                        "The position: no line of play wins from here")
