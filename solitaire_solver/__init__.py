@@ -21,6 +21,7 @@ from .errors import (
 )
 from .games import GAMES, Game, get_game
 from .moves import Move
+from .pictures import render_html, render_svg
 from .positions import Analysis, Hint, Position, analyze, hint, position
 from .pysolfc import PySolFCError, pysolfc_deal
 from .result import BlockProof, Result, Status
@@ -58,6 +59,8 @@ __all__ = [
     "position",
     "pysolfc_deal",
     "random_deal",
+    "render_html",
+    "render_svg",
     "solve",
     "survey",
     "verify",
