@@ -161,6 +161,7 @@ def test_nestor_deals_are_packs_our_rectified_deal_turns_into_pysolfcs_columns()
 
 # -- PySolFC's rules ------------------------------------------------------------------------------
 
+@pytest.mark.core  # (Pyramid deals take the reference search minutes)
 def test_pyramid_pysolfc_starts_one_draw_in():
     """PySolFC's Pyramid deals its first stock card to the waste (Pyramid.startGame): the preset
     decides the position after our `draw`, and is won no more often than our start."""
@@ -198,6 +199,7 @@ def test_the_rules_to_solve_each_number_under():
 
 # -- the command line -----------------------------------------------------------------------------
 
+@pytest.mark.core  # (Pyramid deals take the reference search minutes)
 def test_cli_solve_shows_pysolfcs_layout_and_names_the_number(capsys):
     code = cli.main(["solve", "pyramid", "--pysolfc", "123456"])
     out, err = capsys.readouterr()
