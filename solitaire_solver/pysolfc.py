@@ -25,7 +25,7 @@ from typing import Optional, Union
 from .cards import card_index, card_name
 from .deal import Deal
 from .errors import SolitaireError
-from .games import get_game
+from .games import get_game, normalise
 from .games.base import Game
 
 #: PySolFC numbers run from 0 to BasicRandom.MAX_SEED (pysollib/pysolrandom.py: 20 digits).
@@ -190,7 +190,7 @@ def pysolfc_game(game: Union[str, int, Game]) -> PySolFCGame:
     g, _ = get_game(name)  # UnknownGameError for a name we do not know at all
     if isinstance(name, str):
         for p in PYSOLFC_GAMES:
-            if p.preset is not None and name.strip().lower() == p.preset:
+            if p.preset is not None and normalise(name) == p.preset:
                 return p
     for p in PYSOLFC_GAMES:
         if p.game == g.name:
