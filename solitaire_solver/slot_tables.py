@@ -219,6 +219,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         ("pysolfc", dict(
             kinds=((1, 10), (2, 9), (3, 8), (4, 7), (5, 6)),
             reserve=ReserveRule((11, 12, 13), 3, same_rank=False, refill_while_held=True),
+            moves_noun="moves",
             rules="solitaire_solver.rules.elevens:ElevensPySolFCRules",
             stuck_clause=("no two showing cards total 11 and no showing court card has its "
                           "rank's reserve free"),
@@ -279,6 +280,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         columns=7,
         kinds=TENS_PAIRS,
         reserve=ReserveRule((10, 11, 12, 13), 4, same_rank=True, refill_while_held=False),
+        moves_noun="moves",
         variant=(("quartets", "rank"), ("reserves", "pysolfc")),
         variant_doc=TENS_DOC,
         rules="solitaire_solver.rules.tens:TensPySolFCRules",
