@@ -33,8 +33,10 @@ def pyramid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
         for i in range(r + 1):
             c = pos.pyramid[place(r, i)]
             if c is not None:
+                covered = r + 1 < ROWS and any(pos.pyramid[place(r + 1, j)] is not None
+                                               for j in (i, i + 1))
                 d.card(x0 + (ROWS - 1 - r) * STEP / 2 + i * STEP, y0 + r * H / 2, c, "pyramid",
-                       c in marked)
+                       c in marked, covered)
     right = x0 + ROWS * STEP - GAP
     d.label(x0, y0 - 4, f"Stock {len(pos.stock)}")
     d.squared(x0, y0, pos.stock, "stock", pos.stock[:1], marked)

@@ -66,8 +66,11 @@ class Drawing:
         self.width = max(self.width, x)
         self.height = max(self.height, y)
 
-    def card(self, x: float, y: float, card: int, place: str, marked: bool = False) -> None:
-        """A card face up, its corner index (rank and suit) in the strip a fan leaves showing."""
+    def card(self, x: float, y: float, card: int, place: str, marked: bool = False,
+             covered: bool = False) -> None:
+        """A card face up, its corner index (rank and suit) in the strip a fan leaves showing.
+        A `covered` card (its lower half under other cards, as in Pyramid's rows) draws its
+        large suit in its upper half, so no part of it shows between the cards over it."""
         colour = RED if suit(card) in (1, 2) else BLACK
         sym = _SUIT_IDS[suit(card)]
         stroke = f'stroke="{MARK}" stroke-width="3.5"' if marked else 'stroke="#777"'
@@ -83,8 +86,10 @@ class Drawing:
             f' fill="{colour}"{tight}>{rank}</text>'
             f'<use href="#{sym}" x="{23 if len(rank) > 1 else 16}" y="4" width="11" height="11"'
             f' fill="{colour}"/>'
-            f'<use href="#{sym}" x="{W / 2 - 11:g}" y="{H / 2 - 6:g}" width="22" height="22"'
-            f' fill="{colour}"/></g>')
+            + (f'<use href="#{sym}" x="{W / 2 - 6:g}" y="17" width="12" height="12"'
+               if covered else
+               f'<use href="#{sym}" x="{W / 2 - 11:g}" y="{H / 2 - 6:g}" width="22" height="22"')
+            + f' fill="{colour}"/></g>')
         self._grow(x + W, y + H)
 
     def back(self, x: float, y: float, card: int, place: str) -> None:
