@@ -11,7 +11,10 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
-extra_compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
+# SOLITAIRE_SOLVER_OPT replaces -O3: .ci/sanitize builds with "-O1 -g" (its sanitizer flags come in
+# through CFLAGS and LDFLAGS, which setuptools adds to every compile and link, but before these).
+OPT = os.environ.get("SOLITAIRE_SOLVER_OPT", "-O3").split()
+extra_compile_args = [] if sys.platform == "win32" else [*OPT, "-std=c99"]
 
 
 def cpu_has_popcnt() -> bool:
