@@ -1,6 +1,7 @@
 """Build the C-speed core: every solitaire_solver/*.pyx becomes one extension module.
 
-All modules share the small C library in csrc/ (bitboards, the transposition table).
+The small C library in csrc/ (bitboards, the transposition table, Python's random in C) is compiled
+once, into the static library ss_csrc that setuptools links into every extension.
 """
 
 import glob
@@ -9,12 +10,14 @@ import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
+C_HEADERS = sorted(glob.glob("csrc/*.h"))
 # SOLITAIRE_SOLVER_OPT replaces -O3: .ci/sanitize builds with "-O1 -g" (its sanitizer flags come in
 # through CFLAGS and LDFLAGS, which setuptools adds to every compile and link, but before these).
 OPT = os.environ.get("SOLITAIRE_SOLVER_OPT", "-O3").split()
-extra_compile_args = [] if sys.platform == "win32" else [*OPT, "-std=c99"]
+compile_args = [] if sys.platform == "win32" else [*OPT, "-std=c99"]
 
 
 def cpu_has_popcnt() -> bool:
@@ -31,7 +34,15 @@ def cpu_has_popcnt() -> bool:
 
 
 if cpu_has_popcnt():
-    extra_compile_args.append("-mpopcnt")
+    compile_args.append("-mpopcnt")
+
+ss_csrc = ("ss_csrc", {
+    "sources": C_SOURCES,
+    "include_dirs": ["csrc"],
+    # A static library linked into shared objects: position-independent code.
+    "cflags": compile_args + ([] if sys.platform == "win32" else ["-fPIC"]),
+    "obj_deps": {"": C_HEADERS},  # a changed header rebuilds every object
+})
 
 # Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=_engine,_slots builds just those modules.
 only = [m for m in os.environ.get("SOLITAIRE_SOLVER_BUILD_ONLY", "").split(",") if m]
@@ -42,14 +53,29 @@ if only:
 extensions = [
     Extension(
         "solitaire_solver." + os.path.splitext(os.path.basename(pyx))[0],
-        sources=[pyx, *C_SOURCES],
+        sources=[pyx],
         include_dirs=["csrc"],
-        extra_compile_args=extra_compile_args,
+        extra_compile_args=compile_args,
+        # Relinked when the library's code changes (the inline functions of the headers are
+        # compiled into the extension itself).
+        depends=C_SOURCES + C_HEADERS,
     )
     for pyx in pyx_files
 ]
 
+
+
+class build_ext_after_csrc(build_ext):
+    """build_ext that builds ss_csrc first: `build` (pip) does, `setup.py build_ext` alone not."""
+
+    def run(self):
+        self.run_command("build_clib")
+        super().run()
+
+
 setup(
+    cmdclass={"build_ext": build_ext_after_csrc},
+    libraries=[ss_csrc],
     ext_modules=cythonize(
         extensions,
         language_level="3",

@@ -28,10 +28,18 @@ SWR = "solitairewinrates.com/Pyramid.html (100 million deals, the author's progr
 MSC = ("998 of the 1,500 decks of tests/data/pyramid-msc-1500, decided by another program "
        "(quoted in issue 4)")
 
+ISSUE12 = "quoted in issue 12 (the issue does not name its source)"
+
 #: (game, variant, seeds, per-deal limits, published figure or None, its source)
 PLAN = [
     ("elevens", {}, 10_000_000, {}, 0.107, ISSUE2),
     ("block-ten", {}, 10_000_000, {}, 0.0367, ISSUE2),
+    ("tens", {}, 10_000_000, {}, None, ""),
+    ("tens", {"quartets": "rank"}, 10_000_000, {}, 0.0913,
+     "greedy play over 10^6 deals, " + ISSUE12),
+    ("block-elevens", {}, 10_000_000, {}, 0.3197,
+     "court cards sent to the bottom at least once, 10^9 deals, " + ISSUE12),
+    ("fifteens", {}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "closed"}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "open"}, 1_000_000, {}, None, ""),
     ("fourteen", {}, 100_000, {}, None, ""),

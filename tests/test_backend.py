@@ -18,6 +18,7 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
             raise ImportError(f"No module named {name!r}")
         return real(name, *a, **k)
 
+    monkeypatch.delenv("SOLITAIRE_SOLVER_PURE", raising=False)  # the missing core's warning
     monkeypatch.setattr(backend.importlib, "import_module", no_core)
     monkeypatch.setattr(backend, "_warned", False)
     monkeypatch.setattr(backend, "_loaded", {})

@@ -30,7 +30,8 @@ def test_a_result_whose_status_is_not_a_status_is_rejected():
     for status in ("won", "blocked", None):
         v = ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", status))
         assert v.ok is False
-    assert ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", Status.UNKNOWN)).ok
+    # An UNKNOWN result claims nothing: it is not checked (ok None), never valid.
+    assert ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", Status.UNKNOWN)).ok is None
 
 
 def test_a_huge_memory_budget_does_not_hang():
@@ -146,16 +147,18 @@ def test_forced_line_proof_text_and_position_cannot_be_tampered_with():
         assert ss.verify("elevens", d, forged).ok is False
 
 
-def test_verify_uses_the_results_variant():
+def test_verify_checks_under_the_variant_it_is_given():
+    # Issue "Hardening": verify no longer adopts the result's variant (a win of the open reserve
+    # passed as a win of default Nestor); it checks under the variant named, the defaults if none.
     import solitaire_solver as ss
 
     d = next(ss.random_deal(s) for s in range(200)
              if ss.solve("nestor", ss.random_deal(s), reserve="open").won
              and not ss.solve("nestor", ss.random_deal(s)).won)
     r = ss.solve("nestor", d, reserve="open")
-    assert ss.verify("nestor", d, r).ok                      # checked under reserve=open
-    v = ss.verify("nestor", d, r, reserve="closed")          # a mismatch is reported
-    assert not v.ok and "found under" in v.reason
+    assert ss.verify("nestor", d, r, reserve="open").ok
+    for v in (ss.verify("nestor", d, r), ss.verify("nestor", d, r, reserve="closed")):
+        assert v.ok is False and "found under" in v.reason     # a mismatch is reported
 
 
 def test_zero_passes_is_not_read_as_unlimited():

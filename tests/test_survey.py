@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
+from solitaire_solver import _seeded as seeded
 from solitaire_solver import _slots as slots
 from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
@@ -39,13 +40,13 @@ def python_deal(seed: int) -> list[int]:
 @pytest.mark.core
 @pytest.mark.parametrize("seed", SEEDS)
 def test_c_shuffle_equals_python_on_edge_seeds(seed):
-    assert slots.seeded_deal(seed) == python_deal(seed)
+    assert seeded.seeded_deal(seed) == python_deal(seed)
 
 
 @pytest.mark.core
 @given(st.integers())
 def test_c_shuffle_equals_python_on_any_integer(seed):
-    assert slots.seeded_deal(seed) == python_deal(seed)
+    assert seeded.seeded_deal(seed) == python_deal(seed)
 
 
 @pytest.mark.core
@@ -85,7 +86,7 @@ def test_batch_deals_equal_python_where_the_vector_outputs_run_out():
         r.shuffle(list(range(52)))
         assert r.used > 112, s
         start = s - s % 32
-        got = slots.seeded_deals(start, 64)
+        got = seeded.seeded_deals(start, 64)
         for i in range(64):
             assert list(got[52 * i: 52 * i + 52]) == python_deal(start + i), start + i
 

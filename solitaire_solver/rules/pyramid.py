@@ -203,6 +203,14 @@ class PyramidRules(Rules):
             return CLEAR_BONUS[pos.cleared_in] - len(pos.stock) - len(pos.waste)
         return -(sum(c is not None for c in pos.pyramid) + len(pos.stock) + len(pos.waste))
 
+    def score_bound(self, pos: PyramidPosition) -> int:
+        """No line of play through pos scores more: the bonus of the pass the pyramid was cleared
+        in, or of the current pass (the earliest it can still be cleared; a pyramid never cleared
+        scores below zero)."""
+        if not 1 <= self.passes <= 3:
+            raise ValueError("the competitive score is defined for 1 to 3 passes")
+        return CLEAR_BONUS[pos.cleared_in or pos.pass_no]
+
 
 def layout_text(deal: Deal) -> str:
     """The layout text of a deal: seven rows, then `Stock:` from its top down."""
