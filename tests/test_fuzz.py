@@ -352,7 +352,7 @@ def test_solve_and_verify_agree(game, data):
     except SolitaireError:
         return  # an objective this variant does not have
     assert r.status in (ss.Status.WON, ss.Status.BLOCKED, ss.Status.UNKNOWN)
-    verdict = ss.verify(game, deal, r, max_states=3000)
+    verdict = ss.verify(game, deal, r, max_states=3000, **var)
     assert verdict.ok is not False, verdict.reason
 
 
