@@ -18,9 +18,25 @@ from solitaire_solver.search import reference_search
 
 pytestmark = pytest.mark.core
 
-CASES = [(g, {}) for g in GAMES if g.core] + [
-    (g, {"reserve": "open"}) for g in GAMES if g.name == "nestor"] + [
-    (g, {"passes": 1}) for g in GAMES if g.name == "pyramid"]
+#: Values to try for options that list no choices (a new such option must add its own here).
+OPTION_VALUES = {"passes": (1, "unlimited")}
+
+
+def variant_cases() -> list:
+    """Every game with a core under its defaults and under each other value of each option, one
+    option at a time: a game or option added to the registry is covered without a line here."""
+    cases = []
+    for g in GAMES:
+        if not g.core:
+            continue
+        cases.append((g, {}))
+        for name, opt in g.options.items():
+            values = opt.choices if opt.choices is not None else OPTION_VALUES[name]
+            cases += [(g, {name: v}) for v in values if v != opt.default]
+    return cases
+
+
+CASES = variant_cases()
 
 #: The verdicts are compared where the reference search ends within this many positions.
 REFERENCE_BUDGET = 400
