@@ -96,6 +96,28 @@ def test_pyramid_without_stock_waste_pairs_names_two_stock_cards():
     assert found
 
 
+FOURTEEN_REST = ["5D 6D 8D 9D", "TD JD QD 2H", "3H 4H 5H 6H", "8H 9H TH JH",
+                 "QH 2S 3S 4S", "5S 6S 8S 9S", "TS JS QS 3D", "4D 2D 4C 6C"]
+
+
+@pytest.mark.parametrize("first, cards", [
+    (["7C 7D 7H AC 2C", "3C 5C 7S 8C 9C", "TC JC QC KC AD", "KD AH KH AS KS"], "7C 7D 7H"),
+    (["AC AD KC KD KH", "2C 3C 5C 7C 8C", "9C TC JC 7D AH", "QC AS 7H KS 7S"], "AC AD KC KD KH"),
+])
+def test_fourteen_structural_sentence_names_the_cards(first, cards):
+    # Fourteen's dead rule at the start (one pile holds too many cards of a pair of ranks) is
+    # its structural proof; the sentence names the pile's cards of those ranks, and verify
+    # refuses a card list that is not the pile's.
+    text = "\n".join(first + FOURTEEN_REST)
+    r = ss.solve("fourteen", text)
+    assert r.proof.kind == "structural" and f"({cards})" in r.proof.sentence
+    assert ss.verify("fourteen", text, r).ok is True
+    wrong = cards.split()[:-1] + ["QS"]
+    forged = dataclasses.replace(r.proof, details={**r.proof.details, "cards": wrong},
+                                 sentence=r.proof.sentence.replace(cards, " ".join(wrong)))
+    assert ss.verify("fourteen", text, forged).ok is False
+
+
 SLOT_GAMES = [g for g in GAMES if g.core == "_slots" and g.table_of(g.variant()).confluent]
 
 
