@@ -12,7 +12,6 @@ from ..errors import VariantError, VerificationError
 from ..moves import Move
 from ..result import BlockProof
 from ..rules.pyramid import (
-    PLACES,
     PyramidRules,
     cone,
     passes_value,
@@ -39,11 +38,6 @@ def _where(pos: Any, card: int) -> str:
     if card in pos.pyramid:
         return _place_name(pos.pyramid.index(card))
     return "in the waste" if card in pos.waste else "in the stock"
-
-
-def _order(pos: Any, card: int) -> int:
-    """Where a card lies, as a reader meets it: the pyramid row by row, then stock and waste."""
-    return pos.pyramid.index(card) if card in pos.pyramid else PLACES + card
 
 
 #: Why two cards can never be available together (_apart): the second covers the first (it must
@@ -85,15 +79,26 @@ def short_of_partners(rules: PyramidRules, pos: Any) -> Optional[list[int]]:
     available together with it, while fewer such cards can ever meet any of them (Hall's
     condition fails). The cards, in the order a reader meets them, or None."""
     at = _at(pos)
-    must = (lambda c: True) if rules.goal == "all" else (lambda c: c in at)
-    meets = {}
+    by_value: dict[int, list[int]] = {v: [] for v in range(1, 14)}
+    # The order a reader meets the cards: the pyramid row by row, then the stock and the waste.
+    seen = {c: i for i, c in enumerate((*pos.pyramid, *pos.stock, *pos.waste)) if c is not None}
+    for c in sorted(seen, key=seen.get):
+        by_value[value(c)].append(c)
+    meets: dict[int, frozenset] = {}
     for v in range(1, 13):
-        for c in _left_of_value(pos, v):
-            if must(c):
-                meets[c] = _meets(rules, pos, at, c)
+        for x in by_value[v]:
+            if rules.goal == "all" or x in at:
+                meets[x] = frozenset(y for y in by_value[13 - v]
+                                     if _apart(rules, at, x, y) is None)
     for size in (1, 2, 3, 4):
         for v in range(1, 13):
-            mine = sorted((c for c in meets if value(c) == v), key=lambda c: _order(pos, c))
+            mine = [c for c in by_value[v] if c in meets]
+            if size == 1:
+                # The common case, and the cheap one: a card that no partner can ever meet.
+                lone = [c for c in mine if not meets[c]]
+                if lone:
+                    return lone[:1]
+                continue
             for group in combinations(mine, size):
                 if len(frozenset().union(*(meets[c] for c in group))) < size:
                     return list(group)
