@@ -12,6 +12,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from solitaire_solver.backend import core_module
 from solitaire_solver.contract import Limits
 from solitaire_solver.deal import Deal
+from solitaire_solver.errors import VariantError
 from solitaire_solver.games import GAMES
 from solitaire_solver.moves import Move
 from solitaire_solver.search import reference_search
@@ -23,16 +24,29 @@ OPTION_VALUES = {"passes": (1, "unlimited")}
 
 
 def variant_cases() -> list:
-    """Every game with a core under its defaults and under each other value of each option, one
-    option at a time: a game or option added to the registry is covered without a line here."""
+    """Every game with a core under its defaults, under each other value of each option (one
+    option at a time) and under each preset, where the game has that variant (Tens' PySolFC
+    reserves go with rank quartets only): a game or option added to the registry is covered
+    without a line here."""
     cases = []
     for g in GAMES:
         if not g.core:
             continue
-        cases.append((g, {}))
+        given = [{}]
         for name, opt in g.options.items():
             values = opt.choices if opt.choices is not None else OPTION_VALUES[name]
-            cases += [(g, {name: v}) for v in values if v != opt.default]
+            given += [{name: v} for v in values if v != opt.default]
+        given += [dict(p) for p in g.presets.values() if p]
+        seen = []
+        for gv in given:
+            var = g.variant(**gv)
+            try:
+                g.rules(var)
+            except VariantError:
+                continue
+            if var not in seen:
+                seen.append(var)
+                cases.append((g, gv))
     return cases
 
 
