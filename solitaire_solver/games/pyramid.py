@@ -13,6 +13,7 @@ from ..result import BlockProof
 from ..rules.pyramid import (
     PLACES,
     PyramidRules,
+    apart,
     complements,
     cone,
     passes_value,
@@ -35,9 +36,11 @@ def _place_name(p: int) -> str:
     return f"row {r + 1} place {i + 1}"
 
 
-def dead_cards(deal: Deal) -> list[tuple[int, int, list[tuple[int, str]]]]:
+def dead_cards(deal: Deal, overlap_pairs: bool = False) -> list[tuple[int, int, list[tuple[int,
+                                                                                        str]]]]:
     """Pyramid cards that can never leave, from the layout alone: (place, card, [(complement,
-    where)]) with every complement in the pyramid covering the card or covered by it."""
+    where)]) with every complement in the pyramid covering the card or covered by it (with
+    overlap_pairs, not directly: a card may pair with the one card covering it)."""
     cards = deal.cards
     at = {c: p for p, c in enumerate(cards[:PLACES])}
     out = []
@@ -45,11 +48,11 @@ def dead_cards(deal: Deal) -> list[tuple[int, int, list[tuple[int, str]]]]:
         comps = complements(cards[p])
         if not comps:
             continue
-        cover, below = cone(p), under(p)
+        cover = cone(p)
         where = []
         for c in comps:
             q = at.get(c)
-            if q is None or (q not in cover and q not in below):
+            if q is None or not apart(p, q, overlap_pairs):
                 break
             where.append((c, "covering it" if q in cover else "under it"))
         else:
@@ -69,6 +72,8 @@ class Pyramid(Game):
                        doc="all: every card must go; pyramid: the 28 pyramid cards"),
         "stock_waste_pairs": Option(True, choices=(True, False), parse=parse_bool,
                                     doc="the stock top and the waste top may pair"),
+        "overlap_pairs": Option(False, choices=(True, False), parse=parse_bool,
+                                doc="a pyramid card may pair with the one card still covering it"),
     }
     presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"}}
     objectives = ("decide", "shortest", "score")
@@ -83,7 +88,7 @@ class Pyramid(Game):
 
     def rules(self, variant: dict) -> PyramidRules:
         return PyramidRules(passes_value(variant["passes"]), variant["goal"],
-                            variant["stock_waste_pairs"])
+                            variant["stock_waste_pairs"], variant["overlap_pairs"])
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
@@ -99,7 +104,8 @@ class Pyramid(Game):
             raise VariantError("the competitive score is defined for 1 to 3 passes, not "
                                f"{variant['passes']}")
         return {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
-                "stock_waste_pairs": variant["stock_waste_pairs"]}
+                "stock_waste_pairs": variant["stock_waste_pairs"],
+                "overlap_pairs": variant["overlap_pairs"]}
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         # aux: the stock cards drawn (bits 0..4), the pass (bits 8 up); bit 5 set, as a position
@@ -114,7 +120,7 @@ class Pyramid(Game):
         return removed, aux & 31, ((aux >> 8) + 1) if passes else 0
 
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
-        dead = dead_cards(deal)
+        dead = dead_cards(deal, variant["overlap_pairs"])
         if not dead:
             return None
         p, card, where = dead[0]
@@ -140,14 +146,17 @@ class Pyramid(Game):
         comps = complements(card)
         if not comps:
             raise VerificationError(f"{name} is a King: it leaves alone")
-        cover, below = cone(p), under(p)
         for c in comps:
             q = cards.index(c)
             if q >= PLACES:
                 raise VerificationError(f"{CARD_NAMES[c]}, a complement of {name}, is in the stock")
-            if q not in cover and q not in below:
+            if q not in cone(p) and q not in under(p):
                 raise VerificationError(
                     f"{CARD_NAMES[c]} ({_place_name(q)}) can be available together with {name}")
+            if apart(p, q) != apart(p, q, variant["overlap_pairs"]):
+                raise VerificationError(
+                    f"{CARD_NAMES[c]} ({_place_name(q)}) may pair with {name} in this variant: "
+                    "one covers the other directly (overlap_pairs)")
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         """An exhaustive proof; the core may have found it with unlimited passes (FREE search in
