@@ -19,7 +19,8 @@ pytestmark = pytest.mark.core
 #: Small variants keep the reference searches short; each game's defaults are included.
 CASES = [(g, {}) for g in GAMES if g.core] + [
     (g, {"reserve": "open"}) for g in GAMES if g.name == "nestor"] + [
-    (g, {"passes": 1, "goal": "pyramid"}) for g in GAMES if g.name == "pyramid"]
+    (g, {"passes": 1, "goal": "pyramid"}) for g in GAMES if g.name == "pyramid"] + [
+    (g, {"passes": 1, "overlap_pairs": True}) for g in GAMES if g.name == "pyramid"]
 
 
 def ids(case):

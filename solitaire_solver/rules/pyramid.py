@@ -38,6 +38,7 @@ def row_of(p: int) -> tuple[int, int]:
     return r, p - place(r, 0)
 
 
+@cache
 def covering(p: int) -> tuple[int, ...]:
     """The places that cover place p directly (none on the bottom row)."""
     r, i = row_of(p)
@@ -126,11 +127,11 @@ class PyramidRules(Rules):
         if not self.overlap_pairs:
             return []
         out = []
-        for q in self.available_places(pos):
-            for p in range(PLACES):
-                left = [c for c in covering(p) if pos.pyramid[c] is not None]
-                if pos.pyramid[p] is not None and left == [q]:
-                    out.append((pos.pyramid[p], pos.pyramid[q]))
+        for p in range(PLACES):
+            left = [q for q in covering(p) if pos.pyramid[q] is not None]
+            if pos.pyramid[p] is not None and len(left) == 1 and all(
+                    pos.pyramid[r] is None for r in covering(left[0])):
+                out.append((pos.pyramid[p], pos.pyramid[left[0]]))
         return out  # type: ignore[return-value]
 
     def moves(self, pos: PyramidPosition) -> list[Move]:
