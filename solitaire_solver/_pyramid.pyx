@@ -390,60 +390,86 @@ include "_pyramid_lower.pxi"
 include "_pyramid_score.pxi"
 
 
+# The shape of the pyramid, the same for every deal (built once: setup() runs per solve call):
+# ROW_OF[p] is the 0-based row of place p, BLOCK_PLACES[p] the places in its cone or under it.
+cdef int ROW_OF[28]
+cdef uint64_t BLOCK_PLACES[28]
+
+
+cdef void shape_tables() noexcept:
+    cdef uint64_t cone[28]
+    cdef int p, q, r, i
+    p = 0
+    for r in range(7):
+        for i in range(r + 1):
+            ROW_OF[p] = r
+            p += 1
+    for p in range(27, -1, -1):
+        cone[p] = 0
+        r = ROW_OF[p]
+        if r < 6:
+            for q in (p + r + 1, p + r + 2):
+                cone[p] |= (<uint64_t>1 << q) | cone[q]
+    for p in range(28):
+        BLOCK_PLACES[p] = cone[p]
+        for q in range(28):
+            if cone[q] & (<uint64_t>1 << p):
+                BLOCK_PLACES[p] |= <uint64_t>1 << q
+
+
+shape_tables()
+
+
 cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, bint overlap,
                 int force, bint restrict, bint score) except *:
     cdef int p, q, r, i, j, v
-    cdef list rows = []
-    cone = [set() for _ in range(28)]
-    for r in range(7):
-        for i in range(r + 1):
-            rows.append((r, i))
-    for p in range(27, -1, -1):
-        r, i = rows[p]
-        if r < 6:
-            for q in (p + r + 1, p + r + 2):
-                cone[p].add(q)
-                cone[p] |= cone[q]
+    cdef int card[52]
+    cdef uint64_t places
+    if len(cards) != 52:
+        raise ValueError(f"a Pyramid deal has 52 cards, not {len(cards)}")
+    for p in range(52):
+        card[p] = cards[p]
     c.pyr_all = 0
     c.stock_all = 0
     for p in range(28):
-        c.pyr[p] = cards[p]
-        c.pyr_bit[p] = bb_bit(cards[p])
-        c.where[<int>cards[p]] = p
+        c.pyr[p] = card[p]
+        c.pyr_bit[p] = bb_bit(card[p])
+        c.where[card[p]] = p
         c.pyr_all |= c.pyr_bit[p]
     for p in range(28):
-        r, i = rows[p]
+        r = ROW_OF[p]
         c.cover[p] = 0
         if r < 6:
             c.cover[p] = c.pyr_bit[p + r + 1] | c.pyr_bit[p + r + 2]
         c.block[p] = 0
-        for q in range(28):
-            if q in cone[p] or p in cone[q]:
-                c.block[p] |= c.pyr_bit[q]
-        v = cards[p] % 13 + 1
+        places = BLOCK_PLACES[p]
+        while places:
+            c.block[p] |= c.pyr_bit[bb_lowest(places)]
+            places &= places - 1
+        v = card[p] % 13 + 1
         c.comp[p] = bb_rank(13 - v) if v != 13 else 0
     c.overlap = overlap
     c.n_overlap = 0
     if overlap:
         for p in range(21):
-            r, i = rows[p]
+            r = ROW_OF[p]
             for q, other in ((p + r + 1, p + r + 2), (p + r + 2, p + r + 1)):
                 # q and p are next to each other: they may leave together
                 c.block[p] &= ~c.pyr_bit[q]
                 c.block[q] &= ~c.pyr_bit[p]
-                if cards[p] % 13 + cards[q] % 13 + 2 == 13:
+                if card[p] % 13 + card[q] % 13 + 2 == 13:
                     c.ovl_pair[c.n_overlap] = c.pyr_bit[p] | c.pyr_bit[q]
                     c.ovl_free[c.n_overlap] = c.pyr_bit[other] | c.cover[q]
                     c.n_overlap += 1
     c.stock_from[24] = 0
     for j in range(23, -1, -1):
-        c.stock_from[j] = c.stock_from[j + 1] | bb_bit(cards[28 + j])
+        c.stock_from[j] = c.stock_from[j + 1] | bb_bit(card[28 + j])
     for j in range(24):
-        c.stock_bit[j] = bb_bit(cards[28 + j])
-        c.stock[j] = cards[28 + j]
-        c.where[<int>cards[28 + j]] = 28 + j
+        c.stock_bit[j] = bb_bit(card[28 + j])
+        c.stock[j] = card[28 + j]
+        c.where[card[28 + j]] = 28 + j
         c.stock_all |= c.stock_bit[j]
-        v = cards[28 + j] % 13 + 1
+        v = card[28 + j] % 13 + 1
         c.stock_comp[j] = bb_rank(13 - v) if v != 13 else 0
     c.goal_all = goal_all
     c.goal = BB_FULL_PACK if goal_all else c.pyr_all

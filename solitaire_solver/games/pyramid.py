@@ -36,6 +36,13 @@ def _place_name(p: int) -> str:
     return f"row {r + 1} place {i + 1}"
 
 
+#: Per variant overlap_pairs, the places each place can never leave together with; and the
+#: complements of each card (built once: the structural test runs before every search).
+_APART = {ov: [frozenset(q for q in range(PLACES) if apart(p, q, ov)) for p in range(PLACES)]
+          for ov in (False, True)}
+_COMPLEMENTS = [tuple(complements(c)) for c in range(52)]
+
+
 def dead_cards(deal: Deal, overlap_pairs: bool = False) -> list[tuple[int, int, list[tuple[int,
                                                                                         str]]]]:
     """Pyramid cards that can never leave, from the layout alone: (place, card, [(complement,
@@ -43,20 +50,20 @@ def dead_cards(deal: Deal, overlap_pairs: bool = False) -> list[tuple[int, int, 
     overlap_pairs, not directly: a card may pair with the one card covering it)."""
     cards = deal.cards
     at = {c: p for p, c in enumerate(cards[:PLACES])}
+    apart_of = _APART[bool(overlap_pairs)]
     out = []
     for p in range(PLACES):
-        comps = complements(cards[p])
+        comps = _COMPLEMENTS[cards[p]]
         if not comps:
             continue
-        cover = cone(p)
-        where = []
         for c in comps:
             q = at.get(c)
-            if q is None or not apart(p, q, overlap_pairs):
+            if q is None or q not in apart_of[p]:
                 break
-            where.append((c, "covering it" if q in cover else "under it"))
         else:
-            out.append((p, cards[p], where))
+            cover = cone(p)
+            out.append((p, cards[p], [(c, "covering it" if at[c] in cover else "under it")
+                                      for c in comps]))
     return out
 
 
