@@ -42,6 +42,7 @@ class SlotGame(Game):
     quartets=rank)."""
 
     core = "_slots"
+    picture = "slot-grid"
 
     def __init__(self, tables: Union[SlotTable, Sequence[SlotTable]]) -> None:
         entries = (tables,) if isinstance(tables, SlotTable) else tuple(tables)
