@@ -38,6 +38,9 @@ PLAN = [
     ("tens", {}, 10_000_000, {}, None, ""),
     ("tens", {"quartets": "rank"}, 10_000_000, {}, 0.0913,
      "greedy play over 10^6 deals, " + ISSUE12),
+    # PySolFC's rules (presets elevens-pysolfc, tens-pysolfc; docs/winnability.md, "PySolFC rules")
+    ("elevens", {"reserves": "pysolfc"}, 1_000_000, {}, None, ""),
+    ("tens", {"quartets": "rank", "reserves": "pysolfc"}, 1_000_000, {}, None, ""),
     ("block-elevens", {}, 10_000_000, {}, None, ""),
     ("block-elevens", {"later": "while"}, 10_000_000, {}, 0.3197,
      "court cards sent to the bottom at least once, 10^9 deals, " + ISSUE12),

@@ -766,5 +766,4 @@ def test_overlap_pairs_structural_proof():
     assert plain is not None and "6C" in plain.sentence
     assert ss.verify("pyramid", deal, plain).ok
     assert GAME.structural_proof(deal, GAME.variant(overlap_pairs=True)) is None
-    check = ss.verify("pyramid", deal, plain, overlap_pairs=True)
-    assert check.ok is False and "overlap_pairs" in check.reason
+    assert ss.verify("pyramid", deal, plain, overlap_pairs=True).ok is False

@@ -93,8 +93,8 @@ def test_games_and_variants_are_registered():
     assert get_game("block-elevens")[0].options["later"].choices == ("once", "while", "none")
     assert get_game("Fifteen")[0].name == "fifteens"
     d = ss.random_deal(5)
-    assert ss.solve("tens", d, quartets="rank").variant == {"quartets": "rank"}
-    assert ss.solve("tens", d).variant == {"quartets": "suit"}
+    assert ss.solve("tens", d, quartets="rank").variant == {"quartets": "rank", "reserves": "none"}
+    assert ss.solve("tens", d).variant == {"quartets": "suit", "reserves": "none"}
     with pytest.raises(ss.VariantError, match="'pairs' is not one of suit, rank"):
         ss.solve("tens", d, quartets="pairs")
     with pytest.raises(ss.VariantError, match="no variant 'quartets'"):
@@ -375,8 +375,8 @@ def test_block_elevens_is_won_when_the_pack_is_dealt():
     assert not pos.stock and len(r.moves) == 20
     assert sorted(value(c) for c in pos.showing) == [11] * 4 + [12] * 4 + [13] * 4
     b, rb = first_deal(case, ss.Status.BLOCKED)
-    assert rb.proof.sentence.startswith(f"stuck after {len(rb.proof.moves)} covering moves: "
-                                        "no two number cards on top of the piles total 11;")
+    assert rb.proof.sentence.startswith(f"stuck after {len(rb.proof.moves)} covering moves with ")
+    assert " showing: no two number cards on top of the piles total 11;" in rb.proof.sentence
 
 
 # -- answers, proofs and tampering ----------------------------------------------------------------

@@ -51,9 +51,11 @@ def render_html(game: Union[str, Game], deal: Any, result: Any,
     """
     from .html import page
 
-    g, var = _resolve(game, dict(result.variant if variant is None else variant))
+    # The game first: another game's result has variant options this game may not have.
+    g, _ = _resolve(game, {})
     if result.game != g.name:
         raise SolitaireError(f"the result is for {result.game}, not {g.name}")
+    g, var = _resolve(game, dict(result.variant if variant is None else variant))
     return page(g, var, g.read_deal(deal, var), result)
 
 
