@@ -24,6 +24,7 @@ ctypedef struct State:
 ctypedef int (*gen_fn)(void *ctx, const State *s, uint64_t *out) noexcept nogil
 ctypedef void (*play_fn)(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil
 ctypedef int (*test_fn)(void *ctx, const State *s) noexcept nogil
+ctypedef int (*cost_fn)(void *ctx, const State *s, uint64_t move) noexcept nogil
 
 ctypedef struct Game:
     void *ctx
@@ -42,7 +43,10 @@ ctypedef struct Game:
     # the fewest of them left at any position it reached (a line of play leaves no more).
     uint64_t counted
     int max_moves       # bound on moves() of any position
-    int max_depth       # bound on the length of any line of play
+    int max_depth       # bound on the length of any line of play (best_first: on its cost)
+    # NULL, or best_first's cost of a move (>= 1; NULL: every move costs one), for a game whose
+    # one move stands for several of its rules' moves (the length of a line is its cost).
+    cost_fn cost
 
 # A Game with every field zero (NULL hooks, no labels): cores fill in what they use.
 cdef inline void game_clear(Game *g) noexcept nogil:
@@ -71,9 +75,10 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,
                        long long max_states, double max_seconds, size_t memory_bytes)
 
-# A* (best-first) search for a shortest line (every move counts one). lower (NULL: 0) is a lower
-# bound of the moves still needed from s to a win; it must be admissible (never above the true
-# distance) and consistent (lower(s) <= 1 + lower(t) for every move s -> t), and lower(s) <= 64.
+# A* (best-first) search for a shortest line (every move counts one, or g.cost). lower (NULL: 0)
+# is a lower bound of the cost still needed from s to a win; it must be admissible (never above
+# the true cost) and consistent (lower(s) <= cost(s, m) + lower(t) for every move m: s -> t), and
+# lower(s) <= 64.
 # Same limits and return shape as depth_first (the 4th item None): on SEARCH_WON the path is a shortest line; a limit
 # reached before the length is proven returns that limit (never a longer line).
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,

@@ -500,6 +500,10 @@ cdef uint64_t move_between(Game *g, const State *parent, const State *child,
     raise RuntimeError("best-first search: no move leads from a parent to its child")
 
 
+cdef inline long long move_cost(Game *g, const State *s, uint64_t move) noexcept:
+    return g.cost(g.ctx, s, move) if g.cost != NULL else 1
+
+
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes):
     """A* with a bucket queue on f = g + h, ties going to the lowest h (the deepest node: the
@@ -513,7 +517,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef AStar a
     cdef uint64_t *buf = NULL
     cdef long long generated = 0, pruned = 0, leaves = 0, expanded = 0, j
-    cdef long long best = -1
+    cdef long long best = -1, cost
     cdef uint32_t win_parent = 0, idx
     cdef uint64_t win_move = 0
     cdef int n, k, fmin, f, cg, hv, limit, status = SEARCH_EXHAUSTED, max_f = 0
@@ -579,10 +583,12 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                     if n == 0:
                         leaves += 1
                     cg = n_g(nd) + 1
-                    if cg > g.max_depth:
-                        with gil:
-                            raise RuntimeError("line of play longer than the game's bound")
                     for k in range(n):
+                        if g.cost != NULL:
+                            cg = n_g(&a.nodes[idx]) + g.cost(g.ctx, &a.nodes[idx].state, buf[k])
+                        if cg > g.max_depth:
+                            with gil:
+                                raise RuntimeError("line of play longer than the game's bound")
                         g.play(g.ctx, &a.nodes[idx].state, buf[k], &child)
                         if g.won(g.ctx, &child):
                             if best < 0 or cg < best:
@@ -631,15 +637,18 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
             status = SEARCH_WON
             if best > 0:
                 path.append(win_move)
+                cost = move_cost(g, &a.nodes[win_parent].state, win_move)
                 i = win_parent
                 while i != 0:
-                    path.append(move_between(g, &a.nodes[a.nodes[i].parent].state,
-                                             &a.nodes[i].state, buf))
+                    win_move = move_between(g, &a.nodes[a.nodes[i].parent].state,
+                                            &a.nodes[i].state, buf)
+                    path.append(win_move)
+                    cost += move_cost(g, &a.nodes[a.nodes[i].parent].state, win_move)
                     i = a.nodes[i].parent
                     if <long long>len(path) > best:
                         raise RuntimeError("broken parent links in the best-first search")
                 path.reverse()
-                if <long long>len(path) != best:
+                if cost != best:
                     raise RuntimeError("the game's lower bound is not consistent")
         stats = {
             "states": a.count,

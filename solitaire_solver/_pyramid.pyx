@@ -77,7 +77,8 @@ cdef struct PyrCtx:
     bb_t stock_bit[24]
     int stock[24]
     bb_t cover[28]      # card bits of the two cards covering place p (0 on the bottom row)
-    bb_t block[28]      # card bits of the cone of p and of the places under p
+    bb_t block[28]      # card bits of the places that can never leave together with p: its
+                        # cone and the places under it (OVERLAP: but for those next to it)
     bb_t comp[28]       # card bits of the complements of the card at p (0 for a King)
     bb_t stock_comp[24]
     bb_t stock_from[25]  # card bits of the stock places j.. (j = 0..24)
@@ -94,6 +95,11 @@ cdef struct PyrCtx:
     int restrict        # the RECYCLE rule is on
     int score           # keep the pass of clearing in aux
     int goal_all
+    int overlap         # OVERLAP below: a card may pair with the one card covering it
+    int n_overlap       # the candidate overlap pairs of the deal (values totalling 13)
+    bb_t ovl_pair[42]   # card bits of the covered card and of its covering card
+    bb_t ovl_free[42]   # card bits that must be gone: the other covering card and the covering
+                        # card's own two covers
     int free            # FREE below: the stock is an unordered pool, aux stays 0
     int earliest        # EARLIEST below: moves are removals, aux is the label pass * 32 + k
 
@@ -168,6 +174,17 @@ cdef inline int singles(bb_t cards, uint64_t *out, int n) noexcept nogil:
     return n
 
 
+cdef inline int overlap_pairs(PyrCtx *c, bb_t removed, uint64_t *out, int n) noexcept nogil:
+    """OVERLAP (variant overlap_pairs): appends the pairs of a pyramid card and the one card
+    still covering it, that card being available itself, when their values total 13."""
+    cdef int i
+    for i in range(c.n_overlap):
+        if not (removed & c.ovl_pair[i]) and (c.ovl_free[i] & ~removed) == 0:
+            out[n] = c.ovl_pair[i]
+            n += 1
+    return n
+
+
 include "_pyramid_free.pxi"
 include "_pyramid_earliest.pxi"
 
@@ -197,6 +214,7 @@ cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     # Move order (the search's only heuristic): pairs with a pyramid card first, as they clear
     # the pyramid, then the pair of the stock and waste tops, then Kings, then draw or recycle.
     n = complement_pairs(x, avail, out, 0)
+    n = overlap_pairs(c, removed, out, n)
     if c.pairs and bb_count(sw) == 2:
         a = sw & (sw - 1)
         if bb_value_of(bb_lowest(a)) + bb_value_of(bb_lowest(sw & -sw)) == 13:
@@ -372,47 +390,86 @@ include "_pyramid_lower.pxi"
 include "_pyramid_score.pxi"
 
 
-cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, int force,
-                bint restrict, bint score) except *:
-    cdef int p, q, r, i, j, v
-    cdef list rows = []
-    cone = [set() for _ in range(28)]
+# The shape of the pyramid, the same for every deal (built once: setup() runs per solve call):
+# ROW_OF[p] is the 0-based row of place p, BLOCK_PLACES[p] the places in its cone or under it.
+cdef int ROW_OF[28]
+cdef uint64_t BLOCK_PLACES[28]
+
+
+cdef void shape_tables() noexcept:
+    cdef uint64_t cone[28]
+    cdef int p, q, r, i
+    p = 0
     for r in range(7):
         for i in range(r + 1):
-            rows.append((r, i))
+            ROW_OF[p] = r
+            p += 1
     for p in range(27, -1, -1):
-        r, i = rows[p]
+        cone[p] = 0
+        r = ROW_OF[p]
         if r < 6:
             for q in (p + r + 1, p + r + 2):
-                cone[p].add(q)
-                cone[p] |= cone[q]
+                cone[p] |= (<uint64_t>1 << q) | cone[q]
+    for p in range(28):
+        BLOCK_PLACES[p] = cone[p]
+        for q in range(28):
+            if cone[q] & (<uint64_t>1 << p):
+                BLOCK_PLACES[p] |= <uint64_t>1 << q
+
+
+shape_tables()
+
+
+cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, bint overlap,
+                int force, bint restrict, bint score) except *:
+    cdef int p, q, r, i, j, v
+    cdef int card[52]
+    cdef uint64_t places
+    if len(cards) != 52:
+        raise ValueError(f"a Pyramid deal has 52 cards, not {len(cards)}")
+    for p in range(52):
+        card[p] = cards[p]
     c.pyr_all = 0
     c.stock_all = 0
     for p in range(28):
-        c.pyr[p] = cards[p]
-        c.pyr_bit[p] = bb_bit(cards[p])
-        c.where[<int>cards[p]] = p
+        c.pyr[p] = card[p]
+        c.pyr_bit[p] = bb_bit(card[p])
+        c.where[card[p]] = p
         c.pyr_all |= c.pyr_bit[p]
     for p in range(28):
-        r, i = rows[p]
+        r = ROW_OF[p]
         c.cover[p] = 0
         if r < 6:
             c.cover[p] = c.pyr_bit[p + r + 1] | c.pyr_bit[p + r + 2]
         c.block[p] = 0
-        for q in range(28):
-            if q in cone[p] or p in cone[q]:
-                c.block[p] |= c.pyr_bit[q]
-        v = cards[p] % 13 + 1
+        places = BLOCK_PLACES[p]
+        while places:
+            c.block[p] |= c.pyr_bit[bb_lowest(places)]
+            places &= places - 1
+        v = card[p] % 13 + 1
         c.comp[p] = bb_rank(13 - v) if v != 13 else 0
+    c.overlap = overlap
+    c.n_overlap = 0
+    if overlap:
+        for p in range(21):
+            r = ROW_OF[p]
+            for q, other in ((p + r + 1, p + r + 2), (p + r + 2, p + r + 1)):
+                # q and p are next to each other: they may leave together
+                c.block[p] &= ~c.pyr_bit[q]
+                c.block[q] &= ~c.pyr_bit[p]
+                if card[p] % 13 + card[q] % 13 + 2 == 13:
+                    c.ovl_pair[c.n_overlap] = c.pyr_bit[p] | c.pyr_bit[q]
+                    c.ovl_free[c.n_overlap] = c.pyr_bit[other] | c.cover[q]
+                    c.n_overlap += 1
     c.stock_from[24] = 0
     for j in range(23, -1, -1):
-        c.stock_from[j] = c.stock_from[j + 1] | bb_bit(cards[28 + j])
+        c.stock_from[j] = c.stock_from[j + 1] | bb_bit(card[28 + j])
     for j in range(24):
-        c.stock_bit[j] = bb_bit(cards[28 + j])
-        c.stock[j] = cards[28 + j]
-        c.where[<int>cards[28 + j]] = 28 + j
+        c.stock_bit[j] = bb_bit(card[28 + j])
+        c.stock[j] = card[28 + j]
+        c.where[card[28 + j]] = 28 + j
         c.stock_all |= c.stock_bit[j]
-        v = cards[28 + j] % 13 + 1
+        v = card[28 + j] % 13 + 1
         c.stock_comp[j] = bb_rank(13 - v) if v != 13 else 0
     c.goal_all = goal_all
     c.goal = BB_FULL_PACK if goal_all else c.pyr_all
@@ -518,12 +575,44 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     return status, path, merge_stats(stats, estats), False
 
 
+cdef object shortest(Game *g, PyrCtx *c, State root, long long max_states, double max_seconds,
+                     size_t memory_bytes):
+    """SHORTEST: best_first over the EARLIEST moves (each removal at its first moment, keyed by
+    its cards, split and pass: no label), each costing the real moves it stands for (pyr_cost),
+    then played out by realize(). (status, path, stats)."""
+    cdef State eroot, s, t
+    cdef bint fits
+    cdef long long cost = 0
+    eroot.removed = root.removed
+    eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
+    c.earliest = 1
+    g.cost = pyr_cost
+    try:
+        status, path, stats, _ = best_first(g, eroot, pyr_lower, max_states, max_seconds,
+                                            memory_bytes)
+        s = eroot
+        for move in path:
+            cost += pyr_cost(c, &s, move)
+            earliest_play(c, &s, move, &t)
+            s = t
+    finally:
+        c.earliest = 0
+        g.cost = NULL
+    if status == SEARCH_WON:
+        path = realize(c, path, root, &fits)
+        if not fits or len(path) != cost:
+            raise RuntimeError("pyramid core: a SHORTEST line does not play out at its cost")
+    return status, path, stats
+
+
 OBJECTIVES = {"decide": OBJ_DECIDE, "shortest": OBJ_SHORTEST, "score": OBJ_SCORE}
 
 
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/contract.py). spec: "cards" (52 card indexes,
-    pack order), "passes" (0 unlimited), "goal_all", "stock_waste_pairs"; "root", for the tests:
+    pack order), "passes" (0 unlimited), "goal_all", "stock_waste_pairs", "overlap_pairs" (optional,
+    False by default); "shortest_real_moves" (for the tests and benchmarks: the shortest objective
+    searches real positions, one move each, instead of SHORTEST's EARLIEST moves); "root", for the tests:
     (removed, aux) to search from instead of the deal's start. A certificate is kept for the
     decide objective only."""
     cdef int obj
@@ -532,14 +621,15 @@ def solve(dict spec, str objective, limits, bint certificate):
     except KeyError:
         raise ValueError(f"pyramid has no objective {objective!r}") from None
     status, path, stats, cert, best = search(
-        spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"], obj,
+        spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
+        spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
         spec.get("root"))
     return run_of(status, path, stats, cert, best)
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
-                   int objective, long long max_states, double max_seconds,
+                   bint overlap, int objective, bint real_moves, long long max_states, double max_seconds,
                    size_t memory_bytes, bint certificate, object root_position):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
@@ -563,7 +653,8 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
         restrict = passes == 0
     elif objective == OBJ_SHORTEST and not goal_all:
         force = FORCE_PYRAMID
-    setup(&c, cards, passes, goal_all, stock_waste_pairs, force, restrict, objective == OBJ_SCORE)
+    setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap, force, restrict,
+          objective == OBJ_SCORE)
     game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
@@ -598,8 +689,11 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
         used_up, max_states, max_seconds = remaining(decided, max_states, max_seconds)
         if used_up >= 0:
             return used_up, [], decided, None, None
-        status, path, stats, cert = best_first(&g, root, pyr_lower, max_states, max_seconds,
-                                               memory_bytes)
+        if real_moves:
+            status, path, stats, _ = best_first(&g, root, pyr_lower, max_states, max_seconds,
+                                                memory_bytes)
+        else:
+            status, path, stats = shortest(&g, &c, root, max_states, max_seconds, memory_bytes)
         stats["decide_states"] = decided["states"]
         stats["seconds"] += decided["seconds"]
         return status, path, stats, None, None
@@ -618,11 +712,11 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
 
 
 def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
-         uint64_t aux=0) -> bool:
+         uint64_t aux=0, bint overlap_pairs=False) -> bool:
     """The DEAD rule on a position with these cards removed, aux as in solve() (for the tests)."""
     cdef PyrCtx c
     cdef State s
-    setup(&c, cards, passes, goal_all, True, FORCE_NONE, False, False)
+    setup(&c, cards, passes, goal_all, True, overlap_pairs, FORCE_NONE, False, False)
     s.removed = removed
     s.aux = aux
     return pyr_dead(&c, &s) != 0
@@ -636,7 +730,7 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef int passes = spec["passes"]
     cdef bint all_moves = spec.get("all_moves", True)
     setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
-          FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
+          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
     game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
@@ -647,11 +741,13 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
 
 
 def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,
-                bint goal_all=True, bint stock_waste_pairs=True) -> int:
+                bint goal_all=True, bint stock_waste_pairs=True,
+                bint overlap_pairs=False) -> int:
     """The shortest objective's lower bound of the moves left from a position (for the tests)."""
     cdef PyrCtx c
     cdef State s
-    setup(&c, cards, passes, goal_all, stock_waste_pairs, FORCE_NONE, False, False)
+    setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap_pairs, FORCE_NONE, False,
+          False)
     s.removed = removed
     s.aux = aux
     return pyr_lower(&c, &s)

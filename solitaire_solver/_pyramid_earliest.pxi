@@ -61,14 +61,17 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     cdef int pass_no = <int>(s.aux >> 5)
     cdef bb_t avail = available_pyramid(c, removed)
     cdef bb_t x = avail | (c.stock_all & ~removed)
-    cdef bb_t kings = (avail | tops(c, stock_top(c, removed, k), k)) & c.kings
+    cdef bb_t kings = avail & c.kings
     cdef uint64_t cand[96]
     cdef int label[96]
     cdef int n = 0, m, i, at, when
+    if c.force == FORCE_ALL:
+        kings |= tops(c, stock_top(c, removed, k), k) & c.kings
     if kings and c.force != FORCE_NONE:
         out[0] = kings & -kings
         return 1
     m = complement_pairs(x, avail, cand, 0)
+    m = overlap_pairs(c, removed, cand, m)
     m = stock_pairs(c, removed, cand, m)
     m = singles(x & c.kings, cand, m)
     for i in range(m):
@@ -103,5 +106,24 @@ cdef void earliest_play(PyrCtx *c, const State *s, uint64_t move, State *out) no
     cdef int pass_no = moment(c, s.removed, s.aux & 31, <int>(s.aux >> 5), move, &k)
     while k > 0 and (removed & c.stock_bit[k - 1]):
         k -= 1
+    if c.passes == 0:
+        pass_no = 0  # with unlimited passes the pass plays no part (SHORTEST keys on it)
     out.removed = removed
     out.aux = <uint64_t>k | (<uint64_t>pass_no << 5)
+
+
+cdef int pyr_cost(void *ctx, const State *s, uint64_t move) noexcept nogil:
+    """SHORTEST. The moves of the real game one EARLIEST move stands for: the draws (and the
+    recycle) that bring its cards together at their first moment, then the removal. Between two
+    removals the real game has one line only (draw while the stock has cards, else recycle), so
+    these are the fewest real moves that make this removal next."""
+    cdef PyrCtx *c = <PyrCtx *>ctx
+    cdef bb_t removed = s.removed
+    cdef int k = s.aux & 31
+    cdef int at = k
+    cdef int pass_no = <int>(s.aux >> 5)
+    cdef int when = moment(c, removed, k, pass_no, move, &at)
+    if when == pass_no:
+        return 1 + bb_count(c.stock_from[k] & ~c.stock_from[at] & ~removed)
+    return (2 + bb_count(c.stock_from[k] & ~removed)
+            + bb_count(c.stock_all & ~c.stock_from[at] & ~removed))

@@ -19,6 +19,7 @@ cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
         out[0] = kings & -kings
         return 1
     n = complement_pairs(x, avail, out, 0)
+    n = overlap_pairs(c, removed, out, n)
     n = stock_pairs(c, removed, out, n)
     return singles(kings, out, n)
 

@@ -19,31 +19,34 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
     Let R be the cards that must still go (goal pyramid: the pyramid's; goal all: every card
     left), k the Kings in R, n the others, and M the size of a largest matching of R's non-King
     cards in which two cards may be matched when their values total 13 and they are compatible
-    (see compatible(): could ever be available together; stock and waste places are taken
+    (see compatible(): could ever leave together; stock and waste places are taken
     optimistically, last pass off, so the relation never changes during play). The bound is
-    k + n - M.
+    k + n - M, plus stock_wait() with goal pyramid.
 
-    Admissible: every removal takes one King alone or two cards totalling 13 that are available
+    Admissible: every removal takes one King alone or two cards totalling 13 that may leave
     together, hence compatible. In a winning line each King of R leaves alone (k removals), and
     the removals taking two cards of R form a matching of the graph, at most M of them; the
     other n - 2 * (those) cards of R each need a removal of their own. So at least
     k + (number of pair removals) + (n - 2 * pairs) = k + n - pairs >= k + n - M removals remain,
     and draws and recycles only add moves.
 
-    Consistent (h(s) <= 1 + h(t) for a move s -> t): a draw or a recycle changes no card, so h is
-    unchanged. A King of R leaving lowers k by one. A removal taking one card of R lowers n by
-    one and cannot raise M (deleting a vertex), so h drops by at most one. A removal taking two
-    cards u, v of R lowers n by two; u-v is an edge, so any matching of the rest plus u-v is a
-    matching before: M_after <= M_before - 1, and h drops by 2 - (M_before - M_after) <= 1.
-    Cards never come back, so nothing else changes the graph."""
+    Consistent (h(s) <= 1 + h(t) for a move s -> t): a draw or a recycle changes no card, so
+    k + n - M is unchanged. A King of R leaving lowers k by one. A removal taking one card of R
+    lowers n by one and cannot raise M (deleting a vertex), so h drops by at most one. A removal
+    taking two cards u, v of R lowers n by two; u-v is an edge, so any matching of the rest plus
+    u-v is a matching before: M_after <= M_before - 1, and h drops by 2 - (M_before - M_after)
+    <= 1. Cards never come back, so nothing else changes the graph."""
     cdef PyrCtx *c = <PyrCtx *>ctx
     cdef bb_t req = c.goal & ~s.removed
     cdef bb_t b
-    cdef int v, i, j, nl, nr, m = 0, seen
+    cdef int v, i, j, nl, nr, m = 0, seen, mv
     cdef int lp[4]
     cdef int rp[4]
     cdef int adj[4]
     cdef int match_r[4]
+    cdef int need[14]
+    for v in range(14):
+        need[v] = 0
     for v in range(1, 7):
         nl = 0
         b = req & bb_rank(v)
@@ -57,91 +60,136 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
             rp[nr] = c.where[bb_lowest(b)]
             nr += 1
             b &= b - 1
-        if nl == 0 or nr == 0:
-            continue
-        for j in range(4):
-            match_r[j] = -1
-        for i in range(nl):
-            adj[i] = 0
-            for j in range(nr):
-                if compatible(c, lp[i], rp[j], False, 0, 0):
-                    adj[i] |= 1 << j
-        for i in range(nl):
-            seen = 0
-            m += augment(i, adj, match_r, &seen)
+        mv = 0
+        if nl and nr:
+            for j in range(4):
+                match_r[j] = -1
+            for i in range(nl):
+                adj[i] = 0
+                for j in range(nr):
+                    if compatible(c, lp[i], rp[j], False, 0, 0):
+                        adj[i] |= 1 << j
+            for i in range(nl):
+                seen = 0
+                mv += augment(i, adj, match_r, &seen)
+        m += mv
+        # goal pyramid: at least this many cards of R of value v (13 - v) leave with a stock or
+        # waste card of value 13 - v (v), whatever pairs the line makes inside the pyramid
+        need[13 - v] = nl - mv
+        need[v] = nr - mv
     m = bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
     if not c.goal_all:
-        m += stock_wait(c, s, req)
-    return m
+        m += stock_wait(c, s, req, need)
+    return m if m < 64 else 64  # the engine's range; a lower value stays admissible, consistent
 
 
-cdef int stock_wait(PyrCtx *c, const State *s, bb_t req) noexcept nogil:
-    """Goal pyramid: moves that a line needs besides the removals counted by pyr_lower.
+cdef inline int reached(PyrCtx *c, int *cnt, int *rcnt, int j) noexcept nogil:
+    """STOCK WAIT: counts the stock card at place j among the cards that leave the stock top
+    (or the waste) before some card y: returns 1 when the largest matching of those cards with
+    R's cards of the complement value grows by one (the card may leave in a counted removal)."""
+    cdef int v = bb_value_of(c.stock[j])
+    cnt[v] += 1
+    return 1 if v != 13 and cnt[v] <= rcnt[13 - v] else 0
 
-    A stock or waste card is USELESS when no required (pyramid) card left is its complement (a
-    King always is): it can only leave by a draw, or by a removal taking no required card (a
-    King alone, or a pair with another stock or waste card), none of which pyr_lower counts.
-    For a required card x, W(x) is 0 when x has a compatible pyramid complement left, else the
-    least over its complements y in the stock or waste of e(y). For y in the stock, e(y) = the
-    useless cards above it (places k..place(y)-1, still there): before x leaves, y must be the
-    stock top (a card reaches the waste only from the top), so each card above y leaves the top
-    first by a move of its own (a draw or a removal: each such move moves one stock card), and
-    the useless ones by moves pyr_lower did not count. For y in the waste, e(y) = the useless
-    waste cards above it (each must be removed first, by an uncounted move), or, when a recycle
-    is still allowed and cheaper, 1 (the recycle) + the useless cards that will lie above y in
-    the stock after it (the waste cards below y). So pyr_lower + max W(x) is still admissible.
 
-    Consistency: a draw takes the stock top out of the range above every stock y and puts it
-    on the waste, above every waste y; the removal of a useless card takes it out of the range
-    it is in; either lowers each e(y) by at most one and leaves the removal count unchanged; a recycle costs one and turns the waste option
-    "1 + cards below" into the stock count "cards below" (at most one less). A removal taking a required card
-    takes no useless card (its partner is a complement of a required card); the required card
-    x removed has W(x) = 0 (its partner was available); removals only make more cards useless
-    and fewer complements left, so no other W drops; with the removal count dropping by at most
-    one the sum drops by at most one. A waste removal moves k down past removed places only, so
-    the ranges keep the same cards."""
+cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nogil:
+    """STOCK WAIT, goal pyramid: moves that a line needs besides the removals pyr_lower counts
+    (those taking a card of R, the pyramid cards left).
+
+    need[w] (from pyr_lower) cards of value w in the stock or waste must become available: in
+    the class {v, 13 - v} a matching inside the pyramid pairs at most M_v of R's cards, so at
+    least (R's cards of value 13 - w) - M_v of them leave with a stock or waste card of value w,
+    each with its own. For a stock or waste card y, e(y) is a lower bound of the moves that take
+    no card of R needed before y is available:
+    - y in the stock: every card X above it (places k.. up to y, still there) leaves the stock
+      top first, each by a move of its own (a draw, or a removal taking it), and at most m(X)
+      of those moves take a card of R: m(X) = the sum over values u of min(X's cards of value u,
+      R's cards of value 13 - u), a largest matching of X with R (Kings never pair). So
+      e(y) = |X| - m(X).
+    - y in the waste: the cards above it in the waste, X, are removed first (a waste card
+      leaves only as the waste top), e = |X| - m(X); or, when a recycle is still allowed, every
+      stock card left and every waste card below y, X', leave the top first (the stock must be
+      empty to recycle, and the cards below y come back above it), e = 1 + |X'| - m(X').
+    So reaching need[w] distinct cards of value w needs at least the need[w]-th smallest e(y)
+    among them (the costliest one reached costs no less), and W = the largest over w, added to
+    k + n - M, is still admissible: the moves it counts take no card of R.
+
+    Consistent, with k + n - M: a draw moves the stock top out of every X of the stock cards
+    below it, into the X of the waste cards; each |X| - m(X) drops by at most one (m(X) falls
+    by at most one with |X|), so each e(y) and each order statistic drops by at most one. A
+    recycle (one move) turns the waste option 1 + |X'| - m(X') into the stock's |X'| - m(X'). A
+    removal taking a card x of R and a stock or waste card u of the complement value (so u was
+    available, e(u) = 0): for the X holding u, |X| and the count of u's value and of R's x-value
+    drop by one together, so m(X) drops by one and |X| - m(X) stays; elsewhere R shrinking only
+    lowers m; need of u's value drops by at most one while u, whose e was the least, leaves
+    the list, so that order statistic does not drop. A removal inside the pyramid leaves need
+    unchanged or higher (M_v drops by at least one). A removal taking no card of R (a King, a
+    stock and waste pair) changes no need and lowers each e by at most one, and is not counted
+    by k + n - M. So h drops by at most one a move."""
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
-    cdef int above[25]
-    cdef int j, p, w, best, e, worst = 0
-    cdef bb_t x, b, pyr_left = c.pyr_all & ~removed
-    cdef int from0[25]
-    cdef int useless_waste = 0
-    cdef bint can_recycle = c.passes == 0 or <int>(s.aux >> 8) < c.passes - 1
-    above[k] = 0
-    for j in range(k, 24):
-        above[j + 1] = above[j]
-        if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
-            above[j + 1] += 1
-    from0[0] = 0
-    for j in range(k):
-        from0[j + 1] = from0[j]
-        if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
-            from0[j + 1] += 1
-    useless_waste = from0[k]
-    x = req & ~c.kings
+    cdef int cnt[14]
+    cdef int rcnt[14]
+    cdef int e[24]
+    cdef int j, v, a, m, worst = 0, t, best, w, n
+    cdef int vals[4]
+    cdef bb_t b, x
+    cdef bint can_recycle = c.passes == 0 or pass_of(c, s) < c.passes - 1
+    for v in range(14):
+        rcnt[v] = 0
+        cnt[v] = 0
+    x = req
     while x:
-        p = c.where[bb_lowest(x)]
+        rcnt[bb_value_of(bb_lowest(x))] += 1
         x &= x - 1
-        b = c.comp[p] & ~removed
-        if b & pyr_left & ~c.block[p]:
+    # the stock, from its top down
+    a = m = 0
+    for j in range(k, 24):
+        if removed & c.stock_bit[j]:
             continue
-        best = 99
-        while b:
-            w = c.where[bb_lowest(b)]
-            b &= b - 1
-            if w < 28:
+        e[j] = a - m
+        a += 1
+        m += reached(c, cnt, rcnt, j)
+    if can_recycle:
+        # the stock left, then the waste from its bottom up (X' of each waste card)
+        for j in range(k):
+            if removed & c.stock_bit[j]:
                 continue
-            if w - 28 < k:
-                # In the waste: the useless cards above it go first, or a recycle puts it back
-                # in the stock under the useless waste cards below it.
-                e = useless_waste - from0[w - 28 + 1]
-                if can_recycle and 1 + from0[w - 28] < e:
-                    e = 1 + from0[w - 28]
-            else:
-                e = above[w - 28]
-            if e < best:
-                best = e
-        if best < 99 and best > worst:
-            worst = best
+            e[j] = 1 + a - m
+            a += 1
+            m += reached(c, cnt, rcnt, j)
+    for v in range(14):
+        cnt[v] = 0
+    # the waste, from its top down
+    a = m = 0
+    for j in range(k - 1, -1, -1):
+        if removed & c.stock_bit[j]:
+            continue
+        if not can_recycle or a - m < e[j]:
+            e[j] = a - m
+        a += 1
+        m += reached(c, cnt, rcnt, j)
+    for w in range(1, 13):
+        t = need[w]
+        if t <= 0:
+            continue
+        n = 0
+        b = c.stock_all & bb_rank(w) & ~removed
+        while b:
+            vals[n] = e[c.where[bb_lowest(b)] - 28]
+            n += 1
+            b &= b - 1
+        if n == 0:
+            continue  # DEAD: no line wins; any bound is admissible
+        if t > n:
+            t = n
+        # the t-th smallest of n <= 4 values
+        for j in range(t):
+            best = j
+            for v in range(j + 1, n):
+                if vals[v] < vals[best]:
+                    best = v
+            vals[j], vals[best] = vals[best], vals[j]
+        if vals[t - 1] > worst:
+            worst = vals[t - 1]
     return worst

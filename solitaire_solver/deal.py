@@ -86,12 +86,22 @@ def deal_text(deal: Any) -> Any:
     return text
 
 
+#: The plain two-character names in either case (`AS`, `as`, `aS`, `As`): the common text of a
+#: deal, read without card_index's general parsing (solve() parses a deal on every call).
+_PLAIN = {r + u: i for i, name in enumerate(CARD_NAMES)
+          for r in {name[0], name[0].lower()} for u in {name[1], name[1].lower()}}
+
+
 def _parse(cards) -> tuple[int, ...]:
     if isinstance(cards, Deal):
         return cards.cards
     cards = deal_text(cards)
     if isinstance(cards, str):
-        tokens: list = [t for t in _SPLIT.split(cards.strip()) if t]
+        tokens: list = cards.split() if "," not in cards else [
+            t for t in _SPLIT.split(cards.strip()) if t]
+        fast = [_PLAIN.get(t, -1) for t in tokens]
+        if len(fast) == 52 and -1 not in fast and len(set(fast)) == 52:
+            return tuple(fast)
     else:
         try:
             tokens = list(cards)

@@ -34,18 +34,20 @@ def nestor_search(columns, stock, open_reserve, **spec):
 
 def pyramid_search(cards, passes=3, goal_all=True, stock_waste_pairs=True, objective=0,
                    max_states=0, max_seconds=0.0, memory_bytes=256 << 20, certificate=False,
-                   root_position=None):
+                   root_position=None, overlap_pairs=False):
     from solitaire_solver import _pyramid
     spec = {"cards": cards, "passes": passes, "goal_all": goal_all,
-            "stock_waste_pairs": stock_waste_pairs, "root": root_position}
+            "stock_waste_pairs": stock_waste_pairs, "root": root_position,
+            "overlap_pairs": overlap_pairs}
     return coded(_pyramid.solve(spec, OBJECTIVES[objective],
                                 Limits(max_states, max_seconds, memory_bytes), certificate),
                  with_best=True)
 
 
 def pyramid_expand(cards, removed, aux, passes=3, goal_all=True, stock_waste_pairs=True,
-                   all_moves=True):
+                   all_moves=True, overlap_pairs=False):
     from solitaire_solver import _pyramid
     spec = {"cards": cards, "passes": passes, "goal_all": goal_all,
-            "stock_waste_pairs": stock_waste_pairs, "all_moves": all_moves}
+            "stock_waste_pairs": stock_waste_pairs, "all_moves": all_moves,
+            "overlap_pairs": overlap_pairs}
     return _pyramid.expand(spec, removed, aux)

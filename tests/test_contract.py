@@ -20,6 +20,7 @@ pytestmark = pytest.mark.core
 CASES = [(g, {}) for g in GAMES if g.core] + [
     (g, {"reserve": "open"}) for g in GAMES if g.name == "nestor"] + [
     (g, {"passes": 1, "goal": "pyramid"}) for g in GAMES if g.name == "pyramid"] + [
+    (g, {"passes": 1, "overlap_pairs": True}) for g in GAMES if g.name == "pyramid"] + [
     (g, dict(fixed)) for g in GAMES if g.core for fixed in g.presets.values()
     if fixed.get("reserves") == "pysolfc"]
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _pyramid as core
-from solitaire_solver.deal import Deal
+from solitaire_solver.deal import Deal, as_deal
 from solitaire_solver.errors import LayoutError, VariantError
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
@@ -234,6 +234,65 @@ def test_lower_bound_admissible_and_consistent(passes, goal, sw):
     assert checked >= 1
     if not goal_all:
         assert stronger >= 1
+
+
+def useless_wait(deal, pos, rules: PyramidRules) -> int:
+    """The stock-wait term before the matching counts (goal pyramid): for each pyramid card with
+    no pyramid complement it may leave with, the fewest stock or waste cards that are no
+    pyramid card's complement lying above one of its complements (or, with a recycle left, one
+    for the recycle plus those below it in the waste); the largest over such cards."""
+    from solitaire_solver.cards import value
+    from solitaire_solver.rules.pyramid import apart
+
+    left = {c: p for p, c in enumerate(pos.pyramid) if c is not None}
+    useless = {c for c in pos.stock + pos.waste
+               if not any(value(c) + value(x) == 13 for x in left)}
+    recycle = rules.passes == 0 or pos.pass_no < rules.passes
+    worst = 0
+    for x, p in left.items():
+        if value(x) == 13 or any(value(y) + value(x) == 13 and not apart(p, q) for y, q in
+                                 left.items()):
+            continue
+        costs = []
+        for i, y in enumerate(pos.stock):
+            if value(y) + value(x) == 13:
+                costs.append(sum(c in useless for c in pos.stock[:i]))
+        for i, y in enumerate(pos.waste):
+            if value(y) + value(x) == 13:
+                e = sum(c in useless for c in pos.waste[i + 1:])
+                if recycle:
+                    e = min(e, 1 + sum(c in useless for c in pos.waste[:i]))
+                costs.append(e)
+        if costs:
+            worst = max(worst, min(costs))
+    return worst
+
+
+@pytest.mark.core  # the fallback has the decide objective only
+def test_lower_bound_below_the_vectors_and_above_the_old_one():
+    """Along the shortest line of vector decks (pyramid-msc), the bound never exceeds the moves
+    left (the lengths are the vectors'), and it is above the removal count plus the old
+    stock-wait term (useless cards only) at many positions: the matching of the cards above a
+    needed stock card, and the count of stock cards the pyramid needs per value, add to it."""
+    rules = PyramidRules(3, "pyramid", True)
+    positions = stronger = 0
+    for i, (deck, length) in enumerate(vectors(12)):
+        if length == 0:
+            continue
+        r = ss.solve("pyramid-msc", deck, objective="shortest")
+        assert len(r.moves) == length, i
+        deal = as_deal(deck)
+        pos = rules.start(deal)
+        for done, m in enumerate(r.moves):
+            h = core.lower_bound(deal.cards, pos.removed, core_aux(rules, pos), 3, False, True)
+            assert h <= length - done, (i, done)
+            old = removal_bound(deal, pos.removed, "pyramid", True) + useless_wait(deal, pos,
+                                                                                 rules)
+            assert h >= old, (i, done)
+            stronger += h > old
+            positions += 1
+            pos = rules.apply(pos, m)
+    assert stronger >= positions // 3, (stronger, positions)  # 145 of 357 when written
 
 
 def best_score_reference(rules, pos):
@@ -602,3 +661,109 @@ def test_cards_left_of_a_block(passes, goal):
             assert best <= fast[2]["fewest_left"] <= rules.cards_left(pos)
         checked += 1
     assert checked >= 5
+
+
+# -- overlap_pairs ------------------------------------------------------------------------------------
+
+def overlap_moves(rules: PyramidRules, pos) -> list[Move]:
+    """The moves overlap_pairs adds at pos (none without it)."""
+    plain = PyramidRules(rules.passes, rules.goal, rules.stock_waste_pairs)
+    return [m for m in rules.moves(pos) if m not in plain.moves(pos)]
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("passes,goal,sw", VARIANTS)
+def test_overlap_pairs_core_matches_reference(passes, goal, sw):
+    """With overlap_pairs, in every combination of the other variants: the core's moves and
+    successors are the reference's, and its decide verdicts (FREE, EARLIEST and the search of
+    real positions) are the reference search's, with every line replayed."""
+    rules = PyramidRules(passes, goal, sw, overlap_pairs=True)
+    compared = added = 0
+    for seed in range(14):
+        deal, pos = random_midgame(seed, rules, 11 + seed % 8)
+        got = pyramid_expand(deal.cards, pos.removed, core_aux(rules, pos), passes, goal == "all",
+                             sw, overlap_pairs=True)
+        have = {Move.from_code(m): GAME.certificate_key(r, a, {"passes": passes})
+                for m, r, a in got}
+        assert have == {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}, seed
+        added += len(overlap_moves(rules, pos))
+        ref = reference_search(rules, pos, 2500)
+        if ref.status == "limit-states":
+            continue
+        root = (pos.removed, core_aux(rules, pos))
+        for certificate in (False, True):
+            status, path, *_ = pyramid_search(deal.cards, passes, goal == "all", sw, 0, 100000,
+                                              0.0, 64 << 20, certificate, root,
+                                              overlap_pairs=True)
+            assert (status == 0) == (ref.status == "won"), (seed, certificate)
+            if status == 0:
+                p = pos
+                for m in map(Move.from_code, path):
+                    assert m in rules.moves(p), (seed, str(m))
+                    p = rules.apply(p, m)
+                assert rules.won(p)
+        compared += 1
+    assert compared >= 5 and added >= 1
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("passes,goal", [(1, "pyramid"), (3, "all")])
+def test_overlap_pairs_shortest_matches_breadth_first_reference(passes, goal):
+    rules = PyramidRules(passes, goal, True, overlap_pairs=True)
+    won = 0
+    for seed in range(30):
+        deal, pos = random_midgame(seed + 700, rules, 16)
+        if seed % 2:  # a position 16 moves before the end of a winning line, when there is one
+            deal = Deal.from_seed(seed)
+            r = ss.solve("pyramid", deal, passes=passes, goal=goal, overlap_pairs=True)
+            if not r.won:
+                continue
+            pos = rules.start(deal)
+            for m in r.moves[: max(0, len(r.moves) - 16)]:
+                pos = rules.apply(pos, m)
+        try:
+            want = bfs_length(rules, pos, 20000)
+        except OverflowError:
+            continue
+        status, path, *_ = pyramid_search(deal.cards, passes, goal == "all", True, 1, 0, 0.0,
+                                          64 << 20, False, (pos.removed, core_aux(rules, pos)),
+                                          overlap_pairs=True)
+        assert (status == 0) == (want is not None), seed
+        if want is not None:
+            assert len(path) == want, seed
+            won += 1
+    assert won >= 2
+
+
+@pytest.mark.core  # a one-pass search of the whole deal: over a minute in the fallback
+def test_overlap_pairs_decides_a_deal_it_matters_for():
+    """Deal 2, one pass: blocked without overlap pairs, won with them; the winning line uses a
+    pair of a card and the one card covering it, which the plain rules refuse by its number."""
+    deal = Deal.from_seed(2)
+    assert ss.solve("pyramid", deal, passes=1).blocked
+    r = ss.solve("pyramid", deal, passes=1, overlap_pairs=True, check=True)
+    assert r.won and ss.verify("pyramid", deal, r, passes=1, overlap_pairs=True).ok
+    rules = PyramidRules(1, "all", True, overlap_pairs=True)
+    pos, used = rules.start(deal), 0
+    for m in r.moves:
+        used += m in overlap_moves(rules, pos)
+        pos = rules.apply(pos, m)
+    assert used >= 1
+    plain = ss.verify("pyramid", deal, [str(m) for m in r.moves], passes=1)
+    assert plain.ok is False and "not available" in plain.reason
+
+
+def test_overlap_pairs_structural_proof():
+    """The apex 6C with two Sevens on the row below it and two more in its cone: dead in the
+    plain rules, but with overlap_pairs it may pair with either Seven covering it, so no
+    structural proof is given, and the plain proof does not check under that variant."""
+    cards = list(Deal.from_seed(1).cards)
+    sevens = [c for c in range(52) if c % 13 == 6]
+    for c in sevens + [5]:
+        cards.remove(c)
+    deal = Deal([5, sevens[0], sevens[1], sevens[2], *cards[:1], sevens[3], *cards[1:]])
+    plain = GAME.structural_proof(deal, GAME.variant())
+    assert plain is not None and "6C" in plain.sentence
+    assert ss.verify("pyramid", deal, plain).ok
+    assert GAME.structural_proof(deal, GAME.variant(overlap_pairs=True)) is None
+    assert ss.verify("pyramid", deal, plain, overlap_pairs=True).ok is False

@@ -14,6 +14,7 @@ from ..result import BlockProof
 from ..rules.pyramid import (
     PyramidRules,
     cone,
+    covering,
     passes_value,
     read_layout,
     row_of,
@@ -50,6 +51,8 @@ def _apart(rules: PyramidRules, at: dict, x: int, y: int) -> Optional[str]:
     """Why cards x and y can never be available together, from the layout alone, or None when
     nothing keeps them apart. at: the place of each pyramid card left."""
     if x in at and y in at:
+        if rules.overlap_pairs and (at[y] in covering(at[x]) or at[x] in covering(at[y])):
+            return None  # overlap_pairs: a card may leave with the one card covering it
         if at[y] in cone(at[x]):
             return COVERS
         if at[y] in under(at[x]):
@@ -168,6 +171,8 @@ class Pyramid(Game):
         "first_to_waste": Option(False, choices=(True, False), parse=parse_bool,
                                  doc="play starts with the first stock card drawn onto the "
                                      "waste (PySolFC)"),
+        "overlap_pairs": Option(False, choices=(True, False), parse=parse_bool,
+                                doc="a pyramid card may pair with the one card still covering it"),
     }
     presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"},
                # PySolFC's Pyramid (38) and Relaxed Pyramid (193): docs/pyramid.md, PySolFC
@@ -186,7 +191,9 @@ class Pyramid(Game):
 
     def rules(self, variant: dict) -> PyramidRules:
         return PyramidRules(passes_value(variant["passes"]), variant["goal"],
-                            variant["stock_waste_pairs"], variant.get("first_to_waste", False))
+                            variant["stock_waste_pairs"],
+                            first_to_waste=variant.get("first_to_waste", False),
+                            overlap_pairs=variant.get("overlap_pairs", False))
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
@@ -203,7 +210,8 @@ class Pyramid(Game):
             raise VariantError("the competitive score is defined for 1 to 3 passes, not "
                                f"{variant['passes']}")
         spec = {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
-                "stock_waste_pairs": variant["stock_waste_pairs"]}
+                "stock_waste_pairs": variant["stock_waste_pairs"],
+                "overlap_pairs": variant.get("overlap_pairs", False)}
         if variant.get("first_to_waste"):
             # Play starts one draw in: the core searches from that position (its aux: one card
             # drawn, pass 1, RECYCLE's bit set as for any position given without its history).

@@ -38,6 +38,7 @@ def row_of(p: int) -> tuple[int, int]:
     return r, p - place(r, 0)
 
 
+@cache
 def covering(p: int) -> tuple[int, ...]:
     """The places that cover place p directly (none on the bottom row)."""
     r, i = row_of(p)
@@ -63,6 +64,14 @@ def under(p: int) -> frozenset[int]:
     return frozenset(q for q in range(PLACES) if p in cone(q))
 
 
+def apart(p: int, q: int, overlap_pairs: bool = False) -> bool:
+    """Whether the cards at places p and q can never leave together: one covers the other,
+    directly or not, unless overlap_pairs lets a card pair with the one card covering it."""
+    if q not in cone(p) and p not in cone(q):
+        return False
+    return not (overlap_pairs and (q in covering(p) or p in covering(q)))
+
+
 def complements(card: int) -> list[int]:
     """The cards whose value totals 13 with card's (none for a King)."""
     v = 13 - value(card)
@@ -82,17 +91,19 @@ class PyramidPosition:
 
 class PyramidRules(Rules):
     """Pyramid with its variants: passes (an int, or 0 for unlimited), goal "all" or "pyramid",
-    and whether the stock top and the waste top may pair with each other."""
+    whether the stock top and the waste top may pair with each other, and whether a pyramid card
+    may pair with the one card still covering it (overlap_pairs)."""
 
     game = "pyramid"
 
     def __init__(self, passes: int = 3, goal: str = "all", stock_waste_pairs: bool = True,
-                 first_to_waste: bool = False):
+                 first_to_waste: bool = False, overlap_pairs: bool = False):
         self.passes = passes
         self.goal = goal
         self.stock_waste_pairs = stock_waste_pairs
         #: PySolFC deals the first stock card onto the waste before play starts.
         self.first_to_waste = first_to_waste
+        self.overlap_pairs = overlap_pairs
 
     def start(self, deal: Deal) -> PyramidPosition:
         cards = deal.cards
@@ -113,6 +124,19 @@ class PyramidRules(Rules):
             out.append((pos.waste[-1], "waste"))
         return out  # type: ignore[return-value]
 
+    def overlaps(self, pos: PyramidPosition) -> list[tuple[int, int]]:
+        """overlap_pairs: (covered card, covering card) for every pyramid card covered by one
+        card only, that card being available itself (docs/pyramid.md)."""
+        if not self.overlap_pairs:
+            return []
+        out = []
+        for p in range(PLACES):
+            left = [q for q in covering(p) if pos.pyramid[q] is not None]
+            if pos.pyramid[p] is not None and len(left) == 1 and all(
+                    pos.pyramid[r] is None for r in covering(left[0])):
+                out.append((pos.pyramid[p], pos.pyramid[left[0]]))
+        return out  # type: ignore[return-value]
+
     def moves(self, pos: PyramidPosition) -> list[Move]:
         avail = self.available(pos)
         out = [Move.remove([c]) for c, _ in avail if value(c) == 13]
@@ -123,6 +147,7 @@ class PyramidRules(Rules):
                 if {wa, wb} == {"stock", "waste"} and not self.stock_waste_pairs:
                     continue
                 out.append(Move.remove([a, b]))
+        out += [Move.remove([a, b]) for a, b in self.overlaps(pos) if value(a) + value(b) == 13]
         out.sort(key=lambda m: m.cards)
         if pos.stock:
             out.append(Move(word="draw"))
@@ -178,6 +203,8 @@ class PyramidRules(Rules):
         if move.word is not None:
             return f"{move} is not a move of Pyramid"
         where = dict((c, w) for c, w in self.available(pos))
+        if len(move.cards) == 2 and any(set(move.cards) == {a, b} for a, b in self.overlaps(pos)):
+            return f"{move}: only two cards totalling 13, or a King alone, leave together"
         for c in move.cards:
             if c not in where:
                 return f"{move}: {CARD_NAMES[c]} is not available"
