@@ -20,19 +20,28 @@ Pruning (the default search; `prune=False` or a certificate searches every legal
   it: every card available in the original line (other than m's) is available in the new one at
   the same point, and deals do not depend on the cards in play. After m's place in the original
   line the two lines reach the same position.
-- Closed card (generation rule): an available card whose remaining partners (the cards that can
-  leave with it: nothing for a King, the cards of value 13 - v otherwise) are all available now.
-  Every winning line removes it, with one of those partners (or alone), and that removal is
-  legal now, so by the lemma some winning line starts with it. Only the removals of one closed
-  card, the one with the fewest, are generated. A King on top is thus removed at once, and a card
-  with a single partner left, itself available, is removed with it.
-- dead(): cards of one pile are never available together (only a top is), and a pile is every
-  card dealt onto it, now or later. A winning line pairs the n cards left of value v with the n
-  left of value 13 - v (v = 1..6) across different piles or the reserve; by Hall's theorem that
-  matching exists iff no pile holds more than n cards of the two values (for a set of v-cards in
-  two piles or more, every (13 - v)-card is a possible partner). A position failing it cannot be
-  won. This covers the card whose partners all lie beneath it in its own pile: the pile then
-  holds it and all n partners.
+- Closed card (generation rule): an available card a whose partners left (the cards that can
+  leave with it: none for a King, the cards of value 13 - v otherwise), less the cards beneath a
+  in its own pile, are all available now. Every winning line removes a, alone or with one of
+  those partners (a partner beneath a is covered by a until a leaves), and that removal is legal
+  now, so by the lemma some winning line starts with it. Only the removals of one closed card,
+  the one with the fewest, are generated (none when it has no partner left: it can never leave).
+  So a King on top is removed at once, and a card whose one partner left is available leaves
+  with it; `deal` is not generated then.
+- dead(), rule 1 (matching): cards of one pile are never available together (only a top is),
+  and a pile is every card dealt onto it, now or later. A winning line pairs the n cards left of
+  value v with the n left of value 13 - v (v = 1..6) across different piles or the reserve; by
+  Hall's theorem that matching exists iff no pile holds more than n cards of the two values (a
+  set of v-cards in two piles or more sees every (13 - v)-card). This covers the card whose
+  partners all lie beneath it in its own pile: the pile then holds it and all n partners.
+- dead(), rule 2 (covers): call the cards on top of a card now its covers; they must all leave
+  before it. Let G be the least set of cards such that a card left is in G when its covers are
+  all in G and it is a King or has a partner left whose covers are all in G. In a winning line,
+  by induction on the order of removal, every card is in G (when it leaves, its covers and its
+  partner's covers have left before it, the partner is not beneath it); so a position where G
+  misses a card left cannot be won. This catches cycles such as: X covers Y's only partners, and
+  Y covers X's. Cards not dealt yet have no covers now (the ones dealt on top later must leave
+  too, which G ignores: it is a relaxation, never too strict).
 tests/test_baroness.py checks each rule fires and that pruned and unpruned searches agree.
 """
 
@@ -57,6 +66,9 @@ cdef struct BaronessCtx:
     bb_t prefix[NPILES][FIVE_DEALS + 1]  # the first k cards dealt onto pile i
     bb_t reserve                         # pack cards 50 and 51, laid apart by the eleventh deal
     bb_t pair_mask[7]                    # [v]: the cards of values v and 13 - v (v = 1..6)
+    bb_t partners[52]                    # [card]: the cards that can leave with it
+    bb_t beneath[52]                     # [card]: the cards dealt onto its pile before it
+    bb_t undealt[FIVE_DEALS + 1]         # [aux]: the cards not on the table after aux deal moves
     bint prune
 
 
@@ -79,6 +91,71 @@ cdef inline bb_t available(BaronessCtx *c, const State *s) noexcept nogil:
     return out
 
 
+cdef inline bb_t partners_of(bb_t cards) noexcept nogil:
+    """The cards that can leave with some card of `cards` (Kings leave alone)."""
+    cdef bb_t out = 0
+    cdef int v
+    for v in range(1, 13):
+        if cards & bb_rank(v):
+            out |= bb_rank(13 - v)
+    return out
+
+
+cdef inline bint unmatched(BaronessCtx *c, bb_t left) noexcept nogil:
+    """Rule 1 of dead(): some pile holds more than n cards of values v and 13 - v."""
+    cdef bb_t two
+    cdef int v, i, n
+    for v in range(1, 7):
+        two = left & c.pair_mask[v]
+        if two == 0:
+            continue
+        n = bb_count(two & bb_rank(v))
+        for i in range(NPILES):
+            if bb_count(two & c.prefix[i][FIVE_DEALS]) > n:
+                return True
+    return False
+
+
+cdef inline bint stuck_cards(BaronessCtx *c, const State *s, bb_t left) noexcept nogil:
+    """Rule 2 of dead() (module docstring): the least set G of cards such that a card whose
+    covers are all in G and which has a partner whose covers are all in G (or is a King) is in
+    G; dead when G misses a card left. Each pile is peeled from its top while its top-most card
+    outside G qualifies; cards not on the table yet, and the reserve, have no covers."""
+    cdef int k = <int>s.aux + 1
+    cdef int h[NPILES]
+    cdef int i
+    cdef bint changed = True
+    cdef bb_t free, ok = bb_rank(13)
+    if k > FIVE_DEALS:
+        k = FIVE_DEALS
+    free = c.undealt[s.aux] & left
+    if s.aux >= FIVE_DEALS:
+        free |= c.reserve & left
+    # ok: the cards that have a partner whose covers are all in G (one is "ready").
+    ok |= partners_of(free)
+    for i in range(NPILES):
+        h[i] = k - 1
+        while h[i] >= 0 and not (left >> c.card[i][h[i]]) & 1:
+            h[i] -= 1
+        if h[i] >= 0:
+            ok |= c.partners[c.card[i][h[i]]]
+    while changed:
+        changed = False
+        for i in range(NPILES):
+            while h[i] >= 0 and (ok >> c.card[i][h[i]]) & 1:
+                # The pile's ready card joins G: the next card left below it becomes ready.
+                h[i] -= 1
+                while h[i] >= 0 and not (left >> c.card[i][h[i]]) & 1:
+                    h[i] -= 1
+                if h[i] >= 0:
+                    ok |= c.partners[c.card[i][h[i]]]
+                changed = True
+    for i in range(NPILES):
+        if h[i] >= 0:
+            return True
+    return (free & ~ok) != 0
+
+
 cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef BaronessCtx *c = <BaronessCtx *>ctx
     cdef bb_t avail = available(c, s)
@@ -95,7 +172,7 @@ cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil
             if v == 13:
                 out[0] = (<bb_t>1) << card
                 return 1
-            partners = left & bb_rank(13 - v)
+            partners = left & bb_rank(13 - v) & ~c.beneath[card]
             if (partners & ~avail) == 0:
                 k = bb_count(partners)
                 if k < best_n:
@@ -140,20 +217,9 @@ cdef int baroness_won(void *ctx, const State *s) noexcept nogil:
 
 
 cdef int baroness_dead(void *ctx, const State *s) noexcept nogil:
-    """The per-pile matching condition (module docstring)."""
     cdef BaronessCtx *c = <BaronessCtx *>ctx
     cdef bb_t left = ~s.removed & BB_FULL_PACK
-    cdef bb_t two
-    cdef int v, i, n
-    for v in range(1, 7):
-        two = left & c.pair_mask[v]
-        if two == 0:
-            continue
-        n = bb_count(two & bb_rank(v))
-        for i in range(NPILES):
-            if bb_count(two & c.prefix[i][FIVE_DEALS]) > n:
-                return 1
-    return 0
+    return unmatched(c, left) or stuck_cards(c, s, left)
 
 
 cdef void setup(BaronessCtx *c, object cards, bint prune) except *:
@@ -171,6 +237,17 @@ cdef void setup(BaronessCtx *c, object cards, bint prune) except *:
             c.card[i][j] = cards[j * NPILES + i]
             c.prefix[i][j + 1] = c.prefix[i][j] | ((<bb_t>1) << c.card[i][j])
     c.reserve = ((<bb_t>1) << <int>cards[50]) | ((<bb_t>1) << <int>cards[51])
+    for i in range(NPILES):
+        for j in range(FIVE_DEALS):
+            c.beneath[c.card[i][j]] = c.prefix[i][j]
+    for j in range(52):
+        c.partners[j] = bb_rank(13 - (j % 13 + 1)) if j % 13 != 12 else 0
+    c.beneath[<int>cards[50]] = 0
+    c.beneath[<int>cards[51]] = 0
+    for j in range(FIVE_DEALS + 1):
+        c.undealt[j] = 0
+        for i in range(NPILES * (j + 1) if j < FIVE_DEALS else 52, 52):
+            c.undealt[j] |= (<bb_t>1) << <int>cards[i]
     c.pair_mask[0] = 0
     for v in range(1, 7):
         c.pair_mask[v] = bb_rank(v) | bb_rank(13 - v)
@@ -219,11 +296,12 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     return expand_state(&g, removed, aux)
 
 
-def is_dead(object cards, uint64_t removed):
-    """The dead() test at a position with these cards removed (for the tests)."""
+def dead_rules(object cards, uint64_t removed, uint64_t aux):
+    """The two dead() tests at the position (removed, aux), as (rule 1, rule 2) (for tests)."""
     cdef BaronessCtx c
     cdef State s
     setup(&c, cards, True)
     s.removed = removed
-    s.aux = 0
-    return bool(baroness_dead(&c, &s))
+    s.aux = aux
+    left = ~removed & BB_FULL_PACK
+    return bool(unmatched(&c, left)), bool(stuck_cards(&c, &s, left))

@@ -82,19 +82,26 @@ cdef inline bint can_consolidate(const State *s) noexcept nogil:
 
 
 cdef int montecarlo_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
+    """Every legal move. The order only changes how soon a win is found; measured on seeded
+    deals (docs/monte-carlo.md): consolidate first (consolidate=any), then the pairs from the
+    last place back, explore about a quarter of the positions of pairs-first in won deals."""
     cdef MonteCarloCtx *c = <MonteCarloCtx *>ctx
     cdef int grid[PLACES]
     cdef int p, i, q, n = 0
+    cdef bint gap = can_consolidate(s)
     layout(c, s, grid)
-    for p in range(PLACES):
+    if gap and not c.stuck:
+        out[n] = CONSOLIDATE_WORD
+        n += 1
+    for p in range(PLACES - 1, -1, -1):
         if grid[p] < 0:
             continue
-        for i in range(c.nfwd[p]):
+        for i in range(c.nfwd[p] - 1, -1, -1):
             q = c.fwd[p][i]
             if grid[q] >= 0 and grid[q] % 13 == grid[p] % 13:
                 out[n] = ((<bb_t>1) << grid[p]) | ((<bb_t>1) << grid[q])
                 n += 1
-    if (n == 0 or not c.stuck) and can_consolidate(s):
+    if gap and c.stuck and n == 0:
         out[n] = CONSOLIDATE_WORD
         n += 1
     return n
