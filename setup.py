@@ -1,6 +1,7 @@
 """Build the C-speed core: every solitaire_solver/*.pyx becomes one extension module.
 
-All modules share the small C library in csrc/ (bitboards, the transposition table).
+The small C library in csrc/ (bitboards, the transposition table, Python's random in C) is compiled
+once, into the static library ss_csrc that setuptools links into every extension.
 """
 
 import glob
@@ -9,9 +10,11 @@ import sys
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
-extra_compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
+C_HEADERS = sorted(glob.glob("csrc/*.h"))
+compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
 
 
 def cpu_has_popcnt() -> bool:
@@ -28,7 +31,15 @@ def cpu_has_popcnt() -> bool:
 
 
 if cpu_has_popcnt():
-    extra_compile_args.append("-mpopcnt")
+    compile_args.append("-mpopcnt")
+
+ss_csrc = ("ss_csrc", {
+    "sources": C_SOURCES,
+    "include_dirs": ["csrc"],
+    # A static library linked into shared objects: position-independent code.
+    "cflags": compile_args + ([] if sys.platform == "win32" else ["-fPIC"]),
+    "obj_deps": {"": C_HEADERS},  # a changed header rebuilds every object
+})
 
 # Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=_engine,_slots builds just those modules.
 only = [m for m in os.environ.get("SOLITAIRE_SOLVER_BUILD_ONLY", "").split(",") if m]
@@ -39,14 +50,29 @@ if only:
 extensions = [
     Extension(
         "solitaire_solver." + os.path.splitext(os.path.basename(pyx))[0],
-        sources=[pyx, *C_SOURCES],
+        sources=[pyx],
         include_dirs=["csrc"],
-        extra_compile_args=extra_compile_args,
+        extra_compile_args=compile_args,
+        # Relinked when the library's code changes (the inline functions of the headers are
+        # compiled into the extension itself).
+        depends=C_SOURCES + C_HEADERS,
     )
     for pyx in pyx_files
 ]
 
+
+
+class build_ext_after_csrc(build_ext):
+    """build_ext that builds ss_csrc first: `build` (pip) does, `setup.py build_ext` alone not."""
+
+    def run(self):
+        self.run_command("build_clib")
+        super().run()
+
+
 setup(
+    cmdclass={"build_ext": build_ext_after_csrc},
+    libraries=[ss_csrc],
     ext_modules=cythonize(
         extensions,
         language_level="3",

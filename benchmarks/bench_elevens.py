@@ -2,9 +2,9 @@
 
     python benchmarks/bench_elevens.py [--quick]
 
-Every figure comes from this one run on the seeded deals of RULES.md: the same deals go through
-`ss.solve` (compiled core) and, for a subset, through the pure-Python reference search
-(`solitaire_solver.search.reference_search` over `ElevensRules`); the batch path
+Every figure comes from this one run on seeded deals (random.Random(seed).shuffle of the pack):
+the same deals go through `ss.solve` (compiled core) and, for a subset, through the pure-Python
+reference search (`solitaire_solver.search.reference_search` over `ElevensRules`); the batch path
 (`_slots.decide_seeds`, the surveys' path) is timed on one core.
 """
 
@@ -122,7 +122,7 @@ def run(quick: bool = False) -> str:
         "## Elevens and Block Ten",
         "",
         f"Command: `python benchmarks/bench_elevens.py{' --quick' if quick else ''}`. "
-        f"Seeded deals 0..{n - 1} (RULES.md); one process.",
+        f"Seeded deals 0..{n - 1} (`random.Random(seed).shuffle` of the pack); one process.",
         "",
         "| measure | value |",
         "|---|---|",

@@ -2,9 +2,9 @@
 
     python benchmarks/bench_nestor.py [--quick] [--deals N] [--ref-deals M]
 
-Every figure comes from this one run: the same seeded deals (RULES.md) go through `ss.solve`
-(structural proof, then the compiled core) and, for the first M of them, through the pure-Python
-reference search over the reference rules.
+Every figure comes from this one run: the same seeded deals (random.Random(seed).shuffle of the
+pack) go through `ss.solve` (structural proof, then the compiled core) and, for the first M of
+them, through the pure-Python reference search over the reference rules.
 """
 
 from __future__ import annotations
@@ -85,7 +85,8 @@ def run(quick: bool = False, deals: int | None = None, ref_deals: int | None = N
     out = [
         "## Nestor",
         "",
-        f"Seeded deals 0..{n - 1} (RULES.md), rectified deal, each reserve; `{cmd}`.",
+        f"Seeded deals 0..{n - 1} (`random.Random(seed).shuffle` of the pack), rectified deal, "
+        f"each reserve; `{cmd}`.",
         "The reference search (pure Python, reference rules, no pruning) ran on the first "
         f"{m} deals, and `ss.solve` ran on the same {m} deals again in the same run for the ratio.",
         "",

@@ -25,9 +25,7 @@ from solitaire_solver.games import get_game  # noqa: E402
 from solitaire_solver.rules.pyramid import PyramidRules  # noqa: E402
 from solitaire_solver.search import reference_search  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pyramid-msc-1500"
-if not DATA.exists():
-    DATA = Path("/work/shared/data/pyramid-msc-1500")
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "pyramid-msc-1500"  # tests/data/README.md
 
 
 def vectors() -> tuple[list[list[str]], list[int]]:
@@ -70,7 +68,7 @@ def run_set(name: str, deals: list, objective: str, max_states: int = 0,
             if objective == "shortest" and r.won:
                 ok = ok and len(r.moves) == expect[i]
         if replay and r.won:
-            ok = ok and bool(ss.verify(name, d, r).ok)
+            ok = ok and bool(ss.verify(name, d, r, **variant).ok)
         wrong += not ok
     row = (f"| {name} {variant or ''} | {objective} | {len(deals)} | {won} | {unknown} | "
            f"{statistics.median(ms):.1f} | {statistics.mean(ms):.1f} | {pct(ms, 0.99):.0f} | "

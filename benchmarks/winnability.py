@@ -25,13 +25,21 @@ import solitaire_solver as ss  # noqa: E402
 
 ISSUE2 = "greedy play over 10^6 deals, quoted in issue 2 (the issue does not name its source)"
 SWR = "solitairewinrates.com/Pyramid.html (100 million deals, the author's program)"
-MSC = ("998 of the 1,500 decks of shared/data/pyramid-msc-1500, decided by another program "
+MSC = ("998 of the 1,500 decks of tests/data/pyramid-msc-1500, decided by another program "
        "(quoted in issue 4)")
+
+ISSUE12 = "quoted in issue 12 (the issue does not name its source)"
 
 #: (game, variant, seeds, per-deal limits, published figure or None, its source)
 PLAN = [
     ("elevens", {}, 10_000_000, {}, 0.107, ISSUE2),
     ("block-ten", {}, 10_000_000, {}, 0.0367, ISSUE2),
+    ("tens", {}, 10_000_000, {}, None, ""),
+    ("tens", {"quartets": "rank"}, 10_000_000, {}, 0.0913,
+     "greedy play over 10^6 deals, " + ISSUE12),
+    ("block-elevens", {}, 10_000_000, {}, 0.3197,
+     "court cards sent to the bottom at least once, 10^9 deals, " + ISSUE12),
+    ("fifteens", {}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "closed"}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "open"}, 1_000_000, {}, None, ""),
     ("fourteen", {}, 100_000, {}, None, ""),
@@ -109,11 +117,25 @@ def chart(results: list, path: str) -> bool:
         ax.legend(fontsize=7)
     for ax in list(axes.flat)[len(games):]:
         ax.set_visible(False)
-    fig.suptitle("Cards left in blocked deals (seeded deals of RULES.md)")
+    fig.suptitle("Cards left in blocked deals (seeded deals)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
     return True
+
+
+def shown_command(argv: list[str]) -> str:
+    """The command as the doc shows it: the cache folder is this machine's, so it reads DIR."""
+    out, hide = [], False
+    for a in argv:
+        if hide:
+            a, hide = "DIR", False
+        elif a == "--cache":
+            hide = True
+        elif a.startswith("--cache="):
+            a = "--cache=DIR"
+        out.append(a)
+    return " ".join(["nice python benchmarks/winnability.py", *out])
 
 
 def main(argv=None) -> int:
@@ -175,9 +197,9 @@ def main(argv=None) -> int:
     text = [
         "# How often can each game be won?", "",
         "Written by `benchmarks/winnability.py` "
-        f"(`nice python benchmarks/winnability.py{' ' if argv or sys.argv[1:] else ''}"
-        f"{' '.join(argv if argv is not None else sys.argv[1:])}`"
-        f"), {datetime.date.today().isoformat()}. Deals are the seeded deals 0..N-1 of RULES.md; "
+        f"(`{shown_command(argv if argv is not None else sys.argv[1:])}`"
+        f"), {datetime.date.today().isoformat()}. Deals are the seeded deals 0..N-1 "
+        "(`random.Random(seed).shuffle` of the pack); "
         "each is decided exactly (a winning line or a proof of a block). The win rate is over "
         "decided deals; a deal whose search reached the per-deal limit is UNKNOWN and counted "
         "apart (the rate over all deals then lies between won/N and (won+unknown)/N). The "

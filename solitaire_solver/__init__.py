@@ -21,6 +21,7 @@ from .errors import (
 )
 from .games import GAMES, Game, get_game
 from .moves import Move
+from .positions import Analysis, Hint, Position, analyze, hint, position
 from .result import BlockProof, Result, Status
 from .survey import SurveyResult, survey, wilson_interval
 
@@ -28,14 +29,17 @@ __version__ = "0.1.0"
 
 __all__ = [
     "GAMES",
+    "Analysis",
     "BlockProof",
     "CardError",
     "Deal",
     "DealError",
     "Game",
+    "Hint",
     "LayoutError",
     "Move",
     "MoveError",
+    "Position",
     "Result",
     "SolitaireError",
     "Status",
@@ -44,9 +48,12 @@ __all__ = [
     "VariantError",
     "Verification",
     "VerificationError",
+    "analyze",
     "card_index",
     "card_name",
     "get_game",
+    "hint",
+    "position",
     "random_deal",
     "solve",
     "survey",

@@ -12,35 +12,6 @@ cdef inline double now() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef extern from "bitboard.h" nogil:
-    ctypedef uint64_t bb_t
-    bb_t BB_FULL_PACK
-    int bb_count(bb_t b)
-    int bb_lowest(bb_t b)
-    bb_t bb_pop_lowest(bb_t b)
-    bb_t bb_bit(int i)
-    bb_t bb_rank(int value)
-    bb_t bb_suit(int suit)
-    int bb_value_of(int index)
-
-
-cdef extern from "ttable.h" nogil:
-    ctypedef struct ttable:
-        size_t used
-        uint64_t probes
-        uint64_t hits
-        uint64_t inserts
-        uint64_t replaced
-        uint64_t improved
-        int label_bits
-    int tt_init(ttable *t, size_t budget_bytes)
-    void tt_free(ttable *t)
-    void tt_clear(ttable *t)
-    int tt_visit(ttable *t, uint64_t k0, uint64_t k1)
-    int tt_contains(const ttable *t, uint64_t k0, uint64_t k1)
-    size_t tt_capacity(const ttable *t)
-
-
 # A position: a removed-cards bitboard plus one word of small counters (bit 63 of aux must stay 0).
 ctypedef struct State:
     uint64_t removed

@@ -12,6 +12,9 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 
+from solitaire_solver.bitboard cimport bb_count
+from solitaire_solver.ttable cimport tt_capacity, tt_contains, tt_free, tt_init, tt_visit, ttable
+
 STATUS_NAMES = {
     SEARCH_WON: "won",
     SEARCH_EXHAUSTED: "exhausted",
@@ -26,10 +29,22 @@ cdef enum:
     CHECK_EVERY = 1 << 12
 
 
-
-
 cdef int check_signals() except -1 with gil:
     return PyErr_CheckSignals()
+
+
+cdef inline int over_limit(long long count, long long max_states, double deadline) except -1 nogil:
+    """The limit a search has reached once it holds count positions: SEARCH_LIMIT_TIME,
+    SEARCH_LIMIT_STATES, or 0 for none (never a search status of its own: SEARCH_WON is no
+    limit). Every CHECK_EVERY positions it also lets a pending signal (Ctrl-C) raise. Every
+    search calls it once per new position."""
+    if (count & (CHECK_EVERY - 1)) == 0:
+        check_signals()
+        if deadline > 0 and now() > deadline:
+            return SEARCH_LIMIT_TIME
+    if max_states > 0 and count >= max_states:
+        return SEARCH_LIMIT_STATES
+    return 0
 
 
 cdef dict search_stats(long long nodes, long long generated, long long pruned, long long leaves,
@@ -60,7 +75,7 @@ cdef struct Frame:
 cdef struct Run:
     long long nodes          # positions expanded (new to the table)
     long long generated      # moves generated
-    long long pruned         # positions cut by the game's dead() rule
+    long long pruned         # positions cut by the game's dead() rule (best_value: its bound)
     int most                 # the most counted cards removed at a position reached
     long long leaves         # positions with no legal move
     int max_depth_reached
@@ -68,6 +83,60 @@ cdef struct Run:
     State *cert
     size_t cert_len
     size_t cert_cap
+
+
+# The depth-first walk of run_dfs and best_value: a stack of frames, frame d holding a position
+# and its moves at moves[d * max_moves ..]; the move tried last at each frame leads to the next,
+# so the frames spell the line of play to the position being explored.
+
+cdef enum:
+    STEP_END = 0    # the stack is empty: every position reachable was explored
+    STEP_NEW = 1    # child is a position new to the table
+    STEP_WON = 2    # child is won (only when asked to stop at won positions)
+
+
+cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t *moves, int mm,
+                              int *d, bint stop_at_won, State *child) noexcept nogil:
+    """Walks on to the next position to explore: drops the frames whose moves are spent, plays
+    the top frame's next move into child, and probes the table, until child is new to it. With
+    stop_at_won a won child ends the walk first (not stored). The move that led to child is the
+    last one tried at frame d[0]."""
+    cdef Frame *f
+    while d[0] >= 0:
+        f = &frames[d[0]]
+        if f.next >= f.n:
+            d[0] -= 1
+            continue
+        g.play(g.ctx, &f.state, moves[<size_t>d[0] * mm + f.next], child)
+        f.next += 1
+        if stop_at_won and g.won(g.ctx, child):
+            return STEP_WON
+        if not tt_visit(tt, child.removed, child.aux):
+            return STEP_NEW
+    return STEP_END
+
+
+cdef inline int descend(Game *g, Frame *frames, uint64_t *moves, int mm, int *d, const State *s,
+                        Run *r) except -1 nogil:
+    """Pushes s on the stack as frame d[0] + 1 with its moves; a position without any is a dead
+    end, counted and not pushed."""
+    cdef int n
+    if d[0] + 1 >= g.max_depth:
+        # A game promised lines no longer than max_depth; reaching it means a bug in the game.
+        with gil:
+            raise RuntimeError("line of play longer than the game's bound")
+    n = g.moves(g.ctx, s, &moves[<size_t>(d[0] + 1) * mm])
+    r.generated += n
+    if n == 0:
+        r.leaves += 1
+        return 0
+    d[0] += 1
+    frames[d[0]].state = s[0]
+    frames[d[0]].n = n
+    frames[d[0]].next = 0
+    if d[0] > r.max_depth_reached:
+        r.max_depth_reached = d[0]
+    return 0
 
 
 cdef void *grow(void *items, size_t *cap, size_t size, size_t first, size_t *used,
@@ -109,9 +178,8 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
                  long long max_states, double deadline, bint certificate,
                  size_t cert_budget) except -1 nogil:
     """Returns a status; on SEARCH_WON the moves last tried at frames 0..win_length-1 win."""
-    cdef int d = 0
-    cdef int n
-    cdef uint64_t m
+    cdef int d = -1
+    cdef int step, status
     cdef State child
     cdef bint use_dead = g.dead != NULL and not certificate
     cdef int mm = g.max_moves
@@ -124,57 +192,28 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
     r.most = bb_count(root.removed & g.counted)
     if certificate and cert_push(r, root, cert_budget) < 0:
         return SEARCH_LIMIT_MEMORY
-    frames[0].state = root
-    frames[0].n = g.moves(g.ctx, &root, moves)
-    frames[0].next = 0
-    r.generated += frames[0].n
-    if frames[0].n == 0:
-        r.leaves += 1
-
-    while d >= 0:
-        if frames[d].next >= frames[d].n:
-            d -= 1
-            continue
-        m = moves[<size_t>d * mm + frames[d].next]
-        frames[d].next += 1
-        g.play(g.ctx, &frames[d].state, m, &child)
-        if g.won(g.ctx, &child):
+    descend(g, frames, moves, mm, &d, &root, r)
+    while True:
+        step = next_position(g, tt, frames, moves, mm, &d, True, &child)
+        if step == STEP_END:
+            return SEARCH_EXHAUSTED
+        if step == STEP_WON:
             r.win_length = d + 1
             if d + 1 > r.max_depth_reached:
                 r.max_depth_reached = d + 1
             return SEARCH_WON
-        if tt_visit(tt, child.removed, child.aux):
-            continue
         r.nodes += 1
         if bb_count(child.removed & g.counted) > r.most:
             r.most = bb_count(child.removed & g.counted)
         if certificate and cert_push(r, child, cert_budget) < 0:
             return SEARCH_LIMIT_MEMORY
-        if (r.nodes & (CHECK_EVERY - 1)) == 0:
-            check_signals()
-            if deadline > 0 and now() > deadline:
-                return SEARCH_LIMIT_TIME
-        if max_states > 0 and r.nodes >= max_states:
-            return SEARCH_LIMIT_STATES
+        status = over_limit(r.nodes, max_states, deadline)
+        if status:
+            return status
         if use_dead and g.dead(g.ctx, &child):
             r.pruned += 1
             continue
-        if d + 1 >= g.max_depth:
-            # A game promised lines no longer than max_depth; reaching it means a bug in the game.
-            with gil:
-                raise RuntimeError("line of play longer than the game's bound")
-        n = g.moves(g.ctx, &child, &moves[<size_t>(d + 1) * mm])
-        r.generated += n
-        if n == 0:
-            r.leaves += 1
-            continue
-        d += 1
-        frames[d].state = child
-        frames[d].n = n
-        frames[d].next = 0
-        if d > r.max_depth_reached:
-            r.max_depth_reached = d
-    return SEARCH_EXHAUSTED
+        descend(g, frames, moves, mm, &d, &child, r)
 
 
 cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
@@ -245,10 +284,9 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
     cdef Frame *frames = NULL
     cdef uint64_t *moves = NULL
     cdef uint64_t *best_path = NULL
-    cdef int best, best_len = 0, d = 0, n, v, i, status = SEARCH_EXHAUSTED
+    cdef int best, best_len = 0, d = -1, v, i, limit, status = SEARCH_EXHAUSTED
     cdef int mm = g.max_moves
-    cdef long long nodes = 1, generated = 0, pruned = 0, leaves = 0
-    cdef uint64_t m
+    cdef Run r
     cdef State child
     cdef double t0 = now()
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
@@ -264,26 +302,17 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
         free(best_path)
         tt_free(&tt)
         raise MemoryError("cannot allocate the search stack")
+    r.nodes = 1
+    r.generated = r.pruned = r.leaves = 0
+    r.max_depth_reached = 0
     try:
         with nogil:
             best = value(g.ctx, &root)
             tt_visit(&tt, root.removed, root.aux)
-            frames[0].state = root
-            frames[0].n = 0
             if best < ceiling and not g.won(g.ctx, &root):
-                frames[0].n = g.moves(g.ctx, &root, moves)
-            frames[0].next = 0
-            generated += frames[0].n
-            while d >= 0 and best < ceiling:
-                if frames[d].next >= frames[d].n:
-                    d -= 1
-                    continue
-                m = moves[<size_t>d * mm + frames[d].next]
-                frames[d].next += 1
-                g.play(g.ctx, &frames[d].state, m, &child)
-                if tt_visit(&tt, child.removed, child.aux):
-                    continue
-                nodes += 1
+                descend(g, frames, moves, mm, &d, &root, &r)
+            while next_position(g, &tt, frames, moves, mm, &d, False, &child) == STEP_NEW:
+                r.nodes += 1
                 v = value(g.ctx, &child)
                 if v > best:
                     best = v
@@ -292,33 +321,18 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
                     best_len = d + 1
                     if best >= ceiling:
                         break
-                if (nodes & (CHECK_EVERY - 1)) == 0:
-                    check_signals()
-                    if deadline > 0 and now() > deadline:
-                        status = SEARCH_LIMIT_TIME
-                        break
-                if max_states > 0 and nodes >= max_states:
-                    status = SEARCH_LIMIT_STATES
+                limit = over_limit(r.nodes, max_states, deadline)
+                if limit:
+                    status = limit
                     break
                 if g.won(g.ctx, &child):
                     continue
                 if bound != NULL and bound(g.ctx, &child) <= best:
-                    pruned += 1
+                    r.pruned += 1
                     continue
-                if d + 1 >= g.max_depth:
-                    with gil:
-                        raise RuntimeError("line of play longer than the game's bound")
-                n = g.moves(g.ctx, &child, &moves[<size_t>(d + 1) * mm])
-                generated += n
-                if n == 0:
-                    leaves += 1
-                    continue
-                d += 1
-                frames[d].state = child
-                frames[d].n = n
-                frames[d].next = 0
+                descend(g, frames, moves, mm, &d, &child, &r)
         path = [best_path[i] for i in range(best_len)]
-        stats = search_stats(nodes, generated, pruned, leaves, &tt, t0)
+        stats = search_stats(r.nodes, r.generated, r.pruned, r.leaves, &tt, t0)
         return status, path, stats, best
     finally:
         free(frames)
@@ -502,7 +516,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef long long best = -1
     cdef uint32_t win_parent = 0, idx
     cdef uint64_t win_move = 0
-    cdef int n, k, fmin, f, cg, hv, status = SEARCH_EXHAUSTED, max_f = 0
+    cdef int n, k, fmin, f, cg, hv, limit, status = SEARCH_EXHAUSTED, max_f = 0
     cdef size_t slot, i
     cdef State child
     cdef ANode *nd
@@ -608,13 +622,9 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                             break
                         if f < fmin:
                             fmin = f    # only with an inconsistent h
-                        if (a.count & (CHECK_EVERY - 1)) == 0:
-                            check_signals()
-                            if deadline > 0 and now() > deadline:
-                                status = SEARCH_LIMIT_TIME
-                                break
-                        if max_states > 0 and <long long>a.count >= max_states:
-                            status = SEARCH_LIMIT_STATES
+                        limit = over_limit(<long long>a.count, max_states, deadline)
+                        if limit:
+                            status = limit
                             break
         path = []
         if status == SEARCH_EXHAUSTED and best >= 0:

@@ -24,15 +24,12 @@ tests/test_nestor.py checks pruned against unpruned searches and against the ref
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
-    expand_state, root_of,
+from solitaire_solver._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.bitboard cimport (
+    BB_FULL_PACK, bb_count, bb_pairs_within, bb_pop_lowest, bb_rank, bb_t,
 )
 
 from solitaire_solver.contract import run_of
-
-cdef extern from "bitboard.h" nogil:
-    int bb_pairs_within(bb_t a, uint64_t *out, int n)
 
 from solitaire_solver.moves import word_code
 

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Core of Pyramid (RULES.md, "Pyramid"; the reference rules are rules/pyramid.py).
+"""Core of Pyramid (docs/pyramid.md; the reference rules are rules/pyramid.py).
 
 Packed position (one position, one key):
 - removed: the bitboard of the removed cards, pyramid and stock alike.
@@ -37,15 +37,21 @@ DEAD (the dead() rule, switched off for certificates). A non-King pyramid card w
 complements (value 13 minus its own) all lie in its cover cone (they must go before it is
 available) or under it (they are not available while it is there) can never leave, nor can a
 card with no complement left; the pyramid, and so the deal, can no longer be cleared.
+
+Files: this module holds the context, the moves of real positions (and the dispatch to FREE and
+EARLIEST), the DEAD rule, the decide driver and the Python entry points; the searches' own pieces
+are included from _pyramid_free.pxi, _pyramid_earliest.pxi, _pyramid_lower.pxi (shortest) and
+_pyramid_score.pxi.
 """
 
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES,
-    SEARCH_LIMIT_TIME, SEARCH_WON, Game, State, bb_bit, bb_count,
-    bb_lowest, bb_rank, bb_t, bb_value_of,
-    best_first, best_value, depth_first, expand_state,
+    SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
+    best_first, best_value, depth_first, expand_state, game_clear,
+)
+from solitaire_solver.bitboard cimport (
+    BB_FULL_PACK, bb_bit, bb_count, bb_lowest, bb_rank, bb_t, bb_value_of,
 )
 
 from solitaire_solver.contract import run_of
@@ -64,10 +70,6 @@ cdef enum:
 OBJ_DECIDE = 0
 OBJ_SHORTEST = 1
 OBJ_SCORE = 2
-
-cdef int BONUS[4]
-BONUS[:] = [0, 50, 35, 20]
-
 
 cdef struct PyrCtx:
     int pyr[28]
@@ -166,130 +168,8 @@ cdef inline int singles(bb_t cards, uint64_t *out, int n) noexcept nogil:
     return n
 
 
-cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
-    """FREE. With unlimited passes the split k of the stock does not matter: from (removed, k)
-    draws and recycles reach (removed, k') for every k' (a recycle needs a non-empty waste, and
-    with an empty waste and stock there is no stock card to place). So the position is the
-    removed cards alone, any stock card left can be brought to the top, and two stock cards can
-    be the waste and stock tops together exactly when no stock card left lies between them in
-    dealt order. This is the game with unlimited passes, exactly, on 1/48 of the keys or fewer;
-    with p passes every line of play is also a line here, so no win here proves no win there."""
-    cdef bb_t removed = s.removed
-    cdef bb_t avail = available_pyramid(c, removed)
-    cdef bb_t x = avail | (c.stock_all & ~removed)
-    cdef bb_t kings = x & c.kings
-    cdef int n
-    if kings and c.force != FORCE_NONE:
-        out[0] = kings & -kings
-        return 1
-    n = complement_pairs(x, avail, out, 0)
-    n = stock_pairs(c, removed, out, n)
-    return singles(kings, out, n)
-
-
-cdef inline int reach(PyrCtx *c, bb_t removed, int k, int pass_no, int j, int *at_k) noexcept nogil:
-    """EARLIEST. The first moment the stock card at place j (still there) is available, from the
-    stock split k in pass pass_no: returns the pass (-1 when none is left) and sets at_k to the
-    split then. It is the stock or waste top now, else the stock top after draws in this pass
-    (places >= k) or, in the waste, after a recycle and draws in the next pass."""
-    cdef int t = j
-    while t > 0 and (removed & c.stock_bit[t - 1]):
-        t -= 1
-    if t == k or j == k - 1 or j >= k:
-        # the stock top now, the waste top now, or the stock top after draws
-        at_k[0] = k if (t == k or j == k - 1) else t
-        return pass_no
-    if c.passes and pass_no >= c.passes - 1:
-        return -1
-    at_k[0] = t
-    return pass_no + 1
-
-
-cdef inline int earliest_pair(PyrCtx *c, bb_t removed, int k, int pass_no, int j1, int j2,
-                              int *at_k) noexcept nogil:
-    """EARLIEST. The first moment the stock cards at places j1 < j2, with none left between
-    them, are the waste and stock tops together: the split j1 + 1, in this pass when j1 is at
-    least the waste top's place (k - 1), else in the next."""
-    at_k[0] = j1 + 1
-    if j1 >= k - 1:
-        return pass_no
-    if c.passes and pass_no >= c.passes - 1:
-        return -1
-    return pass_no + 1
-
-
-cdef inline int add_move(uint64_t *out, int *label, int n, uint64_t move, int at) noexcept nogil:
-    """Insert a move in order of the moment it is made (the search tries the earliest first,
-    so that a position is mostly reached first with its lowest label)."""
-    cdef int i = n
-    while i > 0 and label[i - 1] > at:
-        out[i] = out[i - 1]
-        label[i] = label[i - 1]
-        i -= 1
-    out[i] = move
-    label[i] = at
-    return n + 1
-
-
-cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
-    """EARLIEST (decide with a finite number of passes). A move is a removal, made at the first
-    moment its cards are available together, with the draws and the recycle it needs implied;
-    the label of a position is pass * 32 + k, and a lower label is never worse (engine LABELS):
-    draws and a recycle a pass reach every later split. The moves kept include a winning one
-    whenever there is one: a winning line's first removal, made at its first moment instead,
-    leaves the same cards at a label no higher (a removal keeps the split, or moves it down past
-    removed places only, the same way whether the stock card removed was the stock top or,
-    later, the waste top). KINGS holds for the Kings available now (no draw is implied).
-    docs/pyramid.md gives the whole argument."""
-    cdef bb_t removed = s.removed
-    cdef int k = s.aux & 31
-    cdef int pass_no = <int>(s.aux >> 5)
-    cdef bb_t avail = available_pyramid(c, removed)
-    cdef bb_t x = avail | (c.stock_all & ~removed)
-    cdef bb_t kings = (avail | tops(c, stock_top(c, removed, k), k)) & c.kings
-    cdef uint64_t cand[96]
-    cdef int label[96]
-    cdef int n = 0, m, i, at, when
-    if kings and c.force != FORCE_NONE:
-        out[0] = kings & -kings
-        return 1
-    m = complement_pairs(x, avail, cand, 0)
-    m = stock_pairs(c, removed, cand, m)
-    m = singles(x & c.kings, cand, m)
-    for i in range(m):
-        when = moment(c, removed, k, pass_no, cand[i], &at)
-        if when >= 0:
-            n = add_move(out, label, n, cand[i], when * 32 + at)
-    return n
-
-
-cdef inline int moment(PyrCtx *c, bb_t removed, int k, int pass_no, uint64_t move,
-                       int *at_k) noexcept nogil:
-    """EARLIEST. The first moment the cards of a removal are available together: the pass (-1
-    when none is left) and, in at_k, the split then."""
-    cdef bb_t in_stock = move & c.stock_all
-    cdef int j1, j2
-    if not in_stock:
-        at_k[0] = k
-        return pass_no
-    j1 = c.where[bb_lowest(in_stock)] - 28
-    in_stock &= in_stock - 1
-    if not in_stock:
-        return reach(c, removed, k, pass_no, j1, at_k)
-    j2 = c.where[bb_lowest(in_stock)] - 28
-    if j2 < j1:
-        j1, j2 = j2, j1
-    return earliest_pair(c, removed, k, pass_no, j1, j2, at_k)
-
-
-cdef void earliest_play(PyrCtx *c, const State *s, uint64_t move, State *out) noexcept nogil:
-    cdef bb_t removed = s.removed | move
-    cdef int k
-    cdef int pass_no = moment(c, s.removed, s.aux & 31, <int>(s.aux >> 5), move, &k)
-    while k > 0 and (removed & c.stock_bit[k - 1]):
-        k -= 1
-    out.removed = removed
-    out.aux = <uint64_t>k | (<uint64_t>pass_no << 5)
+include "_pyramid_free.pxi"
+include "_pyramid_earliest.pxi"
 
 
 cdef int pyr_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
@@ -487,172 +367,9 @@ cdef inline bint compatible(PyrCtx *c, int a, int b, bint last, int k, int floor
         return 0
     return 1
 
-cdef int augment(int i, int *adj, int *match_r, int *seen) noexcept nogil:
-    """Kuhn's augmenting path from left vertex i (adj: bitmasks of right neighbours)."""
-    cdef int j
-    for j in range(4):
-        if (adj[i] >> j) & 1 and not (seen[0] >> j) & 1:
-            seen[0] |= 1 << j
-            if match_r[j] < 0 or augment(match_r[j], adj, match_r, seen):
-                match_r[j] = i
-                return 1
-    return 0
 
-
-cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
-    """LOWER BOUND of the moves still needed to win from s (the A* heuristic of `shortest`).
-
-    Let R be the cards that must still go (goal pyramid: the pyramid's; goal all: every card
-    left), k the Kings in R, n the others, and M the size of a largest matching of R's non-King
-    cards in which two cards may be matched when their values total 13 and they are compatible
-    (see compatible(): could ever be available together; stock and waste places are taken
-    optimistically, last pass off, so the relation never changes during play). The bound is
-    k + n - M.
-
-    Admissible: every removal takes one King alone or two cards totalling 13 that are available
-    together, hence compatible. In a winning line each King of R leaves alone (k removals), and
-    the removals taking two cards of R form a matching of the graph, at most M of them; the
-    other n - 2 * (those) cards of R each need a removal of their own. So at least
-    k + (number of pair removals) + (n - 2 * pairs) = k + n - pairs >= k + n - M removals remain,
-    and draws and recycles only add moves.
-
-    Consistent (h(s) <= 1 + h(t) for a move s -> t): a draw or a recycle changes no card, so h is
-    unchanged. A King of R leaving lowers k by one. A removal taking one card of R lowers n by
-    one and cannot raise M (deleting a vertex), so h drops by at most one. A removal taking two
-    cards u, v of R lowers n by two; u-v is an edge, so any matching of the rest plus u-v is a
-    matching before: M_after <= M_before - 1, and h drops by 2 - (M_before - M_after) <= 1.
-    Cards never come back, so nothing else changes the graph."""
-    cdef PyrCtx *c = <PyrCtx *>ctx
-    cdef bb_t req = c.goal & ~s.removed
-    cdef bb_t b
-    cdef int v, i, j, nl, nr, m = 0, seen
-    cdef int lp[4]
-    cdef int rp[4]
-    cdef int adj[4]
-    cdef int match_r[4]
-    for v in range(1, 7):
-        nl = 0
-        b = req & bb_rank(v)
-        while b:
-            lp[nl] = c.where[bb_lowest(b)]
-            nl += 1
-            b &= b - 1
-        nr = 0
-        b = req & bb_rank(13 - v)
-        while b:
-            rp[nr] = c.where[bb_lowest(b)]
-            nr += 1
-            b &= b - 1
-        if nl == 0 or nr == 0:
-            continue
-        for j in range(4):
-            match_r[j] = -1
-        for i in range(nl):
-            adj[i] = 0
-            for j in range(nr):
-                if compatible(c, lp[i], rp[j], False, 0, 0):
-                    adj[i] |= 1 << j
-        for i in range(nl):
-            seen = 0
-            m += augment(i, adj, match_r, &seen)
-    m = bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
-    if not c.goal_all:
-        m += stock_wait(c, s, req)
-    return m
-
-
-cdef int stock_wait(PyrCtx *c, const State *s, bb_t req) noexcept nogil:
-    """Goal pyramid: moves that a line needs besides the removals counted by pyr_lower.
-
-    A stock or waste card is USELESS when no required (pyramid) card left is its complement (a
-    King always is): it can only leave by a draw, or by a removal taking no required card (a
-    King alone, or a pair with another stock or waste card), none of which pyr_lower counts.
-    For a required card x, W(x) is 0 when x has a compatible pyramid complement left, else the
-    least over its complements y in the stock or waste of e(y). For y in the stock, e(y) = the
-    useless cards above it (places k..place(y)-1, still there): before x leaves, y must be the
-    stock top (a card reaches the waste only from the top), so each card above y leaves the top
-    first by a move of its own (a draw or a removal: each such move moves one stock card), and
-    the useless ones by moves pyr_lower did not count. For y in the waste, e(y) = the useless
-    waste cards above it (each must be removed first, by an uncounted move), or, when a recycle
-    is still allowed and cheaper, 1 (the recycle) + the useless cards that will lie above y in
-    the stock after it (the waste cards below y). So pyr_lower + max W(x) is still admissible.
-
-    Consistency: a draw takes the stock top out of the range above every stock y and puts it
-    on the waste, above every waste y; the removal of a useless card takes it out of the range
-    it is in; either lowers each e(y) by at most one and leaves the removal count unchanged; a recycle costs one and turns the waste option
-    "1 + cards below" into the stock count "cards below" (at most one less). A removal taking a required card
-    takes no useless card (its partner is a complement of a required card); the required card
-    x removed has W(x) = 0 (its partner was available); removals only make more cards useless
-    and fewer complements left, so no other W drops; with the removal count dropping by at most
-    one the sum drops by at most one. A waste removal moves k down past removed places only, so
-    the ranges keep the same cards."""
-    cdef bb_t removed = s.removed
-    cdef int k = s.aux & 31
-    cdef int above[25]
-    cdef int j, p, w, best, e, worst = 0
-    cdef bb_t x, b, pyr_left = c.pyr_all & ~removed
-    cdef int from0[25]
-    cdef int useless_waste = 0
-    cdef bint can_recycle = c.passes == 0 or <int>(s.aux >> 8) < c.passes - 1
-    above[k] = 0
-    for j in range(k, 24):
-        above[j + 1] = above[j]
-        if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
-            above[j + 1] += 1
-    from0[0] = 0
-    for j in range(k):
-        from0[j + 1] = from0[j]
-        if not (removed & c.stock_bit[j]) and not (c.stock_comp[j] & req):
-            from0[j + 1] += 1
-    useless_waste = from0[k]
-    x = req & ~c.kings
-    while x:
-        p = c.where[bb_lowest(x)]
-        x &= x - 1
-        b = c.comp[p] & ~removed
-        if b & pyr_left & ~c.block[p]:
-            continue
-        best = 99
-        while b:
-            w = c.where[bb_lowest(b)]
-            b &= b - 1
-            if w < 28:
-                continue
-            if w - 28 < k:
-                # In the waste: the useless cards above it go first, or a recycle puts it back
-                # in the stock under the useless waste cards below it.
-                e = useless_waste - from0[w - 28 + 1]
-                if can_recycle and 1 + from0[w - 28] < e:
-                    e = 1 + from0[w - 28]
-            else:
-                e = above[w - 28]
-            if e < best:
-                best = e
-        if best < 99 and best > worst:
-            worst = best
-    return worst
-
-
-
-cdef int pyr_value(void *ctx, const State *s) noexcept nogil:
-    cdef PyrCtx *c = <PyrCtx *>ctx
-    cdef int cleared = (s.aux >> 6) & 3
-    if cleared:
-        return BONUS[cleared] - bb_count(c.stock_all & ~s.removed)
-    return -bb_count(BB_FULL_PACK & ~s.removed)
-
-
-cdef int pyr_bound(void *ctx, const State *s) noexcept nogil:
-    """An upper bound of the score of any line through s: the bonus of the clearing pass (or of
-    the current pass, the earliest the pyramid can still be cleared) with nothing left; -1 when
-    the pyramid can never be cleared (DEAD), since then a card at least stays."""
-    cdef PyrCtx *c = <PyrCtx *>ctx
-    cdef int cleared = (s.aux >> 6) & 3
-    if cleared:
-        return BONUS[cleared]
-    if unmatched(c, s, False):
-        return -1
-    return BONUS[(s.aux >> 8) + 1]
+include "_pyramid_lower.pxi"
+include "_pyramid_score.pxi"
 
 
 cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, int force,
@@ -709,43 +426,6 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.score = score
     c.free = 0
     c.earliest = 0
-
-
-cdef list realize(PyrCtx *c, list path, State root, bint *fits):
-    """A FREE line (removals only) as a line of play from root: before each removal, draw (or
-    recycle when the stock is empty) until its stock cards are the stock or waste tops. Waiting
-    for the first moment the cards are available never costs a pass later (the stock only moves
-    forward), so fits says whether the line keeps to the passes of the variant."""
-    cdef State s = root, t
-    cdef bb_t move, need, sw
-    cdef int k, st, steps
-    cdef list out = []
-    fits[0] = True
-    for move in path:
-        need = move & c.stock_all
-        steps = 0
-        while True:
-            k = s.aux & 31
-            st = stock_top(c, s.removed, k)
-            sw = tops(c, st, k)
-            if (need & sw) == need:
-                break
-            steps += 1
-            if steps > 60:
-                raise RuntimeError("pyramid core: a FREE line cannot be played out")
-            if st >= 0:
-                out.append(c.draw_word)
-                pyr_play(c, &s, c.draw_word, &t)
-            else:
-                if c.passes and <int>(s.aux >> 8) >= c.passes - 1:
-                    fits[0] = False
-                out.append(c.recycle_word)
-                pyr_play(c, &s, c.recycle_word, &t)
-            s = t
-        out.append(move)
-        pyr_play(c, &s, move, &t)
-        s = t
-    return out
 
 
 cdef object merge_stats(object first, object second):

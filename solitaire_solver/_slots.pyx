@@ -5,7 +5,10 @@ A position is the removed-cards bitboard alone: the stock deals one card per car
 cards showing are the first `slots` + removed cards of the pack, less the removed ones.
 
 spec (the contract, solitaire_solver/contract.py): "table" (a SlotSpec, the compiled table
-entry), "cards" (52 card indexes, pack order), "mode" (below; MODE_FORCED by default).
+entry), "cards" (52 card indexes in the order play deals them: a game whose deal moves cards
+first, as Block Elevens sends court cards to the bottom, gives the pack so moved; the batch
+decider, given the deals themselves, moves them with the table's deal rule), "mode" (below;
+MODE_FORCED by default).
 
 Move generation has three modes:
 - ALL: every legal removal (what the reference rules list).
@@ -13,6 +16,9 @@ Move generation has three modes:
   J-Q-K set), taking the lowest-index cards of each rank; a suited kind gives one removal per
   suit. Two removals of one unsuited kind leave positions that differ only in the suits of cards
   of the same ranks, and suits play no part for those ranks, so either wins iff the other does.
+  A sums kind (any group of cards of ranks R totalling N) gives one removal per rank multiset
+  it can take: the same argument, per multiset, since no suited kind uses a rank of R (checked
+  when the table is compiled; docs/proofs.md, "Fifteens").
 - FORCED: only the first available removal. When no rank takes part in two kinds (the table's
   `confluent`), removals of different kinds never compete for a card, never disable each other,
   and commute; with the suit symmetry above this makes the game confluent (docs/proofs.md):
@@ -22,22 +28,16 @@ Move generation has three modes:
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_pop_lowest, bb_rank, bb_t, depth_first,
-    expand_state, root_of,
+    Game, State, depth_first, expand_state, game_clear, root_of,
 )
+from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_pop_lowest, bb_rank, bb_t
+from solitaire_solver.pyrandom cimport ss_seeded_deal_i64, ss_seeded_deals_i64
 
 from solitaire_solver.contract import run_of
-
-cdef extern from "pyrandom.h" nogil:
-    ctypedef struct ss_mt:
-        pass
-    void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
-    void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n)
-    void ss_seeded_deal_i64(int64_t seed, uint8_t *out)
-    void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out)
 
 MODE_ALL = 0
 MODE_PER_KIND = 1
@@ -48,8 +48,15 @@ cdef enum:
     PER_KIND = 1
     FORCED = 2
     MAX_KINDS = 16
+    MAX_SUMS = 4
     MAX_SLOTS = 16
     MAX_SUITED = 4      # suited kinds the batch decider can count (four suits each in one word)
+    LATER_NONE = 0
+    LATER_ONCE = 1
+    LATER_WHILE = 2
+
+#: SlotTable.bottom_later's values.
+LATER = {"": LATER_NONE, "once": LATER_ONCE, "while": LATER_WHILE}
 
 
 cdef struct Kind:
@@ -58,6 +65,22 @@ cdef struct Kind:
     int need[4]         # cards of each rank in the removal
     bint suited
     bb_t suit_cards[4]  # suited: the kind's card of each rank in suit s
+
+
+cdef struct SumKind:
+    int total
+    int nranks
+    int rank[13]        # distinct ranks, ascending
+    bb_t cards          # every card of those ranks
+
+
+# The deal's rule for ranks that may not show in the first layout (SlotTable.bottom).
+cdef struct DealRule:
+    int slots
+    int mask            # bit r: rank r goes to the bottom while it shows in the layout
+    int later           # when none went: LATER_NONE, LATER_ONCE (the first one dealt later goes
+                        # under, once) or LATER_WHILE (and so does each such card dealt in its place)
+    uint8_t bottom[52]  # per card: 1 when its rank is in mask
 
 
 # The one-pass batch decider's tables, per rank (see decide_pass).
@@ -71,26 +94,34 @@ cdef struct Batch:
     int ssize[MAX_SUITED]
     int goal_count
     int slots
+    DealRule deal
 
 
 cdef class SlotSpec:
     """A slot game's table entry compiled for the core: slots, kinds of removal (each a tuple of
-    ranks), suited kinds, the ranks that never leave."""
+    ranks), suited kinds, the ranks that never leave; sums ((N, ranks), ...): any group of cards
+    of those ranks totalling N; bottom, bottom_later: the deal's rule (SlotTable)."""
 
     cdef int slots
     cdef int nkinds
     cdef Kind kinds[MAX_KINDS]
+    cdef int nsums
+    cdef SumKind sums[MAX_SUMS]
     cdef bb_t goal
-    cdef int max_moves
+    cdef int max_moves          # bound on the removals of a position, every one listed (ALL)
+    cdef int max_moves_kind     # the same with one removal per rank multiset (PER_KIND)
+    cdef int max_depth
     cdef bint confluent
     cdef Batch batch
 
-    def __init__(self, int slots, kinds, suited, never):
+    def __init__(self, int slots, kinds, suited, never, sums=(), bottom=(), str bottom_later=""):
         cdef int i, j, s, r
         cdef Kind *k
         groups = [(tuple(g), False) for g in kinds] + [(tuple(g), True) for g in suited]
-        if not 1 <= slots <= MAX_SLOTS or len(groups) > MAX_KINDS:
-            raise ValueError("a slot table of 1..16 slots and at most 16 kinds of removal")
+        sums = [(int(n), tuple(sorted(set(rs)))) for n, rs in sums]
+        if not 1 <= slots <= MAX_SLOTS or len(groups) > MAX_KINDS or len(sums) > MAX_SUMS:
+            raise ValueError("a slot table of 1..16 slots, at most 16 kinds of removal and at "
+                             "most 4 sums")
         self.slots = slots
         self.nkinds = len(groups)
         self.goal = BB_FULL_PACK
@@ -99,6 +130,7 @@ cdef class SlotSpec:
         self.max_moves = 1
         ranks_used = set(never)
         self.confluent = True
+        fewest = 52     # the fewest cards a removal takes
         for i, (group, is_suited) in enumerate(groups):
             k = &self.kinds[i]
             counts = {r: group.count(r) for r in sorted(set(group))}
@@ -123,7 +155,55 @@ cdef class SlotSpec:
                 for n in counts.values():
                     choices *= (1, 4, 6, 4, 1)[n]
             self.max_moves += choices
+            fewest = min(fewest, len(group))
+        self.max_moves_kind = self.max_moves
+        self.nsums = len(sums)
+        suited_ranks = {r for g, is_suited in groups if is_suited for r in g}
+        for i, (total, ranks) in enumerate(sums):
+            if not ranks or any(not 1 <= r <= 13 for r in ranks) or total < 1:
+                raise ValueError(f"a sum of ranks {ranks} totalling {total} does not fit the core")
+            # PER_KIND's one removal per rank multiset is exact only if suits play no part for
+            # these ranks (module doc): no suited kind may use them.
+            if suited_ranks & set(ranks):
+                raise ValueError(f"a sum of ranks {ranks} shares a rank with a suited kind")
+            # A sum's groups compete for cards of its ranks, as two kinds sharing a rank do.
+            self.confluent = False
+            ranks_used |= set(ranks)
+            self.sums[i].total = total
+            self.sums[i].nranks = len(ranks)
+            self.sums[i].cards = 0
+            for j, r in enumerate(ranks):
+                self.sums[i].rank[j] = r
+                self.sums[i].cards |= bb_rank(r)
+            every, multisets, least = sum_bounds(total, ranks, slots)
+            if not multisets:
+                raise ValueError(f"no group of ranks {ranks} totals {total}")
+            self.max_moves += every
+            self.max_moves_kind += multisets
+            fewest = min(fewest, least)
+        # Every removal takes `fewest` cards or more, so a line has at most 52 // fewest moves.
+        self.max_depth = 52 // fewest + 2
         self.fill_batch(groups, never)
+        self.fill_deal(bottom, bottom_later)
+
+    cdef void fill_deal(self, bottom, str later) except *:
+        cdef DealRule *d = &self.batch.deal
+        cdef int r
+        if later not in LATER or (later and not bottom):
+            raise ValueError(f"bottom_later {later!r}: '', 'once' or 'while', with bottom ranks")
+        d.slots = self.slots
+        d.mask = 0
+        d.later = LATER[later]
+        for r in bottom:
+            if not 1 <= r <= 13:
+                raise ValueError(f"bottom rank {r} is not 1..13")
+            d.mask |= 1 << r
+        for r in range(52):
+            d.bottom[r] = (d.mask >> (r % 13 + 1)) & 1
+        # The layout is filled only if enough cards are of other ranks; then no card sent to the
+        # bottom comes back to the layout while the layout is dealt (deal_as_played).
+        if 4 * len(set(bottom)) > 52 - self.slots:
+            raise ValueError("the bottom ranks have more cards than the stock")
 
     cdef void fill_batch(self, list groups, never):
         """The batch decider's tables (used only when the table is confluent)."""
@@ -163,6 +243,37 @@ cdef class SlotSpec:
     def confluent(self):
         return self.confluent
 
+    @property
+    def max_moves(self):
+        """(bound listing every removal, bound with one removal per rank multiset)"""
+        return self.max_moves, self.max_moves_kind
+
+
+def sum_bounds(int total, tuple ranks, int slots):
+    """For a sums kind: (how many groups of at most `slots` cards of the whole pack total
+    `total` -- a bound on the removals any position offers --, how many rank multisets of at
+    most `slots` cards do, the fewest cards of any group). Counted by size and total, rank by
+    rank: a rank gives n of its four cards in C(4, n) ways."""
+    # ways[t][m]: groups of m cards totalling t (over the ranks so far); kinds[t][m]: multisets.
+    ways = [[0] * (slots + 1) for _ in range(total + 1)]
+    kinds = [[0] * (slots + 1) for _ in range(total + 1)]
+    ways[0][0] = kinds[0][0] = 1
+    for r in ranks:
+        new_ways = [[0] * (slots + 1) for _ in range(total + 1)]
+        new_kinds = [[0] * (slots + 1) for _ in range(total + 1)]
+        for t in range(total + 1):
+            for m in range(slots + 1):
+                if not kinds[t][m]:
+                    continue
+                for n in range(5):
+                    if t + n * r > total or m + n > slots:
+                        break
+                    new_ways[t + n * r][m + n] += ways[t][m] * (1, 4, 6, 4, 1)[n]
+                    new_kinds[t + n * r][m + n] += kinds[t][m]
+        ways, kinds = new_ways, new_kinds
+    sizes = [m for m in range(slots + 1) if kinds[total][m]]
+    return sum(ways[total]), sum(kinds[total]), (min(sizes) if sizes else 52)
+
 
 cdef struct SlotsCtx:
     bb_t prefix[53]      # prefix[k]: the first k cards of the pack
@@ -170,7 +281,10 @@ cdef struct SlotsCtx:
     int slots
     int nkinds
     const Kind *kinds
+    int nsums
+    const SumKind *sums
     int mode
+    int max_moves        # room in a move buffer (the engine's max_moves)
 
 
 cdef inline bb_t showing(SlotsCtx *c, bb_t removed) noexcept nogil:
@@ -239,6 +353,90 @@ cdef inline int kind_moves(SlotsCtx *c, const Kind *k, bb_t show, uint64_t *out,
             return n
 
 
+cdef int subsets_totalling(const int *vals, const int *rest, const bb_t *bits, int m, int start,
+                           int left, bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
+    """Appends every set of the cards start..m-1 (values ascending; rest[i]: the total of cards
+    i..m-1) totalling `left`, each with the cards `acc`: a set is built in list order, so none
+    is listed twice."""
+    cdef int i
+    if rest[start] < left:
+        return n                # even all the cards left fall short
+    for i in range(start, m):
+        if vals[i] > left or n >= room:
+            break               # the values ascend: no later card fits either
+        if vals[i] == left:
+            out[n] = acc | bits[i]
+            n += 1
+        else:
+            n = subsets_totalling(vals, rest, bits, m, i + 1, left - vals[i], acc | bits[i], out,
+                                  n, room)
+    return n
+
+
+cdef int multisets_totalling(const int *rank, const int *rest, const bb_t *avail, int nr, int i,
+                             int left, bb_t acc, uint64_t *out, int n, int room) noexcept nogil:
+    """Appends one set per rank multiset totalling `left` from ranks i..nr-1 (avail: the
+    showing cards of each; rest[i]: their total from rank i on), taking the lowest-index cards
+    of each rank."""
+    cdef bb_t a, take
+    cdef int j
+    if left == 0:
+        if n < room:
+            out[n] = acc
+            n += 1
+        return n
+    if i == nr or n >= room or rest[i] < left:
+        return n
+    n = multisets_totalling(rank, rest, avail, nr, i + 1, left, acc, out, n, room)
+    a = avail[i]
+    take = 0
+    j = 1
+    while a and j * rank[i] <= left:
+        take |= a & (0 - a)
+        a = bb_pop_lowest(a)
+        n = multisets_totalling(rank, rest, avail, nr, i + 1, left - j * rank[i], acc | take,
+                                out, n, room)
+        j += 1
+    return n
+
+
+cdef inline int sum_moves(SlotsCtx *c, const SumKind *k, bb_t show, uint64_t *out,
+                          int n) noexcept nogil:
+    """Appends the removals of a sums kind among the showing cards (as the mode says)."""
+    cdef int vals[52]
+    cdef int rest[53]
+    cdef bb_t bits[52]
+    cdef bb_t avail[13]
+    cdef int rank[13]
+    cdef int m = 0
+    cdef int i, room
+    cdef bb_t a
+    room = n + 1 if c.mode == FORCED else c.max_moves
+    if c.mode != ALL:
+        for i in range(k.nranks):
+            a = show & bb_rank(k.rank[i])
+            if a:
+                rank[m] = k.rank[i]
+                avail[m] = a
+                m += 1
+        rest[m] = 0
+        for i in range(m - 1, -1, -1):
+            rest[i] = rest[i + 1] + rank[i] * bb_count(avail[i])
+        return multisets_totalling(rank, rest, avail, m, 0, k.total, 0, out, n, room)
+    # The cards by value, ascending (ranks ascend, and each rank's cards in index order).
+    for i in range(k.nranks):
+        a = show & bb_rank(k.rank[i])
+        while a:
+            vals[m] = k.rank[i]
+            bits[m] = a & (0 - a)
+            m += 1
+            a = bb_pop_lowest(a)
+    rest[m] = 0
+    for i in range(m - 1, -1, -1):
+        rest[i] = rest[i + 1] + vals[i]
+    return subsets_totalling(vals, rest, bits, m, 0, k.total, 0, out, n, room)
+
+
 cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef SlotsCtx *c = <SlotsCtx *>ctx
     cdef bb_t show = showing(c, s.removed)
@@ -246,6 +444,10 @@ cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef int i
     for i in range(c.nkinds):
         n = kind_moves(c, &c.kinds[i], show, out, n)
+        if n and c.mode == FORCED:
+            return n
+    for i in range(c.nsums):
+        n = sum_moves(c, &c.sums[i], show, out, n)
         if n and c.mode == FORCED:
             return n
     return n
@@ -271,8 +473,11 @@ cdef void setup(SlotsCtx *c, SlotSpec spec, object cards, int mode) except *:
     c.slots = spec.slots
     c.nkinds = spec.nkinds
     c.kinds = spec.kinds
+    c.nsums = spec.nsums
+    c.sums = spec.sums
     c.goal = spec.goal
     c.mode = mode
+    c.max_moves = spec.max_moves if mode == ALL else spec.max_moves_kind
 
 
 cdef void make_game(Game *g, SlotsCtx *c, SlotSpec spec) noexcept:
@@ -281,8 +486,8 @@ cdef void make_game(Game *g, SlotsCtx *c, SlotSpec spec) noexcept:
     g.moves = slots_moves
     g.play = slots_play
     g.won = slots_won
-    g.max_moves = spec.max_moves
-    g.max_depth = 54    # every removal takes a card
+    g.max_moves = c.max_moves
+    g.max_depth = spec.max_depth
 
 
 def solve(dict spec, str objective, limits, bint certificate):
@@ -346,12 +551,29 @@ cdef object forced_line(SlotsCtx *c, object cards, bb_t removed, bint from_start
 
 
 def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal removal at `removed` and where it leads."""
+    """The contract's expand(): every legal removal at `removed` and where it leads (or those of
+    spec["expand_mode"])."""
     cdef SlotsCtx c
     cdef Game g
-    setup(&c, spec["table"], spec["cards"], ALL)
+    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
+    # asks for another mode's list (the tests compare the generators).
+    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
     return expand_state(&g, removed, aux)
+
+
+def dealt_pack(SlotSpec table, cards):
+    """The pack in the order play deals it, by the table's deal rule as the batch decider applies
+    it (compare with the reference rules' pack_as_dealt)."""
+    cdef uint8_t pack[52]
+    cdef uint8_t out[52]
+    cdef int i
+    if sorted(cards) != list(range(52)):
+        raise ValueError("dealt_pack: the 52 card indexes of one full pack")
+    for i in range(52):
+        pack[i] = <uint8_t>cards[i]
+    deal_as_played(&table.batch.deal, pack, out)
+    return [out[i] for i in range(52)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -391,38 +613,145 @@ cdef enum:
 # are counted per suit in a second word (4 bits a suit, one group of four per suited kind) and
 # leave when their suit's count reaches the kind's size.
 
+cdef inline uint64_t deal_one(const Batch *b, int card, uint64_t *cnt,
+                             uint64_t *scnt) noexcept nogil:
+    """Count one card dealt and make the removal it enables; returns the cards removed."""
+    cdef uint64_t h, gain
+    cdef int r = card % 13 + 1
+    cdef int q = b.sk[r]
+    cdef int sh
+    if q >= 0:
+        sh = 4 * (4 * q + card // 13)
+        scnt[0] += (<uint64_t>1) << sh
+        gain = <uint64_t>b.ssize[q] if ((scnt[0] >> sh) & 0xF) == <uint64_t>b.ssize[q] else 0
+        scnt[0] -= gain << sh
+    else:
+        cnt[0] += b.one[r]
+        h = ((cnt[0] + b.add[r]) & b.carry[r]) == b.carry[r]
+        cnt[0] -= b.dec[r] & (<uint64_t>0 - h)
+        gain = b.gain[r] & (<uint64_t>0 - h)
+    return gain
+
+
 cdef inline int decide_pass(const Batch *b, const uint8_t *cards, uint8_t *moves_out,
                             uint8_t *left_out) noexcept nogil:
     """Decide one deal (card indexes in dealing order); returns 0 won, 1 blocked."""
     cdef uint64_t cnt = 0
     cdef uint64_t scnt = 0
-    cdef uint64_t h, gain
+    cdef uint64_t gain
     cdef int empty = b.slots
     cdef int nxt = 0
     cdef int removed = 0
     cdef int moves = 0
-    cdef int r, q, sh, card
     while empty > 0 and nxt < 52:
-        card = cards[nxt]
-        r = card % 13 + 1
+        gain = deal_one(b, cards[nxt], &cnt, &scnt)
         nxt += 1
-        q = b.sk[r]
-        if q >= 0:
-            sh = 4 * (4 * q + card // 13)
-            scnt += (<uint64_t>1) << sh
-            gain = <uint64_t>b.ssize[q] if ((scnt >> sh) & 0xF) == <uint64_t>b.ssize[q] else 0
-            scnt -= gain << sh
-        else:
-            cnt += b.one[r]
-            h = ((cnt + b.add[r]) & b.carry[r]) == b.carry[r]
-            cnt -= b.dec[r] & (<uint64_t>0 - h)
-            gain = b.gain[r] & (<uint64_t>0 - h)
         empty += <int>gain - 1
         removed += <int>gain
         moves += gain != 0
     moves_out[0] = <uint8_t>moves
     left_out[0] = <uint8_t>(b.goal_count - removed)
     return 0 if removed == b.goal_count else 1
+
+
+cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t *moves_out,
+                                  uint8_t *left_out) noexcept nogil:
+    """decide_pass on the pack as the table's deal rule deals it (deal_as_played), without
+    making that pack: the layout is the first `slots` cards of other ranks (a card sent under is
+    replaced by the pack's next card), the rest of the pack follows (less the cards the `later`
+    rule sends under, if any), then the cards sent under. The layout comes in pack order,
+    not slot by slot, which changes nothing here: the pass's end is the same whatever the order
+    of the cards dealt before it (its invariant, above), and so are the removals it counts, each
+    kind taking a fixed number of cards."""
+    cdef const DealRule *d = &b.deal
+    cdef uint8_t under[52]
+    cdef uint64_t cnt = 0
+    cdef uint64_t scnt = 0
+    cdef uint64_t gain
+    cdef int empty = b.slots
+    cdef int nxt = 0
+    cdef int laid = 0
+    cdef int k = 0
+    cdef int i = 0
+    cdef int removed = 0
+    cdef int moves = 0
+    cdef int card
+    cdef int pending            # 1: looking for the later rule's card, 2: sending a run of them
+    while laid < b.slots:       # the table leaves enough cards for the layout (fill_deal)
+        card = cards[nxt]
+        nxt += 1
+        if d.bottom[card]:
+            under[k] = <uint8_t>card
+            k += 1
+            continue
+        laid += 1
+        gain = deal_one(b, card, &cnt, &scnt)
+        empty += <int>gain - 1
+        removed += <int>gain
+        moves += gain != 0
+    pending = 1 if d.later != LATER_NONE and k == 0 else 0
+    while empty > 0 and (nxt < 52 or i < k):
+        if nxt < 52:
+            card = cards[nxt]
+            nxt += 1
+            if pending:
+                if d.bottom[card]:
+                    under[k] = <uint8_t>card
+                    k += 1
+                    pending = 2 if d.later == LATER_WHILE else 0
+                    continue
+                if pending == 2:
+                    pending = 0
+        else:
+            card = under[i]
+            i += 1
+        gain = deal_one(b, card, &cnt, &scnt)
+        empty += <int>gain - 1
+        removed += <int>gain
+        moves += gain != 0
+    moves_out[0] = <uint8_t>moves
+    left_out[0] = <uint8_t>(b.goal_count - removed)
+    return 0 if removed == b.goal_count else 1
+
+
+cdef void deal_as_played(const DealRule *d, const uint8_t *cards, uint8_t *out) noexcept nogil:
+    """The pack in the order play deals it (SlotTable.bottom): slot by slot, while the slot shows
+    a bottom rank, that card goes to the bottom of the pack and the slot takes the pack's next
+    card; if none went, with LATER_ONCE the first bottom-rank card of the rest of the pack goes
+    to the bottom once, with LATER_WHILE so do the bottom-rank cards right after it. The table
+    has fewer bottom-rank cards than the stock has cards
+    (SlotSpec.fill_deal), so the layout is filled before the pack's next card would be one sent
+    under: the refills are the deal's own cards after the layout, in order, and the cards sent
+    under follow the rest of the pack in the order they went."""
+    cdef uint8_t under[52]
+    cdef int k = 0
+    cdef int p = d.slots
+    cdef int i
+    cdef uint8_t c
+    if d.mask == 0:
+        memcpy(out, cards, 52)
+        return
+    for i in range(d.slots):
+        c = cards[i]
+        while d.bottom[c]:
+            under[k] = c
+            k += 1
+            c = cards[p]
+            p += 1
+        out[i] = c
+    if k == 0 and d.later != LATER_NONE:
+        for i in range(d.slots, 52):
+            if d.bottom[cards[i]]:
+                p = i + 1
+                while d.later == LATER_WHILE and p < 52 and d.bottom[cards[p]]:
+                    p += 1
+                # cards i..p-1 go under
+                memcpy(out + d.slots, cards + d.slots, i - d.slots)
+                memcpy(out + i, cards + p, 52 - p)
+                memcpy(out + i + 52 - p, cards + i, p - i)
+                return
+    memcpy(out + d.slots, cards + p, 52 - p)
+    memcpy(out + d.slots + 52 - p, under, k)
 
 
 cdef inline long long now_ns() noexcept nogil:
@@ -433,7 +762,11 @@ cdef inline long long now_ns() noexcept nogil:
 
 cdef inline void record(const Batch *b, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
                         uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states) noexcept nogil:
-    cdef int st = decide_pass(b, deal, &moves[i], &left[i])
+    cdef int st
+    if b.deal.mask:
+        st = decide_pass_dealt(b, deal, &moves[i], &left[i])
+    else:
+        st = decide_pass(b, deal, &moves[i], &left[i])
     status[i] = <uint8_t>st
     # What solve() reports: positions reached; a won line does not count its won position.
     states[i] = <uint8_t>(moves[i] + st) if moves[i] > 0 else 1
@@ -532,40 +865,3 @@ def decide_deals(SlotSpec table, const uint8_t[:, ::1] deals, uint8_t[::1] statu
     with nogil:
         for i in range(n):
             record(b, &deals[i, 0], i, status, left, moves, states)
-
-
-def seeded_deal(object seed):
-    """The seeded deal of RULES.md made by the C generator (any integer seed)."""
-    cdef uint8_t pack[52]
-    cdef ss_mt r
-    cdef int i
-    cdef object a = abs(int(seed))
-    words = []
-    while True:
-        words.append(a & 0xFFFFFFFF)
-        a >>= 32
-        if not a:
-            break
-    cdef uint32_t[::1] key = array_u32(words)
-    ss_mt_seed_words(&r, &key[0], len(words))
-    for i in range(52):
-        pack[i] = <uint8_t>i
-    ss_mt_shuffle(&r, pack, 52)
-    return [pack[i] for i in range(52)]
-
-
-def array_u32(words):
-    import array
-    return array.array("I", words)
-
-
-def seeded_deals(long long start, Py_ssize_t count) -> bytes:
-    """The seeded deals start .. start+count-1 as the batch path makes them (52 bytes each)."""
-    if count < 0 or (count and start > 0 and start + (count - 1) < start):
-        raise ValueError("seeded_deals: bad range")
-    out = bytearray(52 * count)
-    cdef uint8_t[::1] buf = out
-    if count:
-        with nogil:
-            ss_seeded_deals_i64(start, <size_t>count, &buf[0])
-    return bytes(out)

@@ -8,10 +8,11 @@ from typing import Any, Iterable, Optional, Union
 from .backend import core_module
 from .contract import Limits
 from .deal import Deal
-from .errors import SolitaireError, VerificationError
+from .errors import MoveError, SolitaireError, VariantError, VerificationError
 from .games import Game, get_game
 from .games.base import CoreAnswer
 from .moves import Move, parse_moves
+from .proofs import check_best_score
 from .result import BlockProof, Result, Status, Verification
 from .search import reference_search
 
@@ -93,12 +94,15 @@ def solve(
     memory_mb: float = DEFAULT_MEMORY_MB,
     certificate: bool = False,
     check: bool = False,
+    after: Union[Iterable[Union[str, Move]], str, None] = None,
     **variant: Any,
 ) -> Result:
     """Decide a deal: a winning line (WON), a proof of a block (BLOCKED), or UNKNOWN when a limit
     you set was reached first.
 
     deal: a Deal, the pack-order text, a list of cards, or (for games that have one) a layout text.
+    after: the moves played so far (Moves or their text): decide the position they reach; the
+    answer's moves continue from there (MoveError, naming the move's number, for an illegal one).
     max_states, max_seconds: search limits; memory_mb: the transposition table's budget.
     certificate: attach the explored positions to an exhaustive proof, for verify() to check.
     check: replay the answer under the reference rules before returning it (VerificationError if
@@ -112,7 +116,8 @@ def solve(
         )
     limits = _limits(max_states, max_seconds, memory_mb)
     d = g.read_deal(deal, var)
-    result = _solve(g, d, var, objective, limits, certificate)
+    prefix = tuple(parse_moves(after)) if after is not None else ()
+    result = _solve(g, d, var, objective, limits, certificate, prefix)
     if check:
         verdict = verify(g, d, result, **var)
         if not verdict.ok:
@@ -121,45 +126,62 @@ def solve(
 
 
 def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
-           certificate: bool) -> Result:
+           certificate: bool, after: tuple[Move, ...] = ()) -> Result:
     name = g.name
-    # A score objective answers with a best line even when the deal cannot be won.
+    start = replay(g.rules(var), d, after) if after else None
+    # A score objective answers with a best line even when the deal cannot be won. A deal that
+    # no line wins from its start is lost from every position it reaches, so a structural
+    # proof of the deal holds mid-game too.
     proof = g.structural_proof(d, var) if objective != "score" else None
     if proof is not None:
         return Result(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
-                      objective=objective)
+                      objective=objective, after=after)
     core = core_module(g.core) if g.core else None
     if core is not None:
-        ans = g.core_solve(core, d, var, objective, limits, certificate)
+        ans = g.core_solve(core, d, var, objective, limits, certificate, start)
         ans.stats["backend"] = "core"
     else:
-        ans = reference_answer(g, d, var, objective, limits, certificate)
+        ans = reference_answer(g, d, var, objective, limits, certificate, start)
     if ans.status == "won":
         return Result(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats, variant=var,
-                      objective=objective, score=ans.score)
+                      objective=objective, score=ans.score, after=after)
     if ans.status == "exhausted":
         return Result(name, Status.BLOCKED, proof=g.block_proof(d, var, ans), stats=ans.stats,
-                      variant=var, objective=objective, score=ans.score)
+                      variant=var, objective=objective, score=ans.score, after=after)
     reason = {
         "limit-states": f"the state limit ({limits.max_states}) was reached",
         "limit-time": f"the time limit ({limits.max_seconds} s) was reached",
         "limit-memory": f"the memory budget ({_mib(limits.memory_bytes)} MiB) was reached",
     }[ans.status]
     return Result(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
-                  reason=reason)
+                  reason=reason, after=after)
+
+
+def replay(rules: Any, d: Deal, moves: Iterable[Move], error: type = MoveError,
+           start: Any = None) -> Any:
+    """The position the moves reach from the deal's start (or `start`) under the reference
+    rules; `error` naming the first illegal move by its number (1-based) and why."""
+    pos = rules.start(d) if start is None else start
+    for i, m in enumerate(moves, start=1):
+        if rules.won(pos):
+            raise error(f"move {i} ({m}) comes after the deal is already won")
+        if m not in rules.moves(pos):
+            raise error(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
+        pos = rules.apply(pos, m)
+    return pos
 
 
 def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
-                     certificate: bool) -> CoreAnswer:
+                     certificate: bool, start: Any = None) -> CoreAnswer:
     """The pure-Python answer: the reference search over the reference rules."""
     if objective != "decide":
         raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
     rules = g.rules(var)
-    out = reference_search(rules, rules.start(d), limits.max_states, limits.max_seconds,
-                           keep_explored=certificate)
+    out = reference_search(rules, rules.start(d) if start is None else start, limits.max_states,
+                           limits.max_seconds, keep_explored=certificate)
     stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
     cert = frozenset(out.explored) if out.explored is not None else None
-    return CoreAnswer(out.status, out.moves, stats, cert)
+    return CoreAnswer(out.status, out.moves, stats, cert, start=start)
 
 
 def verify(
@@ -168,41 +190,40 @@ def verify(
     answer: Union[Result, BlockProof, Iterable[Union[str, Move]], str],
     *,
     max_states: Optional[int] = None,
+    after: Union[Iterable[Union[str, Move]], str, None] = None,
     **variant: Any,
 ) -> Verification:
-    """Check an answer with the reference rules alone.
+    """Check an answer with the reference rules alone, under the game and variant named here (the
+    defaults when none is given): a Result found under another game or variant does not check.
+    after: the moves played before the position the answer is for (a Result records its own;
+    one found after other moves does not check).
 
     answer: a Result, a BlockProof, or a list of moves (text or Move) that should win.
     A winning line must be legal move by move and end in a won position; a proof must check as
-    its kind says (docs/proofs.md). max_states bounds the re-search that an exhaustive proof
-    without a certificate needs.
+    its kind says (docs/proofs.md); a best score (objective "score") must be reached by its line
+    and beaten by none. max_states bounds the searches that an exhaustive proof without a
+    certificate and a best score need: when it is reached the answer is not checked (ok None), as
+    it is for an UNKNOWN result, which claims nothing.
     """
-    if isinstance(answer, Result) and not variant and isinstance(answer.variant, dict):
-        variant = dict(answer.variant)  # check a Result under the rules it was found under
     g, var = _resolve(game, variant)
     d = g.read_deal(deal, var)
     if max_states is not None:
         max_states = _limits(max_states, None, DEFAULT_MEMORY_MB).max_states
+    prefix = tuple(parse_moves(after)) if after is not None else None
+    start = replay(g.rules(var), d, prefix) if prefix else None
     try:
         if isinstance(answer, Result):
-            if answer.game != g.name:
-                raise VerificationError(f"the result is for {answer.game}, not {g.name}")
-            if answer.variant != var:
+            if prefix is None:
+                prefix = tuple(_moves_of(answer.after))
+                start = replay(g.rules(var), d, prefix, VerificationError) if prefix else None
+            elif tuple(answer.after) != prefix:
                 raise VerificationError(
-                    f"the result was found under {answer.variant}, not under {var}"
-                )
-            if answer.status is Status.WON:
-                return _check_line(g, d, var, _moves_of(answer.moves), answer)
-            if answer.status is Status.BLOCKED:
-                if not isinstance(answer.proof, BlockProof):
-                    raise VerificationError("a BLOCKED result carries no proof")
-                return g.check_proof(d, var, answer.proof, max_states)
-            if answer.status is not Status.UNKNOWN:
-                raise VerificationError(f"the result has no status ({answer.status!r})")
-            return Verification(True, "an UNKNOWN result claims nothing")
+                    f"the result is for the position after {_line(answer.after)}, not the one "
+                    f"checked (after {_line(prefix)})")
+            return _check_result(g, d, var, answer, max_states, start)
         if isinstance(answer, BlockProof):
-            return g.check_proof(d, var, answer, max_states)
-        return _check_line(g, d, var, parse_moves(answer), None)
+            return g.check_proof(d, var, answer, max_states, start)
+        return _check_line(g, d, var, parse_moves(answer), start)
     except VerificationError as e:
         return Verification(False, str(e))
     except (TypeError, AttributeError, IndexError, KeyError, ValueError) as e:
@@ -212,6 +233,59 @@ def verify(
         # its kind says, a certificate that is not a set of keys, a Move of no card): it does
         # not check.
         return Verification(False, f"the answer is malformed ({type(e).__name__}: {e})")
+
+
+def _line(moves: Any) -> str:
+    moves = list(moves)
+    return f"{len(moves)} moves ({' '.join(map(str, moves))})" if moves else "no moves"
+
+
+def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[int],
+                  start: Any = None) -> Verification:
+    """A Result's claim, as what solve() answers for its objective says it (docs/proofs.md)."""
+    if r.game != g.name:
+        raise VerificationError(f"the result is for {r.game}, not {g.name}")
+    if _variant_of(g, r.variant) != var:
+        raise VerificationError(
+            f"the result was found under another variant of {g.name} ({r.variant}), not the one "
+            f"checked ({var}); name its variant to check it"
+        )
+    if r.status is Status.UNKNOWN:
+        return Verification(None, "not checked: an UNKNOWN result claims nothing")
+    if r.status not in (Status.WON, Status.BLOCKED):
+        raise VerificationError(f"the result has no status ({r.status!r})")
+    if r.objective not in g.objectives:
+        raise VerificationError(f"{g.name} has no objective {r.objective!r}")
+    if r.objective == "score":
+        # Every deal has a best score, so a score answer is WON with the line that reaches it,
+        # whether or not that line clears the deal (docs/pyramid.md).
+        if r.status is not Status.WON:
+            raise VerificationError("a score result is WON with its best line, never "
+                                    f"{r.status.name}: every deal has a best score")
+        if r.score is None:
+            raise VerificationError("the score result claims no score")
+        return _check_score(g, d, var, _moves_of(r.moves), r.score, max_states, start)
+    if r.status is Status.BLOCKED:
+        if not isinstance(r.proof, BlockProof):
+            raise VerificationError("a BLOCKED result carries no proof")
+        return g.check_proof(d, var, r.proof, max_states, start)
+    verdict = _check_line(g, d, var, _moves_of(r.moves), start)
+    if r.score is not None:
+        actual = g.score(d, var, list(r.after) + list(r.moves))
+        if actual != r.score:
+            raise VerificationError(f"the line scores {actual}, not the claimed {r.score}")
+    return verdict
+
+
+def _variant_of(g: Game, given: Any) -> Optional[dict]:
+    """A Result's variant with the defaults filled in (a hand-made Result may name only some
+    options, or none), or None when it is not a variant of g."""
+    if not isinstance(given, dict):
+        return None
+    try:
+        return g.variant(**given)
+    except (VariantError, TypeError):
+        return None
 
 
 def _moves_of(moves: Any) -> list[Move]:
@@ -226,27 +300,34 @@ def _moves_of(moves: Any) -> list[Move]:
     return out
 
 
+def _replay(g: Game, d: Deal, var: dict, moves: list[Move], start: Any = None) -> Any:
+    """The position after the line from the start (or `start`), each move checked legal
+    (VerificationError naming the first that is not); play ends once the deal is won."""
+    return replay(g.rules(var), d, moves, VerificationError, start)
+
+
 def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
-                claim: Optional[Result]) -> Verification:
+                start: Any = None) -> Verification:
     rules = g.rules(var)
-    pos = rules.start(d)
-    for i, m in enumerate(moves, start=1):
-        if rules.won(pos):
-            raise VerificationError(f"move {i} ({m}) comes after the deal is already won")
-        if m not in rules.moves(pos):
-            raise VerificationError(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
-        pos = rules.apply(pos, m)
-    # A line claimed for its score need not win: it must be legal and reach the score, which
-    # only a game with a score objective can claim (and then the claim must name the score).
-    score_claim = (claim is not None and claim.objective == "score"
-                   and "score" in g.objectives and claim.score is not None)
-    if not rules.won(pos) and not score_claim:
-        left = rules.cards_left(pos)
+    pos = _replay(g, d, var, moves, start)
+    if not rules.won(pos):
         raise VerificationError(
-            f"the {len(moves)} moves are legal but do not win: {left} cards are left"
+            f"the {len(moves)} moves are legal but do not win: {rules.cards_left(pos)} cards are "
+            "left"
         )
-    if claim is not None and claim.score is not None:
-        actual = g.score(d, var, moves)
-        if actual != claim.score:
-            raise VerificationError(f"the line scores {actual}, not the claimed {claim.score}")
     return Verification(True, f"the {len(moves)} moves are legal and win")
+
+
+def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
+                 max_states: Optional[int], start: Any = None) -> Verification:
+    """The line is legal and reaches the claimed score, and no line scores more."""
+    rules = g.rules(var)
+    pos = _replay(g, d, var, moves, start)
+    actual = rules.score(pos)
+    if actual != claimed:
+        raise VerificationError(f"the line scores {actual}, not the claimed {claimed}")
+    best = check_best_score(rules, rules.start(d) if start is None else start, actual,
+                            max_states)
+    if best.ok is None:
+        return best
+    return Verification(True, f"the {len(moves)} moves are legal and score {actual}; {best.reason}")

@@ -19,10 +19,19 @@ def pure_requested() -> bool:
     return os.environ.get("SOLITAIRE_SOLVER_PURE", "") not in ("", "0")
 
 
-def core_module(name: str) -> Optional[ModuleType]:
-    """The compiled module solitaire_solver.<name>, or None (with one warning) when it is missing."""
+def _warn_once(message: str) -> None:
     global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(message, RuntimeWarning, stacklevel=4)
+
+
+def core_module(name: str) -> Optional[ModuleType]:
+    """The compiled module solitaire_solver.<name>, or None (with one warning per process, the
+    same whether the core is missing or the fallback was asked for) when the fallback runs."""
     if pure_requested():
+        _warn_once("solitaire_solver: SOLITAIRE_SOLVER_PURE is set; using the pure-Python search, "
+                   "which is much slower than the compiled core.")
         return None
     if name in _loaded:
         return _loaded[name]
@@ -30,14 +39,8 @@ def core_module(name: str) -> Optional[ModuleType]:
         module = _loaded[name] = importlib.import_module(f"solitaire_solver.{name}")
         return module
     except ImportError as e:
-        if not _warned:
-            warnings.warn(
-                f"solitaire_solver: the compiled core is missing ({e}); using the pure-Python "
-                "search, which is much slower. Reinstall with `pip install .` to build it.",
-                RuntimeWarning,
-                stacklevel=3,
-            )
-            _warned = True
+        _warn_once(f"solitaire_solver: the compiled core is missing ({e}); using the pure-Python "
+                   "search, which is much slower. Reinstall with `pip install .` to build it.")
         return None
 
 

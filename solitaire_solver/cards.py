@@ -1,4 +1,4 @@
-"""Cards, their text form, values and indexes (RULES.md, "Cards")."""
+"""Cards, their text form, values and indexes (docs/notation.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The command line: solitaire-solver solve | verify | games | survey.
+"""The command line: solitaire-solver solve | hint | analyze | show | verify | games | survey.
 
-Exit codes: 0 won (or valid), 1 blocked (or invalid), 2 unknown (or not checked), 3 bad input.
+Exit codes: 0 won (or valid, or a line that stays winnable), 1 blocked (or invalid, or a line that
+lost the game), 2 unknown (or not checked), 3 bad input.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ import os
 import sys
 from typing import Any, Optional, Sequence
 
-from . import api
+from . import api, positions
 from .deal import Deal
 from .errors import SolitaireError
-from .games import GAMES, get_game
+from .games import GAMES
 from .result import Status
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
@@ -42,6 +43,8 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
         raise SolitaireError("give the deal as text, or --file PATH, or --seed N (one of them)")
     if args.seed is not None:
         return Deal.from_seed(args.seed)
+    if args.file == "-":
+        return sys.stdin.read()
     if args.file is not None:
         try:
             with open(args.file, encoding="utf-8") as f:
@@ -56,11 +59,27 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
 
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
-    p.add_argument("--file", help="read the deal (or layout) from this file")
-    p.add_argument("--seed", type=int, help="the seeded deal of RULES.md")
+    p.add_argument("--file", help="read the deal (or layout) from this file (- for standard input)")
+    p.add_argument("--seed", type=int,
+                   help="the seeded deal: random.Random(N).shuffle of the pack (docs/notation.md)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a variant option, e.g. -o passes=1 (repeatable)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-states", type=int, help="stop with UNKNOWN after this many positions")
+    p.add_argument("--max-seconds", type=float, help="stop with UNKNOWN after this many seconds")
+    p.add_argument("--memory-mb", type=float, default=api.DEFAULT_MEMORY_MB,
+                   help="transposition table budget in MiB (default 256)")
+
+
+def _limits(args: argparse.Namespace) -> dict:
+    return {"max_states": args.max_states, "max_seconds": args.max_seconds,
+            "memory_mb": args.memory_mb}
+
+
+_AFTER_HELP = "the moves played so far, as one quoted argument: decide the position they reach"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -71,14 +90,30 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(s)
     s.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
     s.add_argument("--objective", default="decide", help="decide (default), shortest or score")
-    s.add_argument("--max-states", type=int, help="stop with UNKNOWN after this many positions")
-    s.add_argument("--max-seconds", type=float, help="stop with UNKNOWN after this many seconds")
-    s.add_argument("--memory-mb", type=float, default=api.DEFAULT_MEMORY_MB,
-                   help="transposition table budget in MiB (default 256)")
+    s.add_argument("--after", metavar="MOVES", help=_AFTER_HELP)
+    _add_limits(s)
     s.add_argument("--certificate", action="store_true",
                    help="attach the explored positions to an exhaustive proof")
     s.add_argument("--check", action="store_true",
                    help="replay the answer under the reference rules before printing it")
+
+    h = sub.add_parser("hint", help="the next move of a winning line from a position")
+    _add_common(h)
+    h.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
+    h.add_argument("--after", metavar="MOVES", help=_AFTER_HELP)
+    _add_limits(h)
+
+    a = sub.add_parser("analyze", help="the first move of a line after which it was lost")
+    _add_common(a)
+    a.add_argument("deal_and_moves", nargs="*", metavar="DEAL MOVES",
+                   help="the deal as one quoted argument (unless --file/--seed), then the moves")
+    _add_limits(a)
+
+    w = sub.add_parser("show", help="draw the position after some moves (text or JSON)")
+    _add_common(w)
+    w.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
+    w.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
+    w.add_argument("--unicode", action="store_true", help="suit symbols instead of letters")
 
     v = sub.add_parser("verify", help="check a winning line with the reference rules")
     _add_common(v)
@@ -103,16 +138,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    game, _ = get_game(args.game)
     deal = _deal_text(args, args.deal)
-    r = api.solve(args.game, deal, objective=args.objective, max_states=args.max_states,
-                  max_seconds=args.max_seconds, memory_mb=args.memory_mb,
-                  certificate=args.certificate, check=args.check, **_variant(args.option))
+    variant = _variant(args.option)
+    r = api.solve(args.game, deal, objective=args.objective, certificate=args.certificate,
+                  check=args.check, after=args.after, **_limits(args), **variant)
     if args.json:
         print(r.to_json())
         return EXIT[r.status]
-    rules = game.rules(r.variant)
-    print(rules.render(rules.start(game.read_deal(deal, r.variant))))
+    print(positions.position(args.game, deal, after=args.after, **variant).text)
     print()
     if r.won:
         extra = f", score {r.score}" if r.score is not None else ""
@@ -132,16 +165,62 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     return EXIT[r.status]
 
 
-def _cmd_verify(args: argparse.Namespace) -> int:
+def _cmd_hint(args: argparse.Namespace) -> int:
+    h = positions.hint(args.game, _deal_text(args, args.deal), after=args.after,
+                       **_limits(args), **_variant(args.option))
+    if args.json:
+        print(json.dumps({"move": str(h.move) if h.move else None, "result": h.result.to_dict()}))
+    else:
+        print(h)
+    if h.move is not None or h.result.won:
+        return 0
+    return EXIT[h.result.status]
+
+
+def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
     words = list(args.deal_and_moves)
     if args.file is None and args.seed is None:
         if not words:
             raise SolitaireError("give the deal (one quoted argument) and the moves")
         deal, moves = words[0], words[1:]
         args.file = None
-        deal = _deal_text(args, [deal])
+        return _deal_text(args, [deal]), moves
+    return _deal_text(args, []), words
+
+
+def _cmd_analyze(args: argparse.Namespace) -> int:
+    deal, moves = _deal_and_moves(args)
+    a = positions.analyze(args.game, deal, moves, **_limits(args), **_variant(args.option))
+    if args.json:
+        out = {"winnable": a.winnable, "blunder": a.blunder, "decided": a.decided}
+        if a.blunder is not None:
+            out["move"] = str(a.moves[a.blunder - 1])
+            out["better"] = [str(m) for m in a.before.moves] if a.before else []
+            out["proof"] = a.after.proof.to_dict() if a.after and a.after.proof else None
+        if a.reason:
+            out["reason"] = a.reason
+        print(json.dumps(out))
     else:
-        deal, moves = _deal_text(args, []), words
+        print(a)
+        if a.blunder is not None and a.after is not None and a.after.proof is not None:
+            print(f"after it: {a.after.proof.sentence}")
+    if a.winnable is None:
+        return 2
+    return 0 if a.winnable and a.blunder is None else 1
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    p = positions.position(args.game, _deal_text(args, args.deal), after=args.after,
+                           **_variant(args.option))
+    if args.json:
+        print(json.dumps(p.to_dict()))
+    else:
+        print(p.unicode if args.unicode else positions.ascii_cards(p.text))
+    return 0
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    deal, moves = _deal_and_moves(args)
     verdict = api.verify(args.game, deal, moves, **_variant(args.option))
     if args.json:
         print(json.dumps({"ok": verdict.ok, "reason": verdict.reason}))
@@ -175,12 +254,14 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     if args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
     last = [0.0]
+    drawn = [False]
 
     def show(p) -> None:  # one line on stderr, redrawn at most ten times a second
         now = p.elapsed
         if now - last[0] < 0.1 and p.done < p.total:
             return
         last[0] = now
+        drawn[0] = True
         lo, hi = p.result.interval
         eta = f"{p.eta:.0f} s" if p.eta != float("inf") else "?"
         print(f"\r{p.done:,}/{p.total:,} deals  {p.rate:,.0f} deals/s  "
@@ -194,18 +275,20 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         # What was done to the --out file (a partial last line dropped) is said, once, plainly.
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
-        r = survey(args.game, seeds=range(args.start, args.start + args.count),
-                   workers=args.workers, out=args.out, max_states=args.max_states,
-                   max_seconds=args.max_seconds, progress=None if args.quiet else show,
-                   **_variant(args.option))
-    if not args.quiet:
-        print(file=sys.stderr)
+        try:
+            r = survey(args.game, seeds=range(args.start, args.start + args.count),
+                       workers=args.workers, out=args.out, max_states=args.max_states,
+                       max_seconds=args.max_seconds, progress=None if args.quiet else show,
+                       **_variant(args.option))
+        finally:
+            if drawn[0]:
+                print(file=sys.stderr)  # end the progress line (before "interrupted", if it comes)
     print(json.dumps(r.to_dict()) if args.json else r.table())
     return 0
 
 
-COMMANDS = {"solve": _cmd_solve, "verify": _cmd_verify, "games": _cmd_games,
-            "survey": _cmd_survey}
+COMMANDS = {"solve": _cmd_solve, "hint": _cmd_hint, "analyze": _cmd_analyze, "show": _cmd_show,
+            "verify": _cmd_verify, "games": _cmd_games, "survey": _cmd_survey}
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -217,7 +300,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         flags = [w for w in extra if w.startswith("-") and len(w) > 1]
         if flags or args.command in ("games", "survey"):
             parser.error(f"unrecognized arguments: {' '.join(flags or extra)}")
-        if args.command == "solve":
+        if args.command in ("solve", "hint", "show"):
             args.deal = list(args.deal) + extra
         else:
             args.deal_and_moves = list(args.deal_and_moves) + extra

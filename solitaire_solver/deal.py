@@ -1,10 +1,10 @@
-"""Deals: the 52 cards of one pack in the order they come off it (RULES.md, "Deals")."""
+"""Deals: the 52 cards of one pack in the order they come off it (docs/notation.md)."""
 
 from __future__ import annotations
 
 import random
 import re
-from typing import Iterable, Sequence, Union
+from typing import Any, Iterable, Sequence, Union
 
 from .cards import CARD_NAMES, card_index
 from .errors import CardError, DealError
@@ -17,12 +17,12 @@ class Deal:
 
     __slots__ = ("_cards",)
 
-    def __init__(self, cards: Union[str, Iterable[Union[str, int]]]):
+    def __init__(self, cards: Union[str, bytes, Iterable[Union[str, int]]]):
         self._cards = _parse(cards)
 
     @classmethod
     def from_seed(cls, seed: int) -> Deal:
-        """The seeded deal of RULES.md: the pack in index order shuffled by random.Random(seed)."""
+        """The seeded deal (docs/notation.md): the pack in index order shuffled by random.Random(seed)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DealError(f"a seed must be an integer, not {seed!r}")
         pack = list(range(52))
@@ -56,11 +56,11 @@ class Deal:
         return f"Deal({str(self)!r})"
 
 
-DealLike = Union[Deal, str, Sequence[Union[str, int]]]
+DealLike = Union[Deal, str, bytes, Sequence[Union[str, int]]]
 
 
 def random_deal(seed: int) -> Deal:
-    """The seeded deal for `seed` (RULES.md): anyone can reproduce it."""
+    """The seeded deal for `seed` (docs/notation.md): anyone can reproduce it."""
     return Deal.from_seed(seed)
 
 
@@ -68,9 +68,28 @@ def as_deal(deal: DealLike) -> Deal:
     return deal if isinstance(deal, Deal) else Deal(deal)
 
 
+def deal_text(deal: Any) -> Any:
+    """bytes (or a bytearray) decoded as the card text they hold (UTF-8, of which ASCII is a part,
+    so suit symbols read too); anything else as it is. A list of card indexes is the way to give
+    indexes: bytes of control characters are refused rather than read as numbers."""
+    if not isinstance(deal, (bytes, bytearray)):
+        return deal
+    try:
+        text = bytes(deal).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise DealError(f"a deal given as bytes is read as text, and these are not UTF-8 text "
+                        f"({e.reason} at byte {e.start})") from None
+    bad = next((i for i, ch in enumerate(text) if not ch.isprintable() and not ch.isspace()), None)
+    if bad is not None:
+        raise DealError(f"a deal given as bytes is read as card text, and character {bad} is the "
+                        f"control character {text[bad]!r}: give card indexes as a list of ints")
+    return text
+
+
 def _parse(cards) -> tuple[int, ...]:
     if isinstance(cards, Deal):
         return cards.cards
+    cards = deal_text(cards)
     if isinstance(cards, str):
         tokens: list = [t for t in _SPLIT.split(cards.strip()) if t]
     else:

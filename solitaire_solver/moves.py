@@ -1,4 +1,4 @@
-"""Moves and their text form (RULES.md, "Moves")."""
+"""Moves and their text form (docs/notation.md)."""
 
 from __future__ import annotations
 

@@ -65,6 +65,9 @@ class Result:
     objective: str = "decide"
     score: Optional[int] = None
     reason: str = ""
+    #: The moves played before the position this answer is for (empty: the deal's start); the
+    #: answer's own moves continue from there.
+    after: tuple[Move, ...] = ()
 
     @property
     def won(self) -> bool:
@@ -88,6 +91,8 @@ class Result:
             d["score"] = self.score
         if self.reason:
             d["reason"] = self.reason
+        if self.after:
+            d["after"] = [str(m) for m in self.after]
         return d
 
     def to_json(self, **kwargs) -> str:

@@ -8,14 +8,37 @@ read a game's layout and goal from it and state its removals in plain Python; th
 independent implementations of the removal rule, which the tests compare.
 
 A new slot game: one entry here, its reference module (rules/<game>.py), tests and a docs page.
+A game with a variant option has one entry per value of the option (Tens: `quartets`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache, cached_property
 from itertools import chain
 
 RANK_VALUES = range(1, 14)
+
+
+@cache
+def sum_groups(total: int, ranks: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every multiset of ranks from `ranks` (at most four cards of a rank) whose values total
+    `total`, each as a sorted tuple: the rank multisets a `sums` removal can take."""
+    ranks = tuple(sorted(set(ranks)))
+    out: list[tuple[int, ...]] = []
+
+    def extend(i: int, left: int, group: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(group)
+            return
+        if left > 4 * sum(ranks[i:]):
+            return          # even every card of the ranks left falls short
+        r = ranks[i]
+        for n in range(min(4, left // r), -1, -1):
+            extend(i + 1, left - n * r, group + (r,) * n)
+
+    extend(0, total, ())
+    return tuple(sorted(out))
 
 
 @dataclass(frozen=True)
@@ -25,7 +48,20 @@ class SlotTable:
     kinds: the removals, each a multiset of ranks (values 1..13) that leave together, one card
     per listed rank: (5, 6) is a Five and a Six, (5, 5) two Fives, (13,) a King alone.
     suited: removals of one card of each listed rank, all of one suit.
+    sums: removals of any group of showing cards whose ranks are all in R and whose values total
+    N, written ((N, R), ...): (15, range(1, 10)) is any group of number cards A..9 totalling 15.
     never: ranks whose cards never leave; the game is won when every other card is removed.
+    bottom, bottom_later: the deal's rule for cards that may not stay in the first layout. While
+    the layout shows a card of a rank in `bottom`, slot by slot, that card goes to the bottom of
+    the pack and the slot is dealt the next card; when no card went so, with bottom_later="once"
+    the first such card dealt later goes to the bottom once (the next card is dealt whatever it
+    is), with "while" so does each such card dealt in its place, with "" none goes. The pack is
+    then played as so dealt
+    (the reference rules' pack_as_dealt states it in Python; the core compiles it for the batch
+    decider).
+    variant: the variant option values this entry plays, ((option, value), ...). Entries of one
+    name are one game, one entry per combination of values, the first the default; they share
+    name, aliases, summary, slots and columns.
     """
 
     name: str
@@ -41,7 +77,15 @@ class SlotTable:
     #: Why a group that is not a removal cannot leave, for error messages.
     removal_rule: str
     suited: tuple[tuple[int, ...], ...] = ()
+    sums: tuple[tuple[int, tuple[int, ...]], ...] = ()
     never: tuple[int, ...] = ()
+    bottom: tuple[int, ...] = ()
+    bottom_later: str = ""
+    variant: tuple[tuple[str, str], ...] = ()
+    #: One line per variant option, for `solitaire-solver games`: ((option, text), ...).
+    variant_doc: tuple[tuple[str, str], ...] = ()
+    #: How the proof's sentence counts the moves of a forced line.
+    moves_noun: str = "removals"
 
     def __post_init__(self) -> None:
         for group in chain(self.kinds, self.suited):
@@ -50,10 +94,31 @@ class SlotTable:
         for group in self.suited:
             if len(set(group)) != len(group):
                 raise ValueError(f"{self.name}: a suited removal names a rank twice: {group}")
-        listed = set(self.never) | {r for g in chain(self.kinds, self.suited) for r in g}
+        for total, ranks in self.sums:
+            if not ranks or any(r not in RANK_VALUES for r in ranks) or not sum_groups(total,
+                                                                                     ranks):
+                raise ValueError(f"{self.name}: no group of ranks {tuple(ranks)} totals {total}")
+        if any(r not in RANK_VALUES for r in chain(self.never, self.bottom)):
+            raise ValueError(f"{self.name}: never/bottom name a rank outside 1..13")
+        if self.bottom_later not in ("", "once", "while"):
+            raise ValueError(f"{self.name}: bottom_later is '', 'once' or 'while'")
+        if self.bottom_later and not self.bottom:
+            raise ValueError(f"{self.name}: bottom_later without bottom ranks")
+        if 4 * len(set(self.bottom)) > 52 - self.slots:
+            raise ValueError(f"{self.name}: the bottom ranks have more cards than the stock")
+        listed = set(self.never) | {r for g in self.groups for r in g}
         if listed != set(RANK_VALUES):
             missing = sorted(set(RANK_VALUES) - listed)
             raise ValueError(f"{self.name}: ranks {missing} neither leave nor are listed as never")
+
+    @cached_property
+    def groups(self) -> list[tuple[int, ...]]:
+        """Every rank multiset a removal may take: the kinds, the suited kinds' ranks, and each
+        multiset a sums removal allows."""
+        out = [tuple(g) for g in chain(self.kinds, self.suited)]
+        for total, ranks in self.sums:
+            out += sum_groups(total, tuple(sorted(ranks)))
+        return out
 
     @property
     def goal(self) -> int:
@@ -64,7 +129,7 @@ class SlotTable:
                 out |= 1 << c
         return out
 
-    @property
+    @cached_property
     def confluent(self) -> bool:
         """True when no rank takes part in two kinds of removal (nor leaves and never leaves).
 
@@ -72,14 +137,19 @@ class SlotTable:
         a card and commute, and two removals of one kind differ only in which cards of a rank
         they take, which matters only through suits (and no removal that sees suits uses those
         ranks); so every maximal line of play ends in the
-        same position up to suits, and one forced line decides the deal (docs/proofs.md)."""
+        same position up to suits, and one forced line decides the deal (docs/proofs.md).
+
+        A sums removal counts as one kind per rank multiset it allows, so one that allows two
+        (as any group totalling 15 does) is never confluent: its groups compete for cards."""
         seen: set[int] = set(self.never)
-        for group in chain(self.kinds, self.suited):
+        for group in self.groups:
             if seen & set(group):
                 return False
             seen |= set(group)
         return True
 
+
+TENS_PAIRS = ((1, 9), (2, 8), (3, 7), (4, 6), (5, 5))
 
 SLOT_TABLES: tuple[SlotTable, ...] = (
     SlotTable(
@@ -109,12 +179,98 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         removal_rule=("only two cards totalling 10, or two Jacks, two Queens or two Kings, leave "
                       "together"),
     ),
+    SlotTable(
+        name="tens",
+        aliases=("ten",),
+        summary=("thirteen slots; remove two number cards totalling 10 or four tens or court "
+                 "cards (variant quartets), refill from the stock; win by removing all 52 cards"),
+        slots=13,
+        columns=7,
+        kinds=TENS_PAIRS,
+        suited=((10, 11, 12, 13),),
+        variant=(("quartets", "suit"),),
+        variant_doc=(("quartets", "suit: a Ten, Jack, Queen and King of one suit leave "
+                                  "together; rank: four Tens, Jacks, Queens or Kings"),),
+        rules="solitaire_solver.rules.tens:TensRules",
+        stuck_clause=("no two showing number cards total 10 and no Ten, Jack, Queen and King of "
+                      "one suit show"),
+        removal_rule=("only two number cards (A..9) totalling 10, or a Ten, Jack, Queen and King "
+                      "of one suit, leave together"),
+    ),
+    SlotTable(
+        name="tens",
+        aliases=("ten",),
+        summary=("thirteen slots; remove two number cards totalling 10 or four tens or court "
+                 "cards (variant quartets), refill from the stock; win by removing all 52 cards"),
+        slots=13,
+        columns=7,
+        kinds=TENS_PAIRS + ((10, 10, 10, 10), (11, 11, 11, 11), (12, 12, 12, 12),
+                            (13, 13, 13, 13)),
+        variant=(("quartets", "rank"),),
+        variant_doc=(("quartets", "suit: a Ten, Jack, Queen and King of one suit leave "
+                                  "together; rank: four Tens, Jacks, Queens or Kings"),),
+        rules="solitaire_solver.rules.tens:TensRankRules",
+        stuck_clause=("no two showing number cards total 10 and no four Tens, Jacks, Queens or "
+                      "Kings show"),
+        removal_rule=("only two number cards (A..9) totalling 10, or the four Tens, Jacks, Queens "
+                      "or Kings, leave together"),
+    ),
+    SlotTable(
+        name="fifteens",
+        aliases=("fifteen",),
+        summary=("sixteen slots; remove any group of number cards totalling 15 or a Ten, Jack, "
+                 "Queen and King of one suit, refill from the stock; win by removing all 52 "
+                 "cards"),
+        slots=16,
+        columns=4,
+        kinds=(),
+        sums=((15, (1, 2, 3, 4, 5, 6, 7, 8, 9)),),
+        suited=((10, 11, 12, 13),),
+        rules="solitaire_solver.rules.fifteens:FifteensRules",
+        stuck_clause=("no group of showing number cards totals 15 and no Ten, Jack, Queen and "
+                      "King of one suit show"),
+        removal_rule=("only number cards (A..9) totalling 15, or a Ten, Jack, Queen and King of "
+                      "one suit, leave together"),
+    ),
+    *(SlotTable(
+        name="block-elevens",
+        aliases=("blockelevens", "block-eleven"),
+        summary=("twelve piles; court cards in the first layout go to the bottom of the pack; "
+                 "cover two number cards totalling 11 with the next cards, a court card blocks "
+                 "its pile; win by dealing the whole pack"),
+        slots=12,
+        columns=4,
+        kinds=((1, 10), (2, 9), (3, 8), (4, 7), (5, 6)),
+        never=(11, 12, 13),
+        bottom=(11, 12, 13),
+        bottom_later=later,
+        variant=(("later", value),),
+        variant_doc=(("later", "when the first layout shows no court card, once: the first "
+                               "court card dealt later goes to the bottom, once (RULES.md); "
+                               "while: so does each court card dealt in its place; none: no "
+                               "card goes"),),
+        moves_noun="covering moves",
+        rules=f"solitaire_solver.rules.blockelevens:{cls}",
+        stuck_clause="no two number cards on top of the piles total 11",
+        removal_rule="only two number cards on top of the piles totalling 11 can be covered",
+    ) for value, later, cls in (("once", "once", "BlockElevensRules"),
+                                ("while", "while", "BlockElevensWhileRules"),
+                                ("none", "", "BlockElevensLayoutRules"))),
 )
 
 
-def slot_table(name: str) -> SlotTable:
-    """The table entry of the slot game `name` (its registry name)."""
+def slot_table(name: str, **variant: str) -> SlotTable:
+    """The table entry of the slot game `name` (its registry name) for the variant values given
+    (the others at their defaults: the first entry of the name that matches)."""
     for t in SLOT_TABLES:
-        if t.name == name:
+        if t.name == name and all(dict(t.variant).get(k) == v for k, v in variant.items()):
             return t
-    raise KeyError(name)
+    raise KeyError(name if not variant else f"{name} {variant}")
+
+
+def slot_entries(name: str) -> tuple[SlotTable, ...]:
+    """Every entry of the slot game `name`, the default first."""
+    out = tuple(t for t in SLOT_TABLES if t.name == name)
+    if not out:
+        raise KeyError(name)
+    return out

@@ -3,11 +3,14 @@
 import importlib
 import warnings
 
+import pytest
+
 import solitaire_solver as ss
 from solitaire_solver import backend
 
 
 def test_missing_core_warns_once_and_falls_back(monkeypatch):
+    monkeypatch.delenv("SOLITAIRE_SOLVER_PURE", raising=False)  # a missing core, not a wish
     real = importlib.import_module
 
     def no_core(name, *a, **k):
@@ -15,6 +18,7 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
             raise ImportError(f"No module named {name!r}")
         return real(name, *a, **k)
 
+    monkeypatch.delenv("SOLITAIRE_SOLVER_PURE", raising=False)  # the missing core's warning
     monkeypatch.setattr(backend.importlib, "import_module", no_core)
     monkeypatch.setattr(backend, "_warned", False)
     monkeypatch.setattr(backend, "_loaded", {})
@@ -31,6 +35,7 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
     assert ss.verify("elevens", ss.random_deal(2), r2).ok
 
 
+@pytest.mark.core
 def test_core_is_used_by_default():
     assert backend.has_core()
     assert ss.solve("elevens", ss.random_deal(3)).stats["backend"] == "core"

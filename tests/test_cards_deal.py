@@ -1,4 +1,4 @@
-"""Cards, deals and moves: the text forms of RULES.md and every bad-input case of the parser."""
+"""Cards, deals and moves: their text forms and every bad-input case of the parser."""
 
 import random
 

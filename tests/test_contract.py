@@ -37,16 +37,21 @@ def midgame(rules, deal, rng, plies):
     return pos
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
-def test_core_moves_and_successors_are_the_references(case):
+def positions(case, count, plies, rng_seed):
+    """(game, variant, rules, core, seed, deal, position) for random mid-game positions."""
     g, given = case
     var = g.variant(**given)
     rules = g.rules(var)
     core = core_module(g.core)
-    rng = random.Random(11)
-    for seed in range(40):
+    rng = random.Random(rng_seed)
+    for seed in range(count):
         deal = ss.random_deal(seed)
-        pos = midgame(rules, deal, rng, rng.randrange(0, 20))
+        yield g, var, rules, core, seed, deal, midgame(rules, deal, rng, rng.randrange(*plies))
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_core_moves_and_successors_are_the_references(case):
+    for g, var, rules, core, seed, deal, pos in positions(case, 40, (0, 20), 11):
         spec = g.core_spec(deal, var, "decide", False)
         removed, aux = g.core_position(pos, var)
         have = {Move.from_code(w): g.certificate_key(r, a, var)
@@ -57,15 +62,8 @@ def test_core_moves_and_successors_are_the_references(case):
 
 @pytest.mark.parametrize("case", CASES, ids=ids)
 def test_search_from_a_midgame_root_agrees_with_the_reference(case):
-    g, given = case
-    var = g.variant(**given)
-    rules = g.rules(var)
-    core = core_module(g.core)
-    rng = random.Random(5)
     compared = {"won": 0, "exhausted": 0}
-    for seed in range(60):
-        deal = ss.random_deal(seed)
-        pos = midgame(rules, deal, rng, rng.randrange(8, 30))
+    for g, var, rules, core, seed, deal, pos in positions(case, 60, (8, 30), 5):
         ref = reference_search(rules, pos, max_states=3000)
         if ref.status not in compared:
             continue

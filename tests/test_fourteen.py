@@ -35,7 +35,7 @@ from solitaire_solver.search import reference_search
 RULES = FourteenRules()
 GAME, _ = get_game("fourteen")
 deals = st.permutations(range(52)).map(ss.Deal)
-GOLDEN = Path(__file__).resolve().parents[2] / "shared" / "data" / "pysolfc-layouts" / "96-fourteen.jsonl"
+GOLDEN = Path(__file__).resolve().parent / "data" / "pysolfc-layouts" / "96-fourteen.jsonl"
 
 
 def C(text: str) -> list[int]:
@@ -89,7 +89,6 @@ def test_layout_text_round_trips_through_read_deal():
         assert GAME.read_deal([line.split() for line in text.splitlines()], {}) == d
 
 
-@pytest.mark.skipif(not GOLDEN.exists(), reason="golden PySolFC layouts not present")
 def test_pysolfc_golden_layouts_read_back():
     """PySolFC deals Fourteen round-robin too: its rows, read as our layout text, give a pack that
     deals the same rows."""
@@ -145,6 +144,7 @@ def test_reference_moves_apply_and_reasons():
     assert layout_text(nxt.piles).splitlines()[0] == "2C 3C 4C 5C"
 
 
+@pytest.mark.core
 @given(deals, st.randoms(use_true_random=False))
 def test_core_moves_and_keys_match_reference(d, rng):
     pos = RULES.start(d)
@@ -161,6 +161,7 @@ def test_core_moves_and_keys_match_reference(d, rng):
 
 # -- the core against the reference search -----------------------------------------------------
 
+@pytest.mark.core
 def test_core_agrees_with_reference_search_on_seeded_deals():
     compared = 0
     for seed in range(300):
@@ -176,6 +177,7 @@ def test_core_agrees_with_reference_search_on_seeded_deals():
     assert compared >= 200
 
 
+@pytest.mark.core
 def test_pruned_and_full_search_agree_on_many_deals():
     verdicts = {0: 0, 1: 0}
     pruned_any = 0
@@ -189,6 +191,7 @@ def test_pruned_and_full_search_agree_on_many_deals():
     assert verdicts[0] > 1500 and verdicts[1] > 50 and pruned_any > 50
 
 
+@pytest.mark.core
 @given(deals)
 def test_every_answer_checks_on_hypothesis_deals(d):
     r = ss.solve("fourteen", d, certificate=True)
@@ -222,6 +225,7 @@ def matchable(pos: FourteenPosition) -> bool:
     return True
 
 
+@pytest.mark.core
 def test_dead_rule_is_hall_condition_and_sound():
     fired = 0
     for d, pos in random_late_positions(1, 150, max_left=14):
@@ -233,12 +237,14 @@ def test_dead_rule_is_hall_condition_and_sound():
     assert fired >= 10
 
 
+@pytest.mark.core
 def test_dead_rule_at_the_start_matches_structural_proofs():
     for seed in range(400):
         d = ss.random_deal(seed)
         assert core.is_dead(list(d.cards), 0) == (structural_block(deal_piles(d.cards)) is not None)
 
 
+@pytest.mark.core
 def test_forced_partner_and_twin_rules_keep_wins():
     forced = twins = 0
     for d, pos in random_late_positions(2, 250, max_left=16):
@@ -258,6 +264,7 @@ def test_forced_partner_and_twin_rules_keep_wins():
     assert forced >= 10 and twins >= 3
 
 
+@pytest.mark.core
 def test_forced_partner_rule_on_a_hand_made_layout():
     # Pile 0's top AS has one King outside its pile (KS, on top of pile 1): only AS+KS is kept,
     # though KH and KD lie under it and 7S+7H is legal too.
@@ -269,6 +276,7 @@ def test_forced_partner_rule_on_a_hand_made_layout():
     assert [str(Move.from_code(m)) for m in fourteen_moves(cards, 0, core.MODE_PRUNED)] == ["AS+KS"]
 
 
+@pytest.mark.core
 def test_twin_rule_on_a_hand_made_layout():
     # Piles 4 and 5 hold the same ranks (5 6 7 K) bottom to top: AS+KC and AS+KD are twins.
     piles = [C("2C 3C 4C QS AS"), C("8C 9C TC JC QC"), C("2D 3D 4D 8D 9D"), C("TD JD QD AC AD"),
@@ -299,6 +307,7 @@ STRUCTURAL = {
 }
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("rule", STRUCTURAL)
 def test_structural_proofs_check_and_resist_tampering(rule):
     text = layout(STRUCTURAL[rule])
@@ -399,6 +408,7 @@ def test_cli_prints_layout_then_moves(tmp_path, capsys):
     assert "WON in 26 moves" in out
 
 
+@pytest.mark.core
 def test_structural_blocks_are_real_blocks():
     found = 0
     for seed in range(1500):

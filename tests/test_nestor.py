@@ -14,7 +14,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver.backend import core_module
 from solitaire_solver.cards import CARD_NAMES, card_index, value
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.errors import LayoutError, MoveError, VariantError
@@ -31,10 +30,8 @@ from solitaire_solver.rules.nestor import (
 from solitaire_solver.search import reference_search
 
 GAME, _ = get_game("nestor")
-core = core_module("_nestor")
-needs_core = pytest.mark.skipif(core is None, reason="compiled core not built")
 RESERVES = ("closed", "open")
-PYSOL = Path("/work/shared/data/pysolfc-layouts/235-nestor.jsonl")
+PYSOL = Path(__file__).resolve().parent / "data" / "pysolfc-layouts" / "235-nestor.jsonl"
 
 
 def cards(text: str) -> list[int]:
@@ -47,7 +44,7 @@ def straight_pack(columns, stock) -> list[int]:
 
 
 def literal_deal(pack: list[int]) -> tuple[list[list[int]], list[int], int]:
-    """RULES.md's procedure read literally, with a count of the cards sent to the bottom."""
+    """The deal of docs/nestor.md read literally, with a count of the cards sent to the bottom."""
     pack = list(pack)
     cols: list[list[int]] = [[] for _ in range(8)]
     sent = 0
@@ -238,20 +235,20 @@ def check_agrees(deal, reserve):
     return r
 
 
-@needs_core
+@pytest.mark.core
 @pytest.mark.parametrize("reserve", RESERVES)
 def test_core_agrees_with_reference_on_seeded_deals(reserve):
     statuses = Counter(check_agrees(ss.random_deal(seed), reserve).status for seed in range(40))
     assert statuses[ss.Status.WON] and statuses[ss.Status.BLOCKED]
 
 
-@needs_core
+@pytest.mark.core
 @given(st.permutations(range(52)), st.sampled_from(RESERVES))
 def test_core_agrees_with_reference_on_random_packs(pack, reserve):
     check_agrees(ss.Deal(pack), reserve)
 
 
-@needs_core
+@pytest.mark.core
 @given(st.permutations(range(52)), st.sampled_from(RESERVES))
 def test_core_agrees_with_reference_on_typed_layouts(perm, reserve):
     # Layouts typed as seen, cut straight from a permutation: ranks repeat in columns.
@@ -259,7 +256,7 @@ def test_core_agrees_with_reference_on_typed_layouts(perm, reserve):
     check_agrees(lay, reserve)
 
 
-@needs_core
+@pytest.mark.core
 def test_pruning_never_changes_the_answer():
     rng = random.Random(5)
     for reserve in RESERVES:
@@ -279,7 +276,7 @@ def test_pruning_never_changes_the_answer():
                 assert a[2]["states"] <= b[2]["states"]
 
 
-@needs_core
+@pytest.mark.core
 def test_pruning_is_exercised():
     pruned = forced = 0
     for reserve in RESERVES:
@@ -368,7 +365,6 @@ def test_tampered_answers_are_rejected(reserve):
 
 # -- golden layouts and the command line --
 
-@pytest.mark.skipif(not PYSOL.exists(), reason="PySolFC layouts not present")
 def test_pysolfc_layouts_read_and_solve_with_the_open_reserve():
     for line in PYSOL.read_text().splitlines():
         rec = json.loads(line)

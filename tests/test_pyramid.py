@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
+from solitaire_solver import _pyramid as core
 from solitaire_solver.deal import Deal
 from solitaire_solver.errors import LayoutError, VariantError
 from solitaire_solver.games import get_game
@@ -21,11 +22,8 @@ from solitaire_solver.result import BlockProof, Status
 from solitaire_solver.rules.pyramid import PyramidRules, complements, layout_text, read_layout
 from solitaire_solver.search import reference_search
 
-core = pytest.importorskip("solitaire_solver._pyramid")
 GAME, _ = get_game("pyramid")
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "pyramid-msc-1500"
-if not DATA.exists():
-    DATA = Path("/work/shared/data/pyramid-msc-1500")
+DATA = Path(__file__).resolve().parent / "data" / "pyramid-msc-1500"  # tests/data/README.md
 
 VARIANTS = [(p, g, sw) for p in (1, 2, 3, 0) for g in ("all", "pyramid") for sw in (True, False)]
 
@@ -63,6 +61,7 @@ def core_from(deal, rules, pos, objective=0, certificate=False, max_states=0):
 
 # -- move generation and keys ------------------------------------------------------------------
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal,sw", VARIANTS)
 def test_core_moves_match_reference(passes, goal, sw):
     """With every move on, the core's moves and successors are the reference's, key for key."""
@@ -80,6 +79,7 @@ def test_core_moves_match_reference(passes, goal, sw):
 
 # -- core against the reference search -----------------------------------------------------------
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal,sw", VARIANTS)
 def test_decide_matches_reference(passes, goal, sw):
     rules = PyramidRules(passes, goal, sw)
@@ -135,6 +135,7 @@ def bfs_length(rules, pos, limit=30000):
     return None
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal", [(1, "pyramid"), (2, "all"), (3, "pyramid"), (0, "all")])
 def test_shortest_matches_breadth_first_reference(passes, goal):
     rules = PyramidRules(passes, goal, True)
@@ -193,6 +194,7 @@ def removal_bound(deal, removed: int, goal: str, pairs: bool) -> int:
     return len(req) - size
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal,sw", [(3, "pyramid", True), (1, "pyramid", False),
                                             (0, "all", True), (2, "all", False)])
 def test_lower_bound_admissible_and_consistent(passes, goal, sw):
@@ -255,6 +257,7 @@ def best_score_reference(rules, pos):
     return best
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal", [(1, "all"), (2, "pyramid"), (3, "all")])
 def test_score_matches_reference(passes, goal):
     rules = PyramidRules(passes, goal, True)
@@ -279,6 +282,7 @@ def test_score_matches_reference(passes, goal):
 
 # -- pruning: Kings, RECYCLE, DEAD/MATCHING ------------------------------------------------------
 
+@pytest.mark.core
 @given(st.integers(0, 10 ** 9), st.sampled_from(VARIANTS[:6]))
 def test_pruned_search_agrees_with_unpruned(seed, variant):
     """Forced Kings, the recycle rule and the dead test (on) against every move (certificate
@@ -293,6 +297,7 @@ def test_pruned_search_agrees_with_unpruned(seed, variant):
     assert fast[0] == full[0]
 
 
+@pytest.mark.core
 def test_dead_card_rule():
     # The 6C at the apex: the four Sevens sit in its cone, so it can never leave.
     cards = list(Deal.from_seed(1).cards)
@@ -315,6 +320,7 @@ def test_dead_card_rule():
         GAME.structural_proof(Deal.from_seed(5), GAME.variant()) is not None
 
 
+@pytest.mark.core
 def test_matching_rule_is_sound_on_random_positions():
     """Wherever the dead test fires, the reference finds no win (1 pass, small positions)."""
     fired = 0
@@ -336,6 +342,7 @@ def frozen_fires(rules: PyramidRules, pos) -> bool:
     return any(c % 13 != 12 and not (set(complements(c)) & live) for c in pos.waste[:-1])
 
 
+@pytest.mark.core
 def test_frozen_waste_rule_is_sound():
     """One pass, goal pyramid: wherever the dead test fires on a position whose waste is
     FROZEN, the reference search finds no win; and it fires on some positions where the rule
@@ -364,7 +371,7 @@ def vectors(n: int):
     return [(d.split(), int(x)) for d, x in zip(decks[:n], lengths[:n])]
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
+@pytest.mark.core  # 50 full searches: many minutes in the pure-Python fallback
 def test_msc_vectors_decide():
     for i, (deck, length) in enumerate(vectors(50)):
         r = ss.solve("pyramid-msc", deck)
@@ -373,7 +380,7 @@ def test_msc_vectors_decide():
             assert ss.verify("pyramid-msc", deck, r).ok
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
+@pytest.mark.core  # the fallback has the decide objective only
 def test_msc_vectors_shortest():
     checked = 0
     for i, (deck, length) in enumerate(vectors(25)):
@@ -392,7 +399,7 @@ def test_msc_vectors_shortest():
     assert r.status is Status.UNKNOWN and not r.moves
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="test vectors not found")
+@pytest.mark.core  # the fallback has the decide objective only
 def test_shortest_uses_its_whole_memory_budget():
     """Near its budget the A* search grows its arrays only as far as the budget allows and lets
     its map fill further, rather than stopping at the first doubling that does not fit: a search
@@ -427,6 +434,7 @@ def test_solutions_replay_and_tampering_rejected():
     assert not ss.verify("pyramid", deal, swapped, passes=1).ok
 
 
+@pytest.mark.core  # the fallback has the decide objective only
 def test_score_objective_and_tampered_score():
     deal = Deal.from_seed(5)
     r = ss.solve("pyramid", deal, objective="score", passes=1)
@@ -451,6 +459,7 @@ def test_certificate_checks_and_tampering():
         assert ss.verify("pyramid", deal, bad, passes=1, goal=goal).ok is False
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes", [0, 2])
 def test_certificates_closed_from_midgame(passes):
     """Certificates (with the RECYCLE rule kept for unlimited passes) are closed under every
@@ -480,6 +489,7 @@ def test_presets_and_variants():
             GAME.variant(**bad)
 
 
+@pytest.mark.core  # two full searches: minutes in the fallback
 def test_layout_round_trip_and_errors():
     deal = Deal.from_seed(7)
     text = layout_text(deal)
@@ -501,6 +511,7 @@ def test_layout_round_trip_and_errors():
 
 # -- FREE and EARLIEST (the decide searches) ---------------------------------------------------------
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal,sw", VARIANTS)
 def test_free_and_earliest_decide_like_the_full_search(passes, goal, sw):
     """decide runs the FREE search (the stock as a pool: exact with unlimited passes, a
@@ -538,6 +549,7 @@ def test_free_and_earliest_decide_like_the_full_search(passes, goal, sw):
     assert compared >= 15 and 3 <= won <= compared - 3
 
 
+@pytest.mark.core  # the core's FREE search
 def test_relaxed_block_says_so_and_checks():
     """A block found by the FREE search holds for any number of passes; its proof says so."""
     deck = vectors(400)[393][0]
@@ -566,6 +578,7 @@ def fewest_left(rules: PyramidRules, pos, limit: int = 15000):
     return best
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("passes,goal", [(1, "all"), (1, "pyramid"), (2, "pyramid"), (0, "all")])
 def test_cards_left_of_a_block(passes, goal):
     """stats["fewest_left"] of a blocked search: exactly the fewest goal cards left over every

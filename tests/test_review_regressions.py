@@ -30,7 +30,8 @@ def test_a_result_whose_status_is_not_a_status_is_rejected():
     for status in ("won", "blocked", None):
         v = ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", status))
         assert v.ok is False
-    assert ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", Status.UNKNOWN)).ok
+    # An UNKNOWN result claims nothing: it is not checked (ok None), never valid.
+    assert ss.verify("block-ten", BLOCKED_BLOCK_TEN, Result("block-ten", Status.UNKNOWN)).ok is None
 
 
 def test_a_huge_memory_budget_does_not_hang():
@@ -146,16 +147,18 @@ def test_forced_line_proof_text_and_position_cannot_be_tampered_with():
         assert ss.verify("elevens", d, forged).ok is False
 
 
-def test_verify_uses_the_results_variant():
+def test_verify_checks_under_the_variant_it_is_given():
+    # Issue "Hardening": verify no longer adopts the result's variant (a win of the open reserve
+    # passed as a win of default Nestor); it checks under the variant named, the defaults if none.
     import solitaire_solver as ss
 
     d = next(ss.random_deal(s) for s in range(200)
              if ss.solve("nestor", ss.random_deal(s), reserve="open").won
              and not ss.solve("nestor", ss.random_deal(s)).won)
     r = ss.solve("nestor", d, reserve="open")
-    assert ss.verify("nestor", d, r).ok                      # checked under reserve=open
-    v = ss.verify("nestor", d, r, reserve="closed")          # a mismatch is reported
-    assert not v.ok and "found under" in v.reason
+    assert ss.verify("nestor", d, r, reserve="open").ok
+    for v in (ss.verify("nestor", d, r), ss.verify("nestor", d, r, reserve="closed")):
+        assert v.ok is False and "found under" in v.reason     # a mismatch is reported
 
 
 def test_zero_passes_is_not_read_as_unlimited():
@@ -176,6 +179,7 @@ REVIEW_DEAL = [23, 16, 26, 8, 31, 5, 18, 21, 3, 27, 44, 4, 25, 41, 6, 33, 0, 20,
                2, 9, 45, 46, 38, 49, 17, 48, 30]
 
 
+@pytest.mark.core
 def test_time_used_up_between_searches_is_a_time_limit():
     """FREE wins with a line that needs too many passes, and the time is then used up: the
     status is the time limit (3), not the state limit."""
@@ -184,6 +188,7 @@ def test_time_used_up_between_searches_is_a_time_limit():
     assert status == 3
 
 
+@pytest.mark.core
 def test_a_root_position_without_history_may_recycle():
     """A mid-game root given with bit 5 clear once made the certificate search (RECYCLE on with
     unlimited passes) call a winnable position blocked; a root has no history, so any recycle
@@ -208,6 +213,7 @@ def test_a_root_position_without_history_may_recycle():
         assert status == 0, certificate
 
 
+@pytest.mark.core  # the fallback has the decide objective only
 def test_shortest_with_many_passes_stays_small_and_exact():
     """The A* queue had one row of buckets per possible f, allocated up front: with passes=10000
     (depth bound 250,060) that was 392 MB whatever the budget, and a 16-bit g field refused

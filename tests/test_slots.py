@@ -32,6 +32,7 @@ def reference_verdict(game, deal):
     return ss.Status.WON if out.status == "won" else ss.Status.BLOCKED
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("game", GAMES)
 def test_core_agrees_with_reference_search(game):
     for seed in range(600):
@@ -39,6 +40,7 @@ def test_core_agrees_with_reference_search(game):
         assert ss.solve(game, d).status == reference_verdict(game, d), seed
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("game", GAMES)
 def test_forced_line_decides_like_exhaustive_search(game):
     """Confluence (docs/proofs.md): one forced line decides as every line does."""
@@ -50,6 +52,7 @@ def test_forced_line_decides_like_exhaustive_search(game):
         assert forced == per_kind == every, seed
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("game", GAMES)
 @given(deal=deals)
 def test_random_deals_core_reference_and_forced(game, deal):
@@ -209,6 +212,7 @@ def test_check_flag_and_json():
     assert data["stats"]["states"] >= 1
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("game", GAMES)
 def test_core_forced_line_and_stuck_position_match_reference(game):
     """The core's forced line replays under the reference rules to the very position (slots

@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
+from solitaire_solver import _seeded as seeded
+from solitaire_solver import _slots as slots
 from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
 from solitaire_solver.survey import _runs, wilson_interval
 from solitaire_solver.survey_stats import counts_median
-
-slots = pytest.importorskip("solitaire_solver._slots")
 
 
 def compiled(game: str):
@@ -37,16 +37,19 @@ def python_deal(seed: int) -> list[int]:
     return pack
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("seed", SEEDS)
 def test_c_shuffle_equals_python_on_edge_seeds(seed):
-    assert slots.seeded_deal(seed) == python_deal(seed)
+    assert seeded.seeded_deal(seed) == python_deal(seed)
 
 
+@pytest.mark.core
 @given(st.integers())
 def test_c_shuffle_equals_python_on_any_integer(seed):
-    assert slots.seeded_deal(seed) == python_deal(seed)
+    assert seeded.seeded_deal(seed) == python_deal(seed)
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("start", [0, -700, 2**32 - 300, 2**63 - 2000, -(2**63)])
 def test_batch_shuffle_equals_python(start):
     # decide_seeds shuffles seeds 32 at a time in vector lanes; its verdicts on a range crossing
@@ -72,6 +75,7 @@ class _Counting(random.Random):
         return super().getrandbits(k)
 
 
+@pytest.mark.core
 def test_batch_deals_equal_python_where_the_vector_outputs_run_out():
     """The batch path computes the first 112 outputs of each seed in vector lanes and finishes a
     shuffle that needs more with a scalar generator. Seeds needing more than 112 outputs (found
@@ -82,13 +86,14 @@ def test_batch_deals_equal_python_where_the_vector_outputs_run_out():
         r.shuffle(list(range(52)))
         assert r.used > 112, s
         start = s - s % 32
-        got = slots.seeded_deals(start, 64)
+        got = seeded.seeded_deals(start, 64)
         for i in range(64):
             assert list(got[52 * i: 52 * i + 52]) == python_deal(start + i), start + i
 
 
 # -- batch verdicts equal solve()'s --------------------------------------------------------------
 
+@pytest.mark.core
 @pytest.mark.parametrize("game", ["elevens", "block-ten"])
 @pytest.mark.parametrize("timing", [False, True])
 def test_batch_verdicts_equal_solve(game, timing):
@@ -109,6 +114,7 @@ def test_batch_verdicts_equal_solve(game, timing):
             assert left[i] == r.proof.details["cards_left"]
 
 
+@pytest.mark.core
 def test_batch_rejects_bad_input():
     b = bytearray(10)
     with pytest.raises(ValueError):
@@ -146,6 +152,7 @@ def test_median_of_counts():
 
 # -- surveys ------------------------------------------------------------------------------------
 
+@pytest.mark.core  # the batch path is the core's
 def test_survey_counts_match_solve():
     r = ss.survey("elevens", seeds=range(300), workers=1)
     won = sum(ss.solve("elevens", ss.random_deal(s)).won for s in range(300))
@@ -162,6 +169,7 @@ def test_result_prints_briefly():
     assert str(r) == r.table() and "win rate" in str(r)
 
 
+@pytest.mark.core  # the batch path is the core's
 def test_generic_path_agrees_with_batch():
     # A state limit forces the generic path (solve() per deal); the counts must not change.
     a = ss.survey("block-ten", seeds=range(100, 250), workers=1)
@@ -288,6 +296,7 @@ def test_explicit_deals_stream_by_deal(tmp_path):
 
 # -- parallel ---------------------------------------------------------------------------------------
 
+@pytest.mark.core  # 6,000 deals: about a minute in the fallback
 def test_any_executor_and_processes():
     base = ss.survey("elevens", seeds=range(2000), workers=1)
     with ThreadPoolExecutor(2) as ex:
@@ -297,8 +306,10 @@ def test_any_executor_and_processes():
         assert (r.won, r.blocked, r.cards_left) == (base.won, base.blocked, base.cards_left)
 
 
+@pytest.mark.core  # 6,000 deals: about a minute in the fallback
 def test_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("distributed")
+    import distributed  # the `test` extra installs it
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:

@@ -17,8 +17,7 @@ from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
 
-needs_batch = pytest.mark.skipif(get_game("elevens")[0].batch({}) is None,
-                                 reason="no batch decider (compiled core absent or pure backend)")
+needs_batch = pytest.mark.core  # the batch decider is the compiled core's
 
 
 def survey_file(tmp_path, n=10, name="s.jsonl", **kw):

@@ -10,12 +10,12 @@ from .fourteen import Fourteen
 from .montecarlo import MonteCarlo
 from .nestor import Nestor
 from .pyramid import Pyramid
-from .slots import SlotGame
+from .slots import slot_games
 
 #: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
 #: The slot games come from their table entries (slot_tables.py).
 GAMES: tuple[Game, ...] = (
-    *(SlotGame(t) for t in SLOT_TABLES),
+    *slot_games(SLOT_TABLES),
     Fourteen(),
     Nestor(),
     Pyramid(),

@@ -56,6 +56,8 @@ class CoreAnswer:
     score: Optional[int] = None
     #: Anything the game's block_proof() can reuse from the search (e.g. a final position).
     end: Any = None
+    #: The reference position searched from, or None for the deal's start.
+    start: Any = None
 
 
 class BatchDecider(Protocol):
@@ -122,10 +124,13 @@ class Game:
         raise NotImplementedError
 
     def core_solve(self, core: Any, deal: Deal, variant: dict, objective: str, limits: Limits,
-                   certificate: bool) -> CoreAnswer:
-        """Search with the compiled core module `core` (the one contract: contract.py)."""
-        run = core.solve(self.core_spec(deal, variant, objective, certificate), objective, limits,
-                         certificate)
+                   certificate: bool, start: Any = None) -> CoreAnswer:
+        """Search with the compiled core module `core` (the one contract: contract.py), from the
+        deal's start or from the reference position `start`."""
+        spec = self.core_spec(deal, variant, objective, certificate)
+        if start is not None:
+            spec["root"] = self.core_position(start, variant)
+        run = core.solve(spec, objective, limits, certificate)
         status = run.status
         if objective == "score" and status == "exhausted":
             status = "won"  # the best score is proven: its line is the answer
@@ -133,7 +138,7 @@ class Game:
         if run.certificate is not None:
             keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
         return CoreAnswer(status, [Move.from_code(w) for w in run.path], run.stats, keys,
-                          run.best, run.end)
+                          run.best, run.end, start)
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         """The core's packed position (removed, aux) of a reference position: spec["root"] for a
@@ -162,12 +167,15 @@ class Game:
         )
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
-                    max_states: Optional[int]) -> Verification:
+                    max_states: Optional[int], start: Any = None) -> Verification:
         """Check a proof of a block with the reference rules alone (VerificationError when it
-        does not hold). Games with proof kinds of their own extend this."""
+        does not hold), for the deal's start or the reference position `start` reached from it
+        (a structural proof of the deal holds for every position it reaches). Games with proof
+        kinds of their own extend this."""
         if proof.kind == "exhaustive":
             rules = self.rules(variant)
-            return check_exhaustive(rules, rules.start(deal), proof, max_states)
+            return check_exhaustive(rules, rules.start(deal) if start is None else start, proof,
+                                    max_states)
         if proof.kind == "structural":
             self.check_structural(deal, variant, proof)
             return Verification(True, "the structural proof holds")

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ..deal import Deal, as_deal
+from ..deal import Deal, as_deal, deal_text
 from ..errors import VerificationError
 from ..result import BlockProof
 from ..rules.fourteen import (
-    PILES,
     FourteenRules,
     check_structural_fact,
     deal_piles,
@@ -34,13 +33,15 @@ class Fourteen(Game):
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal, pack-order text or card list, or the layout: a text of twelve lines (one per
         pile, bottom card first) or a list of twelve piles."""
+        deal = deal_text(deal)
         if isinstance(deal, str) and looks_like_layout(deal):
             return parse_layout(deal)
         if isinstance(deal, (list, tuple)) and deal and (
                 all(isinstance(p, (list, tuple)) for p in deal)
-                or (len(deal) == PILES and all(isinstance(p, str) for p in deal))):
-            # Piles as lists of cards (any number of them: read_layout names a wrong count), or
-            # twelve strings, one per pile (a list of 52 card names is a pack).
+                or (all(isinstance(p, str) for p in deal)
+                    and looks_like_layout("\n".join(deal)))):
+            # Piles as lists of cards, or strings one per pile, read as the lines of a layout
+            # text would be (read_layout names a wrong count). A list of 52 card names is a pack.
             return read_layout(deal)
         return as_deal(deal)
 

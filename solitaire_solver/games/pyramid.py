@@ -1,4 +1,4 @@
-"""Pyramid: pairs totalling 13 from a pyramid of 28 cards, a stock and a waste (RULES.md)."""
+"""Pyramid: pairs totalling 13 from a pyramid of 28 cards, a stock and a waste (docs/pyramid.md)."""
 
 from __future__ import annotations
 
@@ -160,7 +160,7 @@ class Pyramid(Game):
             "of removed cards found none (docs/pyramid.md, FREE)"))
 
     def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
-        """The competitive score of the line (RULES.md): replayed with the reference rules."""
+        """The competitive score of the line (docs/pyramid.md): replayed with the reference rules."""
         rules = self.rules(variant)
         pos = rules.start(deal)
         for i, m in enumerate(moves, start=1):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 from abc import ABC, abstractmethod
 from typing import Any, Hashable
 
+from ..cards import CARD_NAMES
 from ..deal import Deal
 from ..errors import MoveError
 from ..moves import Move
@@ -44,6 +46,20 @@ class Rules(ABC):
     def cards_left(self, pos: Any) -> int:
         """Cards not yet removed (those that still count against a win)."""
 
+    def describe(self, pos: Any) -> dict:
+        """The position as plain data for JSON, field by field: card indexes (in tuples, at any
+        depth) become card names, None stays (an empty place), the `removed` bitboard becomes
+        the list of removed cards, other numbers stay numbers (a pass, a count)."""
+        fields = (pos._asdict() if hasattr(pos, "_asdict")
+                  else {f.name: getattr(pos, f.name) for f in dataclasses.fields(pos)})
+        out = {}
+        for name, v in fields.items():
+            if name == "removed":
+                out[name] = [CARD_NAMES[c] for c in range(52) if v >> c & 1]
+            else:
+                out[name] = _card_data(v)
+        return out
+
     def why_illegal(self, pos: Any, move: Move) -> str:
         """A sentence saying why move is not legal in pos (games give better reasons)."""
         return f"{move} is not a legal move here"
@@ -53,3 +69,10 @@ class Rules(ABC):
         if move not in self.moves(pos):
             raise MoveError(self.why_illegal(pos, move))
         return self.apply(pos, move)
+
+
+def _card_data(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [CARD_NAMES[x] if isinstance(x, int) and not isinstance(x, bool) else _card_data(x)
+                for x in v]
+    return v

@@ -1,4 +1,4 @@
-"""Fourteen Puzzle: twelve piles, remove two tops totalling 14 (RULES.md, "Fourteen Puzzle").
+"""Fourteen Puzzle: twelve piles, remove two tops totalling 14 (docs/fourteen.md).
 
 Also the pure-Python facts behind the structural proofs of a block (`structural_block`,
 `check_structural_fact`): they read the layout alone, so `verify` re-derives every claim here.
@@ -60,7 +60,7 @@ def read_layout(piles: Sequence[Any]) -> Deal:
     LayoutError names the pile (0..11) and the card place (1 = bottom) of any problem.
     """
     if len(piles) != PILES:
-        raise LayoutError(f"a Fourteen layout has {PILES} piles (lines), this one {len(piles)}")
+        raise LayoutError(f"a Fourteen layout has {PILES} piles, this one {len(piles)}")
     out: list[list[int]] = []
     where: dict[int, tuple[int, int]] = {}
     for p, pile in enumerate(piles):
@@ -96,8 +96,16 @@ def read_layout(piles: Sequence[Any]) -> Deal:
 
 
 def looks_like_layout(text: str) -> bool:
-    """True for a text of exactly twelve non-blank lines (a pack-order text is read otherwise)."""
-    return len([line for line in text.splitlines() if line.strip()]) == PILES
+    """True for a text set out as piles: twelve non-blank lines, or several lines of at most five
+    cards (a pile's most), not all of one card. A pack-order text is read otherwise: on one line,
+    on lines of more than five cards, or one card a line. So a layout with a pile too many or too
+    few is called a layout, and parse_layout names the count."""
+    rows = [[t for t in _SPLIT.split(line.strip()) if t] for line in text.splitlines()
+            if line.strip()]
+    if len(rows) == PILES:
+        return True
+    return (len(rows) > 1 and all(len(r) <= max(PILE_SIZES) for r in rows)
+            and any(len(r) > 1 for r in rows))
 
 
 def parse_layout(text: str) -> Deal:

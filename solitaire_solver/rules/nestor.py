@@ -1,6 +1,6 @@
 """Nestor (Matrimony): pair equal ranks among the exposed cards of eight columns.
 
-RULES.md, "Nestor".
+docs/nestor.md.
 
 The dealing procedure (`deal_layout`) lives here and only here: the game plug-in hands its result
 to the compiled core, so core and reference rules always play the same layout.
@@ -30,7 +30,7 @@ Columns = tuple[tuple[int, ...], ...]
 
 
 def deal_layout(cards: Sequence[int]) -> tuple[Columns, tuple[int, ...]]:
-    """The rectified deal of RULES.md: (columns, first card dealt first; stock, top first).
+    """The rectified deal (docs/nestor.md): (columns, first card dealt first; stock, top first).
 
     Six rows, row by row, left to right. A card whose rank its column already holds goes to the
     bottom of the pack and the next card is tried; when every card left would repeat a rank of

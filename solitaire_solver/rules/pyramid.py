@@ -1,4 +1,4 @@
-"""Pyramid (RULES.md, "Pyramid"): pair cards totalling 13 from a pyramid of 28, a stock and a waste.
+"""Pyramid (docs/pyramid.md): pair cards totalling 13 from a pyramid of 28, a stock and a waste.
 
 The executable specification: short and slow on purpose. Places are numbered row by row from the
 apex, 0..27; the place of row r (0-based), position i is r*(r+1)/2 + i and it is covered by the
@@ -198,10 +198,18 @@ class PyramidRules(Rules):
         return "\n".join(lines)
 
     def score(self, pos: PyramidPosition) -> int:
-        """The competitive score of play ending in pos (RULES.md)."""
+        """The competitive score of play ending in pos (docs/pyramid.md)."""
         if pos.cleared_in:
             return CLEAR_BONUS[pos.cleared_in] - len(pos.stock) - len(pos.waste)
         return -(sum(c is not None for c in pos.pyramid) + len(pos.stock) + len(pos.waste))
+
+    def score_bound(self, pos: PyramidPosition) -> int:
+        """No line of play through pos scores more: the bonus of the pass the pyramid was cleared
+        in, or of the current pass (the earliest it can still be cleared; a pyramid never cleared
+        scores below zero)."""
+        if not 1 <= self.passes <= 3:
+            raise ValueError("the competitive score is defined for 1 to 3 passes")
+        return CLEAR_BONUS[pos.cleared_in or pos.pass_no]
 
 
 def layout_text(deal: Deal) -> str:

@@ -1,4 +1,4 @@
-"""Slot games (Elevens, Block Ten, ...): a row of slots refilled from the stock.
+"""Slot games (Elevens, Block Ten, Tens, ...): a row of slots refilled from the stock.
 
 The layout and the goal come from the game's entry in solitaire_solver.slot_tables; each game's
 module states its removals in plain Python (removals()), apart from the core's compiled form.
@@ -39,8 +39,13 @@ class SlotRules(Rules):
         #: Bitboard of the cards that must be removed to win.
         self.goal = self.table.goal
 
+    def pack_as_dealt(self, cards: tuple[int, ...]) -> tuple[int, ...]:
+        """The pack in the order play deals it: the deal itself, unless the game's deal moves
+        cards first (Block Elevens sends court cards to the bottom)."""
+        return tuple(cards)
+
     def start(self, deal: Deal) -> SlotPosition:
-        cards = deal.cards
+        cards = self.pack_as_dealt(deal.cards)
         return SlotPosition(tuple(cards[: self.slots]), tuple(cards[self.slots :]), 0)
 
     def removals(self, showing: list[int]) -> list[tuple[int, ...]]:
@@ -93,4 +98,31 @@ def pairs_totalling(showing: list[int], total: int, values: range) -> list[tuple
         for b in showing[i + 1 :]:
             if value(a) in values and value(b) in values and value(a) + value(b) == total:
                 out.append((a, b))
+    return out
+
+
+def groups_totalling(cards: list[int], total: int) -> list[tuple[int, ...]]:
+    """Every set of the given cards whose values total `total`, each set once: a set is built
+    from cards in list order, so no set is reached twice."""
+    out: list[tuple[int, ...]] = []
+
+    def extend(start: int, left: int, group: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(group)
+            return
+        for i in range(start, len(cards)):
+            if value(cards[i]) <= left:
+                extend(i + 1, left - value(cards[i]), group + (cards[i],))
+
+    extend(0, total, ())
+    return out
+
+
+def suit_quartets(showing: list[int], values: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """For each suit whose cards of all the given values show, those cards."""
+    out = []
+    for s in range(4):
+        group = tuple(13 * s + v - 1 for v in values)
+        if all(c in showing for c in group):
+            out.append(group)
     return out

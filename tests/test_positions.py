@@ -1,0 +1,190 @@
+"""Games in progress: deciding a position mid-game, hints, where a line went wrong, drawing a
+position (docs/notation.md, "Positions")."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver.cli import main as cli_main
+from solitaire_solver.games import GAMES
+from solitaire_solver.moves import Move
+from solitaire_solver.search import reference_search
+
+#: Variants whose reference searches stay short enough for many positions. Pyramid's
+#: searches are too long for the pure-Python fallback, so its case needs the core.
+CASES = [(g.name, {}) for g in GAMES if g.name != "pyramid"] + [
+    pytest.param("pyramid", {"passes": 1, "goal": "pyramid"}, marks=pytest.mark.core,
+                 id="pyramid-1-pass"),
+    ("nestor", {"reserve": "open"})]
+
+
+def random_line(game, deal, rng, plies, **variant):
+    g, _ = ss.get_game(game)
+    rules = g.rules(g.variant(**variant))
+    pos = rules.start(deal)
+    line = []
+    for _ in range(plies):
+        moves = [] if rules.won(pos) else rules.moves(pos)
+        if not moves:
+            break
+        m = rng.choice(moves)
+        line.append(m)
+        pos = rules.apply(pos, m)
+    return line, rules, pos
+
+
+@pytest.mark.parametrize("game,variant", CASES)
+def test_solve_after_agrees_with_the_reference_from_the_same_position(game, variant):
+    rng = random.Random(7)
+    seen = {ss.Status.WON: 0, ss.Status.BLOCKED: 0}
+    for seed in range(15 if game == "pyramid" else 40):
+        deal = ss.random_deal(seed)
+        line, rules, pos = random_line(game, deal, rng, rng.randrange(1, 16), **variant)
+        ref = reference_search(rules, pos, max_states=3000)
+        if ref.status not in ("won", "exhausted"):
+            continue
+        r = ss.solve(game, deal, after=line, **variant)
+        assert r.after == tuple(line)
+        assert r.status is (ss.Status.WON if ref.status == "won" else ss.Status.BLOCKED), seed
+        seen[r.status] += 1
+        if r.won:  # the answer continues from the position
+            p = pos
+            for m in r.moves:
+                p = rules.play(p, m)
+            assert rules.won(p), seed
+        assert ss.verify(game, deal, r, **variant).ok, seed
+    assert seen[ss.Status.WON] and seen[ss.Status.BLOCKED], seen
+
+
+def test_an_illegal_move_is_refused_with_its_number():
+    deal = ss.random_deal(1)
+    r = ss.solve("pyramid", deal)
+    line = [str(m) for m in r.moves[:3]] + ["KS"]
+    with pytest.raises(ss.MoveError, match=r"^move 4 \(KS\)"):
+        ss.solve("pyramid", deal, after=line)
+    with pytest.raises(ss.MoveError, match="move 2"):
+        ss.solve("pyramid", deal, after="KD XX")
+
+
+def test_a_won_position_needs_no_move():
+    deal = ss.random_deal(1)
+    r = ss.solve("elevens", deal)
+    assert r.won
+    done = ss.solve("elevens", deal, after=r.moves)
+    assert done.won and done.moves == ()
+    h = ss.hint("elevens", deal, after=r.moves)
+    assert h.move is None and "already won" in str(h)
+    with pytest.raises(ss.MoveError, match="after the deal is already won"):
+        ss.solve("elevens", deal, after=list(r.moves) + [r.moves[0]])
+
+
+@pytest.mark.core  # the score and shortest objectives are the core's
+def test_shortest_counts_from_the_position():
+    deal = ss.random_deal(2)
+    full = ss.solve("pyramid", deal, objective="shortest")
+    assert full.won
+    k = 5
+    rest = ss.solve("pyramid", deal, objective="shortest", after=full.moves[:k])
+    assert rest.won and len(rest.moves) == len(full.moves) - k
+
+
+@pytest.mark.parametrize("game,variant", CASES)
+def test_hint_is_the_first_move_of_a_winning_line(game, variant):
+    rng = random.Random(3)
+    for seed in range(15):
+        deal = ss.random_deal(seed)
+        line, rules, pos = random_line(game, deal, rng, 4, **variant)
+        h = ss.hint(game, deal, after=line, **variant)
+        if h.move is None:
+            assert not h.result.won or not h.result.moves
+            continue
+        after = rules.play(pos, h.move)
+        # Playing the hint keeps the game winnable.
+        assert ss.solve(game, deal, after=line + [h.move], **variant).won, seed
+        assert rules.key(after) is not None
+
+
+def decided_one_by_one(game, deal, line, **variant):
+    """The first k after which the game is lost, deciding every prefix (the slow way)."""
+    wins = [ss.solve(game, deal, after=line[:k], **variant).won for k in range(len(line) + 1)]
+    if not wins[0]:
+        return False, None
+    if wins[-1]:
+        return True, None
+    return True, wins.index(False)
+
+
+@pytest.mark.parametrize("game,variant", CASES)
+def test_analyze_agrees_with_deciding_every_prefix(game, variant):
+    rng = random.Random(1)
+    found = 0
+    for seed in range(5 if game == "pyramid" else 12):
+        deal = ss.random_deal(seed)
+        line, rules, _ = random_line(game, deal, rng, 30, **variant)
+        a = ss.analyze(game, deal, line, **variant)
+        winnable, blunder = decided_one_by_one(game, deal, line, **variant)
+        assert (a.winnable, a.blunder) == (winnable, blunder), seed
+        assert a.decided <= 2 + max(1, len(line)).bit_length()
+        if blunder is not None:
+            found += 1
+            assert a.before.won and a.before.after == tuple(line[: blunder - 1])
+            assert a.after.blocked and a.after.after == tuple(line[:blunder])
+            assert ss.verify(game, deal, a.after, **variant).ok
+            assert f"move {blunder} ({line[blunder - 1]})" in str(a)
+    if ss.get_game(game)[0].order_independent:
+        assert not found  # there the order of play cannot lose a winnable deal (docs/proofs.md)
+    else:
+        assert found, "no line with a blunder among the samples"
+
+
+def test_position_as_text_unicode_and_json():
+    deal = ss.random_deal(4)
+    p = ss.position("pyramid", deal, after=["draw"])
+    data = json.loads(json.dumps(p.to_dict()))
+    assert data["after"] == ["draw"] and data["won"] is False
+    assert data["layout"]["waste"] == [ss.card_name(deal.cards[28])]
+    assert data["legal"] == [str(m) for m in p.legal]
+    assert len(data["layout"]["pyramid"]) == 28
+    assert "♠" in p.unicode or "♣" in p.unicode or "♥" in p.unicode or "♦" in p.unicode
+    assert all(ch not in p.ascii for ch in "♠♣♥♦")
+    # Every card of the deal is named once in the layout data, or is gone.
+    names = json.dumps(data["layout"])
+    for c in deal.cards:
+        assert ss.card_name(c) in names
+
+
+def test_cli_hint_analyze_show(capsys):
+    deal = ss.random_deal(1)
+    r = ss.solve("pyramid", deal)
+    good = " ".join(str(m) for m in r.moves[:4])
+    assert cli_main(["hint", "pyramid", "--seed", "1", "--after", good]) == 0
+    assert capsys.readouterr().out.startswith(f"play {r.moves[4]}")
+    assert cli_main(["show", "pyramid", "--seed", "1", "--after", good, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["after"] == good.split()
+    # A line that stays winnable exits 0; one that throws the game away exits 1.
+    assert cli_main(["analyze", "pyramid", "--seed", "1", *good.split()]) == 0
+    assert "stays winnable" in capsys.readouterr().out
+    rng = random.Random(0)
+    for seed in range(30):
+        d = ss.random_deal(seed)
+        line, _, _ = random_line("fourteen", d, rng, 30)
+        a = ss.analyze("fourteen", d, line)
+        if a.blunder is not None:
+            code = cli_main(["analyze", "fourteen", "--seed", str(seed), *map(str, line)])
+            out = capsys.readouterr().out
+            assert code == 1 and f"move {a.blunder}" in out
+            break
+    else:
+        pytest.fail("no Fourteen line with a blunder")
+    assert cli_main(["hint", "pyramid", "--seed", "1", "--after", "KS"]) == 3
+    assert "move 1 (KS)" in capsys.readouterr().err
+
+
+def test_moves_in_result_json_name_the_start():
+    deal = ss.random_deal(1)
+    r = ss.solve("fourteen", deal, after=[Move.from_text("5C+9C")])
+    assert r.to_dict()["after"] == ["5C+9C"]
