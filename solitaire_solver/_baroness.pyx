@@ -47,10 +47,8 @@ tests/test_baroness.py checks each rule fires and that pruned and unpruned searc
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver._engine cimport (
-    game_clear, BB_FULL_PACK, Game, State, bb_count, bb_lowest, bb_rank, bb_t, depth_first,
-    expand_state, root_of,
-)
+from solitaire_solver._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t
 
 from solitaire_solver.contract import run_of
 from solitaire_solver.moves import word_code

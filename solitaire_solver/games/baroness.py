@@ -126,8 +126,9 @@ class Baroness(Game):
         else:
             pruned = answer.stats.get("pruned", 0)
             sentence = (f"no line of play wins: an exhaustive search explored {states} positions "
-                        f"({pruned} cut because some pile holds too many cards of two values "
-                        "totalling 13); it plays a card whose partners are all available "
-                        "before anything else, and both rules are exact (docs/baroness.md)")
+                        f"and cut {pruned} more that no line can win (a pile holding too many "
+                        "cards of two values totalling 13, or cards whose partners are all "
+                        "covered); a card whose partners are all available leaves first "
+                        "(each rule is proved in docs/baroness.md)")
         return BlockProof(kind="exhaustive", sentence=sentence, states=states,
                           certificate=answer.certificate)
