@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _baroness as core
-from solitaire_solver.cards import card_index, value
+from solitaire_solver.cards import card_index
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.contract import Limits
 from solitaire_solver.errors import DealError, LayoutError, MoveError
