@@ -80,9 +80,8 @@ cdef inline bint can_consolidate(const State *s) noexcept nogil:
 
 
 cdef int montecarlo_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
-    """Every legal move. The order only changes how soon a win is found; measured on seeded
-    deals (docs/monte-carlo.md): consolidate first (consolidate=any), then the pairs from the
-    last place back, explore about a quarter of the positions of pairs-first in won deals."""
+    """Every legal move. The order only changes how soon a win is found (docs/monte-carlo.md):
+    consolidate first (consolidate=any), then the pairs from the last place back."""
     cdef MonteCarloCtx *c = <MonteCarloCtx *>ctx
     cdef int grid[PLACES]
     cdef int p, i, q, n = 0

@@ -1,4 +1,4 @@
-"""Baroness (RULES.md, "Baroness"; docs/baroness.md): five piles fed by deals of five cards;
+"""Baroness (docs/baroness.md): five piles fed by deals of five cards;
 remove a King alone or two available cards totalling 13.
 
 The executable specification: short and slow on purpose. Piles are numbered 1..5 in text.

@@ -1,4 +1,4 @@
-"""Monte Carlo (Weddings) (RULES.md, "Monte Carlo"; docs/monte-carlo.md): remove two neighbouring
+"""Monte Carlo (Weddings) (docs/monte-carlo.md): remove two neighbouring
 cards of one rank from a five-by-five layout; `consolidate` closes the gaps and refills from the
 stock.
 
