@@ -11,7 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _baroness as core
 from solitaire_solver.cards import card_index
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.contract import Limits
@@ -26,8 +25,6 @@ from solitaire_solver.rules.baroness import (
     full_piles,
 )
 from solitaire_solver.search import reference_search
-
-pytestmark = pytest.mark.core
 
 RULES = BaronessRules()
 GAME, _ = get_game("baroness")
@@ -46,11 +43,17 @@ def pack_of(rows: list[str], rest: str = "") -> ss.Deal:
     return ss.Deal(cards + [c for c in range(52) if c not in cards])
 
 
+def core():
+    """The compiled core (imported when a test needs it: the others run without it)."""
+    from solitaire_solver import _baroness
+    return _baroness
+
+
 def search(cards, prune=True, root=None, certificate=False, max_states=0):
     spec = {"cards": list(cards), "prune": prune}
     if root is not None:
         spec["root"] = root
-    return core.solve(spec, "decide", Limits(max_states=max_states), certificate)
+    return core().solve(spec, "decide", Limits(max_states=max_states), certificate)
 
 
 def walk(deal, rng, stop):
@@ -176,10 +179,11 @@ def test_reference_moves_apply_and_reasons():
 # -- the core against the reference rules ---------------------------------------------------------
 
 def expand(cards, pos, prune=False):
-    return {Move.from_code(w): GAME.certificate_key(r, a, {}) for w, r, a in core.expand(
+    return {Move.from_code(w): GAME.certificate_key(r, a, {}) for w, r, a in core().expand(
         {"cards": list(cards), "prune": prune}, *GAME.core_position(pos, {}))}
 
 
+@pytest.mark.core
 @given(deals, st.randoms(use_true_random=False))
 def test_core_moves_and_successors_are_the_references(d, rng):
     pos = RULES.start(d)
@@ -194,6 +198,7 @@ def test_core_moves_and_successors_are_the_references(d, rng):
         pos = RULES.apply(pos, rng.choice(removals or list(full)))
 
 
+@pytest.mark.core
 def test_pruned_and_full_search_agree_on_seeded_deals():
     """Pruning never changes a verdict: whole seeded deals, and positions four or more deals in
     (smaller trees, where the rules fire more often)."""
@@ -240,6 +245,7 @@ def near_wins(count, seed):
     return out
 
 
+@pytest.mark.core
 def test_core_agrees_with_the_reference_search_from_late_positions():
     compared = {"won": 0, "exhausted": 0}
     for d, pos in late_positions(1, 40, left=20) + near_wins(40, 7):
@@ -256,6 +262,7 @@ def test_core_agrees_with_the_reference_search_from_late_positions():
     assert compared["won"] >= 10 and compared["exhausted"] >= 10, compared
 
 
+@pytest.mark.core
 @settings(max_examples=25, deadline=None)
 @given(deals)
 def test_every_answer_checks_on_hypothesis_deals(d):
@@ -275,6 +282,7 @@ def test_every_answer_checks_on_hypothesis_deals(d):
 
 # -- the pruning rules, one by one ----------------------------------------------------------------
 
+@pytest.mark.core
 def test_closed_card_rule_keeps_a_win_and_fires():
     """Wherever the pruned move set is smaller, a win through a dropped move implies one
     through a kept move; the rule fires on Kings and on other cards."""
@@ -299,6 +307,7 @@ def test_closed_card_rule_keeps_a_win_and_fires():
     assert fired["king"] >= 10 and fired["pair"] >= 20, fired
 
 
+@pytest.mark.core
 def test_a_king_on_top_is_removed_at_once():
     d = pack_of(["2C KS 6H 7C 9D"])
     assert [str(m) for m in expand(d.cards, RULES.start(d), prune=True)] == ["KS"]
@@ -312,10 +321,11 @@ def test_a_king_on_top_is_removed_at_once():
     assert [str(m) for m in expand(d.cards, pos, prune=True)] == ["7C+6H"]
 
 
+@pytest.mark.core
 def test_dead_rules_are_sound_and_fire():
     fired = [0, 0, 0]  # rule 1, rule 2, rule 2 alone
     for d, pos in late_positions(3, 300, left=20):
-        one, two = core.dead_rules(list(d.cards), *GAME.core_position(pos, {}))
+        one, two = core().dead_rules(list(d.cards), *GAME.core_position(pos, {}))
         fired[0] += one
         fired[1] += two
         fired[2] += two and not one
@@ -324,22 +334,24 @@ def test_dead_rules_are_sound_and_fire():
     assert fired[0] >= 10 and fired[2] >= 10, fired
 
 
+@pytest.mark.core
 def test_dead_rule_two_finds_a_cycle_of_covers():
     # Pile 1: 2C under QC; pile 2: AC under JC; every other card removed. QC's only Ace lies
     # under JC, and JC's only Two under QC.
     d = pack_of(["2C AC 3D 4D 5D", "QC JC 6D 7D 8D"])
     removed = FULL & ~sum(1 << c for c in C("2C AC QC JC"))
-    assert core.dead_rules(list(d.cards), removed, 1) == (False, True)
+    assert core().dead_rules(list(d.cards), removed, 1) == (False, True)
     # Without the cycle (QC's Ace on another pile) neither rule fires, and it can be won.
     d = pack_of(["2C 3D AC 4D 5D", "QC JC 6D 7D 8D"])
-    assert core.dead_rules(list(d.cards), removed, 1) == (False, False)
+    assert core().dead_rules(list(d.cards), removed, 1) == (False, False)
 
 
+@pytest.mark.core
 def test_dead_rule_one_at_the_start_is_the_structural_proof():
     for seed in range(300):
         d = ss.random_deal(seed)
         proof = GAME.structural_proof(d, {})
-        assert core.dead_rules(list(d.cards), 0, 0)[0] == (proof is not None), seed
+        assert core().dead_rules(list(d.cards), 0, 0)[0] == (proof is not None), seed
 
 
 # -- proofs ---------------------------------------------------------------------------------------
@@ -348,6 +360,7 @@ def structural_seeds(n):
     return [s for s in range(200) if GAME.structural_proof(ss.random_deal(s), {})][:n]
 
 
+@pytest.mark.core
 def test_structural_proofs_check_and_name_the_cards():
     seeds = structural_seeds(8)
     assert len(seeds) == 8
@@ -384,6 +397,7 @@ def test_tampered_structural_proofs_are_rejected():
     assert not ss.verify("baroness", ss.random_deal(clean), proof).ok
 
 
+@pytest.mark.core
 def test_exhaustive_proofs_and_certificates():
     blocked = [s for s in range(60) if not GAME.structural_proof(ss.random_deal(s), {})
                and search(ss.random_deal(s).cards).status == "exhausted"
@@ -434,6 +448,7 @@ def golden_layouts():
         yield rec, piles, stock
 
 
+@pytest.mark.core
 def test_pysolfc_layouts_read_as_typed_layouts_and_solve():
     """Each PySolFC starting layout, typed as our layout text, reads back to a pack whose start
     shows the same five cards and stock; the answer found verifies. PySolFC's game numbers are

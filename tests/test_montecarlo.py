@@ -240,6 +240,7 @@ def small_blocked(consolidate, n):
     return out
 
 
+@pytest.mark.core
 @pytest.mark.parametrize("consolidate", VARIANTS)
 def test_exhaustive_proofs_and_certificates(consolidate):
     blocked = small_blocked(consolidate, 2)
