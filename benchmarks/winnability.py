@@ -37,8 +37,11 @@ PLAN = [
     ("tens", {}, 10_000_000, {}, None, ""),
     ("tens", {"quartets": "rank"}, 10_000_000, {}, 0.0913,
      "greedy play over 10^6 deals, " + ISSUE12),
-    ("block-elevens", {}, 10_000_000, {}, 0.3197,
+    ("block-elevens", {}, 10_000_000, {}, None, ""),
+    ("block-elevens", {"later": "while"}, 10_000_000, {}, 0.3197,
      "court cards sent to the bottom at least once, 10^9 deals, " + ISSUE12),
+    ("block-elevens", {"later": "none"}, 10_000_000, {}, 0.3175,
+     "only the first layout's court cards move, " + ISSUE12),
     ("fifteens", {}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "closed"}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "open"}, 1_000_000, {}, None, ""),
@@ -76,6 +79,29 @@ def cached_prefix(path: str, n: int) -> int:
     while k < n and k in seen:
         k += 1
     return k
+
+
+GENERATED = ("## Cards left in blocked deals",)
+
+
+def kept_from(path: str, ran: set[str]) -> tuple[list[str], list[str]]:
+    """From the doc already at path: the table rows of games this run left out (--only), and the
+    sections written by other tools (any "## " section but the chart's), so a partial run or a
+    rerun keeps what it did not redo."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return [], []
+    rows = [ln for ln in lines if ln.startswith("| ") and not ln.startswith("| game and variant")
+            and ln.split("|")[1].split()[0] not in ran]
+    sections, keep = [], False
+    for ln in lines:
+        if ln.startswith("## "):
+            keep = ln not in GENERATED
+        if keep:
+            sections.append(ln)
+    return rows, sections
 
 
 def label(game: str, variant: dict) -> str:
@@ -144,7 +170,7 @@ def main(argv=None) -> int:
     ap.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "solitaire-surveys"))
     ap.add_argument("--cap", action="append", default=[], metavar="GAME=N",
                     help="at most N deals for each variant of GAME (repeatable)")
-    ap.add_argument("--only", help="games to run (the others are left out of the doc)")
+    ap.add_argument("--only", help="games to run (the doc keeps the others' rows as they were)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "winnability.md"))
     ap.add_argument("--workers", type=int, default=None, help="processes (default: all cores)")
     ap.add_argument("--cache-only", action="store_true",
@@ -192,8 +218,10 @@ def main(argv=None) -> int:
                     f"{100 * r.win_rate:.3f}% | {100 * lo:.3f}% .. {100 * hi:.3f}% "
                     f"(±{50 * (hi - lo):.3f}) | {lim} | {pub} |")
 
+    old_rows, sections = kept_from(args.out, {name.split()[0] for name, _ in results})
     png = os.path.join(os.path.dirname(args.out), "cards_left.png")
-    has_chart = chart(results, png)
+    # A partial run's chart would drop the games it left out: keep the one already drawn.
+    has_chart = os.path.exists(png) if old_rows else chart(results, png)
     text = [
         "# How often can each game be won?", "",
         "Written by `benchmarks/winnability.py` "
@@ -207,7 +235,7 @@ def main(argv=None) -> int:
         "| game and variant | deals | won | blocked | unknown | win rate | 95% interval "
         "(± half-width, points) | limit per deal | published figure (source) |",
         "|---|---|---|---|---|---|---|---|---|",
-        *rows, "",
+        *rows, *old_rows, "",
         "Published figures: for Elevens and Block Ten the order of play does not matter "
         "(docs/proofs.md), so greedy play wins exactly the winnable deals and the greedy "
         "figures are comparable with ours. The Pyramid figures of solitairewinrates.com are "
@@ -218,6 +246,9 @@ def main(argv=None) -> int:
         "rules. `pyramid goal=pyramid` is the `pyramid-msc` preset; its published figure is a "
         "sample of 1,500 other decks (its own 95% interval is about ±2.4 points).", "",
     ]
+    if old_rows:
+        text += [f"The last {len(old_rows)} rows are kept from the previous write-up: this run "
+                 "(`--only`) did not redo them.", ""]
     if missing:
         text += ["Short of the planned counts in this run: " + "; ".join(missing) + ".", ""]
     if has_chart:
@@ -237,8 +268,9 @@ def main(argv=None) -> int:
                  "there), and best play in them removes more. Read the curves of the searched "
                  "games as upper bounds of what best play leaves, not as its distribution.", "",
                  "![cards left in blocked deals](cards_left.png)", ""]
+    text += sections
     with open(args.out, "w", encoding="utf-8") as f:
-        f.write("\n".join(text))
+        f.write("\n".join(text).rstrip("\n") + "\n")
     print(f"wrote {args.out}" + (f" and {png}" if has_chart else ""), file=sys.stderr)
     return 0
 

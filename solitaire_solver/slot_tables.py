@@ -246,7 +246,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         bottom_later=later,
         variant=(("later", value),),
         variant_doc=(("later", "when the first layout shows no court card, once: the first "
-                               "court card dealt later goes to the bottom, once (RULES.md); "
+                               "court card dealt later goes to the bottom, once (docs/block-elevens.md); "
                                "while: so does each court card dealt in its place; none: no "
                                "card goes"),),
         moves_noun="covering moves",

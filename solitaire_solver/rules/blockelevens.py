@@ -44,7 +44,7 @@ def pack_as_dealt(cards: tuple[int, ...], piles: int = 12, later: str = "once"
 
 
 class BlockElevensRules(SlotRules):
-    """Variant later=once (RULES.md)."""
+    """Variant later=once, the default (docs/block-elevens.md)."""
 
     table = slot_table("block-elevens", later="once")
     later = "once"
