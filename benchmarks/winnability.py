@@ -56,6 +56,9 @@ PLAN = [
      0.6687, SWR + ", Pyramid Only, Unlimited"),
     ("pyramid", {"passes": "unlimited"}, 100_000, {"max_seconds": 10.0}, None, ""),
     ("pyramid", {"stock_waste_pairs": False}, 100_000, {"max_seconds": 10.0}, None, ""),
+    ("baroness", {}, 1_000_000, {}, 0.20, "\"about 1 in 5\", quoted in issue 13 (no method given)"),
+    ("monte-carlo", {"consolidate": "any"}, 1_000_000, {}, None, ""),
+    ("monte-carlo", {"consolidate": "stuck"}, 1_000_000, {}, None, ""),
 ]
 
 
