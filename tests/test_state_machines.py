@@ -20,7 +20,8 @@ pytestmark = pytest.mark.core
 
 CASES = [(g, {}) for g in GAMES if g.core] + [
     (g, {"reserve": "open"}) for g in GAMES if g.name == "nestor"] + [
-    (g, {"passes": 1}) for g in GAMES if g.name == "pyramid"]
+    (g, {"passes": 1}) for g in GAMES if g.name == "pyramid"] + [
+    (g, {"consolidate": "stuck"}) for g in GAMES if g.name == "monte-carlo"]
 
 #: The verdicts are compared where the reference search ends within this many positions.
 REFERENCE_BUDGET = 400
