@@ -215,8 +215,10 @@ def run(quick: bool = False, deals: int | None = None, ref_deals: int | None = N
                 "peak resident memory of that process (VmHWM) |", "|---|---:|---:|---:|"]
         out += [f"| {label} | {r['slowest']} | {r['again']:,.0f} | {r['peak_mib']:,.0f} MiB |"
                 for label, r in rows]
-    out += ["", f"Peak resident memory of the process (ru_maxrss): "
-            f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB.", "",
+    else:
+        out += ["", f"Peak resident memory of the process (ru_maxrss): "
+                f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB."]
+    out += ["",
             "| game | won | win rate | 95% Wilson | structural blocks |",
             "|---|---:|---:|---|---:|"]
     for label, r in rows:

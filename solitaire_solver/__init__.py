@@ -21,6 +21,7 @@ from .errors import (
 )
 from .games import GAMES, Game, get_game
 from .moves import Move
+from .pictures import render_html, render_svg
 from .positions import Analysis, Hint, Position, analyze, hint, position
 from .result import BlockProof, Result, Status
 from .survey import SurveyResult, survey, wilson_interval
@@ -55,6 +56,8 @@ __all__ = [
     "hint",
     "position",
     "random_deal",
+    "render_html",
+    "render_svg",
     "solve",
     "survey",
     "verify",

@@ -38,6 +38,7 @@ from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_pop_lowest, bb
 from solitaire_solver.pyrandom cimport ss_seeded_deal_i64, ss_seeded_deals_i64
 
 from solitaire_solver.contract import run_of
+from solitaire_solver.moves import RESERVE_FLAG as _RESERVE_FLAG
 
 MODE_ALL = 0
 MODE_PER_KIND = 1
@@ -55,6 +56,10 @@ cdef enum:
     LATER_ONCE = 1
     LATER_WHILE = 2
 
+# A move putting one card into the reserve: its card bit with this flag (solitaire_solver.moves).
+cdef uint64_t RESERVE = <uint64_t>_RESERVE_FLAG
+cdef uint64_t CARDS = (<uint64_t>1 << 52) - 1
+
 #: SlotTable.bottom_later's values.
 LATER = {"": LATER_NONE, "once": LATER_ONCE, "while": LATER_WHILE}
 
@@ -71,6 +76,19 @@ cdef struct SumKind:
     int total
     int nranks
     int rank[13]        # distinct ranks, ascending
+    bb_t cards          # every card of those ranks
+
+
+# Reserve slots beside the row (SlotTable.reserve, PySolFC's rules). A position's aux holds the
+# reserve's cards (bits 0..51) and, from bit 52, how many emptied slots wait for a refill while
+# the stock still has cards (only when slots are not refilled while the reserve holds cards): the
+# stock has dealt slots + removed + held - waiting cards.
+cdef struct Reserve:
+    bint on
+    int ranks           # bit r: rank r may go to the reserve
+    int size            # cards that fill it; they then leave together
+    bint same_rank      # every held card of one rank (else no two of one rank)
+    bint refill         # emptied slots refilled at once even while it holds cards
     bb_t cards          # every card of those ranks
 
 
@@ -95,12 +113,14 @@ cdef struct Batch:
     int goal_count
     int slots
     DealRule deal
+    int res_ranks       # a confluent reserve's ranks (bit r), or 0: decide_pass_reserve
 
 
 cdef class SlotSpec:
     """A slot game's table entry compiled for the core: slots, kinds of removal (each a tuple of
     ranks), suited kinds, the ranks that never leave; sums ((N, ranks), ...): any group of cards
-    of those ranks totalling N; bottom, bottom_later: the deal's rule (SlotTable)."""
+    of those ranks totalling N; bottom, bottom_later: the deal's rule; reserve: (ranks, size,
+    same_rank, refill_while_held) or None (SlotTable)."""
 
     cdef int slots
     cdef int nkinds
@@ -113,8 +133,10 @@ cdef class SlotSpec:
     cdef int max_depth
     cdef bint confluent
     cdef Batch batch
+    cdef Reserve reserve
 
-    def __init__(self, int slots, kinds, suited, never, sums=(), bottom=(), str bottom_later=""):
+    def __init__(self, int slots, kinds, suited, never, sums=(), bottom=(), str bottom_later="",
+                 reserve=None):
         cdef int i, j, s, r
         cdef Kind *k
         groups = [(tuple(g), False) for g in kinds] + [(tuple(g), True) for g in suited]
@@ -181,10 +203,49 @@ cdef class SlotSpec:
             self.max_moves += every
             self.max_moves_kind += multisets
             fewest = min(fewest, least)
-        # Every removal takes `fewest` cards or more, so a line has at most 52 // fewest moves.
-        self.max_depth = 52 // fewest + 2
         self.fill_batch(groups, never)
         self.fill_deal(bottom, bottom_later)
+        self.fill_reserve(reserve, ranks_used, suited_ranks)
+        if self.reserve.on:
+            fewest = 1
+            # ALL lists each showing card of a reserve rank, PER_KIND one per rank.
+            self.max_moves += min(slots, 4 * bin(self.reserve.ranks).count("1"))
+            self.max_moves_kind += bin(self.reserve.ranks).count("1")
+        # Every removal takes `fewest` cards or more, so a line has at most 52 // fewest moves.
+        self.max_depth = 52 // fewest + 2
+
+    cdef void fill_reserve(self, reserve, ranks_used, suited_ranks) except *:
+        cdef Reserve *v = &self.reserve
+        cdef int r
+        v.on = reserve is not None
+        v.ranks = v.size = v.same_rank = v.refill = 0
+        v.cards = 0
+        self.batch.res_ranks = 0
+        if not v.on:
+            return
+        if self.batch.deal.mask:
+            raise ValueError("a slot table with both a reserve and a deal rule")
+        ranks, size, same_rank, refill = reserve
+        ranks = set(ranks)
+        if not ranks or any(not 1 <= r <= 13 for r in ranks) or \
+                not 1 <= size <= (4 if same_rank else len(ranks)):
+            raise ValueError(f"a reserve of ranks {sorted(ranks)} cannot fill {size} slots")
+        # PER_KIND holds one card per rank, the lowest index: exact only if suits play no part
+        # for these ranks, and no other removal takes them.
+        if ranks & (set(ranks_used) | suited_ranks):
+            raise ValueError(f"reserve ranks {sorted(ranks)} also leave otherwise")
+        for r in ranks:
+            v.ranks |= 1 << r
+            v.cards |= bb_rank(r)
+        v.size = size
+        v.same_rank = same_rank
+        v.refill = refill
+        # Holding a card disables holding another only within its rank, one card per rank and
+        # refilled at once (docs/proofs.md, "PySolFC's Elevens"); then the batch pass applies.
+        if same_rank or not refill or size != len(ranks):
+            self.confluent = False
+        elif self.confluent:
+            self.batch.res_ranks = v.ranks
 
     cdef void fill_deal(self, bottom, str later) except *:
         cdef DealRule *d = &self.batch.deal
@@ -278,6 +339,7 @@ def sum_bounds(int total, tuple ranks, int slots):
 cdef struct SlotsCtx:
     bb_t prefix[53]      # prefix[k]: the first k cards of the pack
     bb_t goal            # the cards that must be removed
+    const Reserve *res
     int slots
     int nkinds
     const Kind *kinds
@@ -287,11 +349,12 @@ cdef struct SlotsCtx:
     int max_moves        # room in a move buffer (the engine's max_moves)
 
 
-cdef inline bb_t showing(SlotsCtx *c, bb_t removed) noexcept nogil:
-    cdef int dealt = c.slots + bb_count(removed)
+cdef inline bb_t showing(SlotsCtx *c, const State *s) noexcept nogil:
+    cdef bb_t gone = s.removed | (s.aux & CARDS)
+    cdef int dealt = c.slots + bb_count(gone) - <int>(s.aux >> 52)
     if dealt > 52:
         dealt = 52
-    return c.prefix[dealt] & ~removed
+    return c.prefix[dealt] & ~gone
 
 
 cdef inline int kind_moves(SlotsCtx *c, const Kind *k, bb_t show, uint64_t *out,
@@ -439,7 +502,7 @@ cdef inline int sum_moves(SlotsCtx *c, const SumKind *k, bb_t show, uint64_t *ou
 
 cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef SlotsCtx *c = <SlotsCtx *>ctx
-    cdef bb_t show = showing(c, s.removed)
+    cdef bb_t show = showing(c, s)
     cdef int n = 0
     cdef int i
     for i in range(c.nkinds):
@@ -450,12 +513,67 @@ cdef int slots_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
         n = sum_moves(c, &c.sums[i], show, out, n)
         if n and c.mode == FORCED:
             return n
+    if c.res.on:
+        n = reserve_moves(c, s, show, out, n)
+    return n
+
+
+cdef inline int reserve_moves(SlotsCtx *c, const State *s, bb_t show, uint64_t *out,
+                              int n) noexcept nogil:
+    """Appends the moves putting a showing card into the reserve (as the mode says)."""
+    cdef const Reserve *v = c.res
+    cdef bb_t held = s.aux & CARDS
+    cdef bb_t a
+    cdef int r, held_rank = 0
+    if bb_count(held) >= v.size:
+        return n
+    if held:
+        held_rank = bb_count((held & (0 - held)) - 1) % 13 + 1
+    for r in range(1, 14):
+        if not (v.ranks >> r) & 1:
+            continue
+        if v.same_rank and held and r != held_rank:
+            continue
+        if not v.same_rank and held & bb_rank(r):
+            continue
+        a = show & bb_rank(r)
+        while a:
+            out[n] = (a & (0 - a)) | RESERVE
+            n += 1
+            if c.mode != ALL:
+                break   # one card per rank: the others differ by suit alone
+            a = bb_pop_lowest(a)
+        if n and c.mode == FORCED:
+            return n
     return n
 
 
 cdef void slots_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
-    out.removed = s.removed | move
-    out.aux = 0
+    cdef SlotsCtx *c = <SlotsCtx *>ctx
+    cdef bb_t held
+    cdef uint64_t waiting
+    if not c.res.on:
+        out.removed = s.removed | move
+        out.aux = 0
+        return
+    held = s.aux & CARDS
+    waiting = s.aux >> 52
+    out.removed = s.removed
+    if move & RESERVE:
+        held |= move & CARDS
+        if bb_count(held) == c.res.size:
+            out.removed |= held     # a full reserve leaves; the waiting slots are refilled
+            held = 0
+    else:
+        out.removed |= move
+    if held and not c.res.refill:
+        waiting += bb_count(move & CARDS)
+    else:
+        waiting = 0
+    # Once the stock is dealt out, nothing waits (one form per position).
+    if c.slots + bb_count(out.removed | held) - <int>waiting >= 52:
+        waiting = 0
+    out.aux = held | (waiting << 52)
 
 
 cdef int slots_won(void *ctx, const State *s) noexcept nogil:
@@ -476,6 +594,7 @@ cdef void setup(SlotsCtx *c, SlotSpec spec, object cards, int mode) except *:
     c.nsums = spec.nsums
     c.sums = spec.sums
     c.goal = spec.goal
+    c.res = &spec.reserve
     c.mode = mode
     c.max_moves = spec.max_moves if mode == ALL else spec.max_moves_kind
 
@@ -506,14 +625,14 @@ def solve(dict spec, str objective, limits, bint certificate):
     setup(&c, table, spec["cards"], mode)
     root = root_of(spec)
     if mode == FORCED:
-        return forced_line(&c, spec["cards"], root.removed, spec.get("root") is None,
+        return forced_line(&c, spec["cards"], root, spec.get("root") is None,
                            limits.max_states)
     make_game(&g, &c, table)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
 
-cdef object forced_line(SlotsCtx *c, object cards, bb_t removed, bint from_start,
+cdef object forced_line(SlotsCtx *c, object cards, State root, bint from_start,
                         long long max_states):
     """The forced line (first removal each time) from `removed` to its end, as a CoreRun whose
     end, when blocked, is (removed bitboard, the card in each slot or None, refilled lowest slot
@@ -526,8 +645,7 @@ cdef object forced_line(SlotsCtx *c, object cards, bb_t removed, bint from_start
     cdef double t0 = now_ns()
     for i in range(c.slots):
         slot[i] = <int>cards[i]
-    s.removed = removed
-    s.aux = 0
+    s = root
     line = []
     while not slots_won(c, &s) and slots_moves(c, &s, buf) > 0:
         line.append(buf[0])
@@ -714,6 +832,58 @@ cdef inline int decide_pass_dealt(const Batch *b, const uint8_t *cards, uint8_t 
     return 0 if removed == b.goal_count else 1
 
 
+cdef inline int decide_pass_reserve(const Batch *b, const uint8_t *cards, uint8_t *moves_out,
+                                    uint8_t *left_out) noexcept nogil:
+    """decide_pass for a table with a confluent reserve (one card of each of its ranks, slots
+    refilled at once: PySolFC's Elevens). A card of a reserve rank dealt goes to the reserve if
+    it holds none of its rank (its slot is dealt the next card), else it stays showing; when the
+    reserve is full its cards leave and a showing card of each of its ranks takes the free place,
+    which may fill it again. The invariant of decide_pass holds: after each card no move is
+    available, since a showing card of a reserve rank means its rank is held."""
+    cdef uint64_t cnt = 0
+    cdef uint64_t scnt = 0
+    cdef uint64_t gain
+    cdef int full = b.res_ranks
+    cdef int held = 0           # bit r: the reserve holds a card of rank r
+    cdef int waiting[14]        # showing cards of each reserve rank
+    cdef int empty = b.slots
+    cdef int nxt = 0
+    cdef int removed = 0
+    cdef int moves = 0
+    cdef int card, r, q
+    for r in range(14):
+        waiting[r] = 0
+    while empty > 0 and nxt < 52:
+        card = cards[nxt]
+        nxt += 1
+        r = card % 13 + 1
+        if not (full >> r) & 1:
+            gain = deal_one(b, card, &cnt, &scnt)
+            empty += <int>gain - 1
+            removed += <int>gain
+            moves += gain != 0
+            continue
+        if (held >> r) & 1:
+            waiting[r] += 1
+            empty -= 1
+        else:
+            held |= 1 << r
+            moves += 1
+        while held == full:
+            held = 0
+            for q in range(1, 14):
+                if (full >> q) & 1:
+                    removed += 1
+                    if waiting[q]:
+                        waiting[q] -= 1
+                        held |= 1 << q
+                        moves += 1
+                        empty += 1
+    moves_out[0] = <uint8_t>moves
+    left_out[0] = <uint8_t>(b.goal_count - removed)
+    return 0 if removed == b.goal_count else 1
+
+
 cdef void deal_as_played(const DealRule *d, const uint8_t *cards, uint8_t *out) noexcept nogil:
     """The pack in the order play deals it (SlotTable.bottom): slot by slot, while the slot shows
     a bottom rank, that card goes to the bottom of the pack and the slot takes the pack's next
@@ -763,7 +933,9 @@ cdef inline long long now_ns() noexcept nogil:
 cdef inline void record(const Batch *b, const uint8_t *deal, Py_ssize_t i, uint8_t[::1] status,
                         uint8_t[::1] left, uint8_t[::1] moves, uint8_t[::1] states) noexcept nogil:
     cdef int st
-    if b.deal.mask:
+    if b.res_ranks:
+        st = decide_pass_reserve(b, deal, &moves[i], &left[i])
+    elif b.deal.mask:
         st = decide_pass_dealt(b, deal, &moves[i], &left[i])
     else:
         st = decide_pass(b, deal, &moves[i], &left[i])

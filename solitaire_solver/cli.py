@@ -109,11 +109,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the deal as one quoted argument (unless --file/--seed), then the moves")
     _add_limits(a)
 
-    w = sub.add_parser("show", help="draw the position after some moves (text or JSON)")
+    w = sub.add_parser("show", help="draw the position after some moves (text, JSON, SVG, "
+                                    "or an HTML page of its answer)")
     _add_common(w)
     w.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
     w.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
     w.add_argument("--unicode", action="store_true", help="suit symbols instead of letters")
+    # Pictures (docs/pictures.md).
+    w.add_argument("--svg", metavar="PATH", help="write the position as an SVG picture")
+    w.add_argument("--html", metavar="PATH",
+                   help="decide the position and write its answer as a page to step through "
+                        "(exit code as for solve)")
+    _add_limits(w)
 
     v = sub.add_parser("verify", help="check a winning line with the reference rules")
     _add_common(v)
@@ -209,9 +216,31 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return 0 if a.winnable and a.blunder is None else 1
 
 
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise SolitaireError(f"cannot write {path}: {e.strerror}") from None
+
+
 def _cmd_show(args: argparse.Namespace) -> int:
-    p = positions.position(args.game, _deal_text(args, args.deal), after=args.after,
-                           **_variant(args.option))
+    deal = _deal_text(args, args.deal)
+    variant = _variant(args.option)
+    if args.svg or args.html:
+        from . import pictures
+
+        if args.svg:
+            _write(args.svg, pictures.render_svg(args.game, deal, variant, after=args.after))
+            print(f"wrote {args.svg}")
+        if not args.html:
+            return 0
+        r = api.solve(args.game, deal, after=args.after, **_limits(args), **variant)
+        _write(args.html, pictures.render_html(args.game, deal, r, variant))
+        print(f"wrote {args.html}: {r.status.name}" + (f" in {len(r.moves)} moves" if r.won
+                                                        else ""))
+        return EXIT[r.status]
+    p = positions.position(args.game, deal, after=args.after, **variant)
     if args.json:
         print(json.dumps(p.to_dict()))
     else:

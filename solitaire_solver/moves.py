@@ -15,6 +15,10 @@ from .errors import CardError, MoveError
 WORDS = ("draw", "recycle", "discard", "deal", "consolidate")
 _WORD_SHIFT = 52
 _CARD_BITS = (1 << 52) - 1
+#: The flag of a move that puts one card into a reserve (slot games under PySolFC's rules): the
+#: card's bit with this one. The top bit, clear of the words' flags.
+RESERVE_FLAG = 1 << 63
+_RESERVE_TEXT = re.compile(r"^(\S+?)\s*>\s*R$", re.IGNORECASE)
 
 
 def word_code(word: str) -> int:
@@ -24,19 +28,27 @@ def word_code(word: str) -> int:
 
 @dataclass(frozen=True)
 class Move:
-    """A removal (its cards, ascending index order) or a single-word move such as `draw`."""
+    """A removal (its cards, ascending index order), a single-word move such as `draw`, or one
+    card put into a reserve (`reserve`, written `JH>R`)."""
 
     cards: tuple[int, ...] = ()
     word: Optional[str] = None
+    reserve: bool = False
 
     @classmethod
     def from_text(cls, text: str) -> Move:
-        """Read `5H+6C`, `KS` or a word; cards in any order and case."""
+        """Read `5H+6C`, `KS`, `JH>R` or a word; cards in any order and case."""
         if not isinstance(text, str):
             raise MoveError(f"a move is text, not {text!r}")
         t = text.strip()
         if t.lower() in WORDS:
             return cls(word=t.lower())
+        to_reserve = _RESERVE_TEXT.match(t)
+        if to_reserve:
+            try:
+                return cls.to_reserve(card_index(to_reserve.group(1)))
+            except CardError as e:
+                raise MoveError(f"not a move: {text!r} ({e})") from None
         parts = re.split(r"\s*\+\s*", t)
         if not t or any(not p for p in parts):
             raise MoveError(f"not a move: {text!r}")
@@ -53,6 +65,11 @@ class Move:
         return cls(cards=tuple(sorted(cards)))
 
     @classmethod
+    def to_reserve(cls, card: int) -> Move:
+        """The move putting `card` into a reserve."""
+        return cls(cards=(card,), reserve=True)
+
+    @classmethod
     def from_code(cls, code: int) -> Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52."""
         return _from_code(code)
@@ -61,16 +78,18 @@ class Move:
     def code(self) -> int:
         if self.word is not None:
             return word_code(self.word)
-        return mask(self.cards)
+        return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0)
 
     @property
     def mask(self) -> int:
-        """The bitboard of the cards the move removes."""
+        """The bitboard of the cards the move takes from the layout."""
         return mask(self.cards)
 
     def __str__(self) -> str:
         if self.word is not None:
             return self.word
+        if self.reserve:
+            return CARD_NAMES[self.cards[0]] + ">R"
         return "+".join(CARD_NAMES[c] for c in self.cards)
 
     def __repr__(self) -> str:
@@ -80,6 +99,8 @@ class Move:
 @lru_cache(maxsize=1 << 16)
 def _from_code(code: int) -> Move:
     # Cached: the same few thousand removals recur across deals, and Moves are immutable.
+    if code & RESERVE_FLAG:
+        return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
     flags = code >> _WORD_SHIFT
     if flags:
         return Move(word=WORDS[flags.bit_length() - 1])

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import chain
+from typing import Optional
 
 RANK_VALUES = range(1, 14)
 
@@ -42,6 +43,28 @@ def sum_groups(total: int, ranks: tuple[int, ...]) -> tuple[tuple[int, ...], ...
 
 
 @dataclass(frozen=True)
+class ReserveRule:
+    """Reserve slots beside the row (PySolFC's rules, docs/elevens.md, docs/tens.md).
+
+    A showing card of a rank in `ranks` may be moved to the reserve, which holds `size` cards at
+    most; when it is full, its cards leave together. same_rank: every held card is of one rank
+    (Tens); else no two are (Elevens). refill_while_held: emptied slots are refilled at once even
+    while the reserve holds cards (Elevens); else only while it is empty, and the slots emptied
+    meanwhile wait until it empties (Tens)."""
+
+    ranks: tuple[int, ...]
+    size: int
+    same_rank: bool
+    refill_while_held: bool
+
+    @property
+    def confluent(self) -> bool:
+        """True when holding a card never disables holding another: one card per rank, refilled
+        at once (docs/proofs.md, "PySolFC's Elevens")."""
+        return not self.same_rank and self.refill_while_held and self.size == len(self.ranks)
+
+
+@dataclass(frozen=True)
 class SlotTable:
     """One slot game.
 
@@ -59,6 +82,7 @@ class SlotTable:
     then played as so dealt
     (the reference rules' pack_as_dealt states it in Python; the core compiles it for the batch
     decider).
+    reserve: a ReserveRule, or None: reserve slots beside the row (PySolFC's rules).
     variant: the variant option values this entry plays, ((option, value), ...). Entries of one
     name are one game, one entry per combination of values, the first the default; they share
     name, aliases, summary, slots and columns.
@@ -81,6 +105,7 @@ class SlotTable:
     never: tuple[int, ...] = ()
     bottom: tuple[int, ...] = ()
     bottom_later: str = ""
+    reserve: Optional[ReserveRule] = None
     variant: tuple[tuple[str, str], ...] = ()
     #: One line per variant option, for `solitaire-solver games`: ((option, text), ...).
     variant_doc: tuple[tuple[str, str], ...] = ()
@@ -106,7 +131,16 @@ class SlotTable:
             raise ValueError(f"{self.name}: bottom_later without bottom ranks")
         if 4 * len(set(self.bottom)) > 52 - self.slots:
             raise ValueError(f"{self.name}: the bottom ranks have more cards than the stock")
-        listed = set(self.never) | {r for g in self.groups for r in g}
+        res = self.reserve
+        if res is not None:
+            if not res.ranks or any(r not in RANK_VALUES for r in res.ranks) or not (
+                    1 <= res.size <= (4 if res.same_rank else len(set(res.ranks)))):
+                raise ValueError(f"{self.name}: a reserve of ranks {res.ranks} cannot fill "
+                                 f"{res.size} slots")
+            if set(res.ranks) & ({r for g in self.groups for r in g} | set(self.never)):
+                raise ValueError(f"{self.name}: a reserve rank also leaves otherwise")
+        listed = (set(self.never) | {r for g in self.groups for r in g}
+                  | set(res.ranks if res else ()))
         if listed != set(RANK_VALUES):
             missing = sorted(set(RANK_VALUES) - listed)
             raise ValueError(f"{self.name}: ranks {missing} neither leave nor are listed as never")
@@ -141,6 +175,8 @@ class SlotTable:
 
         A sums removal counts as one kind per rank multiset it allows, so one that allows two
         (as any group totalling 15 does) is never confluent: its groups compete for cards."""
+        if self.reserve is not None and not self.reserve.confluent:
+            return False
         seen: set[int] = set(self.never)
         for group in self.groups:
             if seen & set(group):
@@ -150,21 +186,46 @@ class SlotTable:
 
 
 TENS_PAIRS = ((1, 9), (2, 8), (3, 7), (4, 6), (5, 5))
+TENS_SUMMARY = ("thirteen slots; remove two number cards totalling 10 or four tens or court "
+                "cards (variant quartets), refill from the stock; win by removing all 52 cards")
+ELEVENS_DOC = (("reserves", "none: a J-Q-K set leaves from the slots (RULES.md); pysolfc: each "
+                            "Jack, Queen or King waits in a reserve of three, one per rank, its "
+                            "slot refilled at once (PySolFC's Elevens, preset elevens-pysolfc)"),)
+TENS_DOC = (("quartets", "suit: a Ten, Jack, Queen and King of one suit leave together; rank: "
+                         "four Tens, Jacks, Queens or Kings"),
+            ("reserves", "none: quartets leave from the slots (RULES.md); pysolfc: four reserves "
+                         "gather four cards of one rank, Ten..King, one at a time, and emptied "
+                         "slots wait until they empty (PySolFC's Tens, with quartets=rank; "
+                         "preset tens-pysolfc)"))
 
 SLOT_TABLES: tuple[SlotTable, ...] = (
-    SlotTable(
+    *(SlotTable(
         name="elevens",
         aliases=("eleven",),
         summary=("nine slots; remove two number cards totalling 11 or a J-Q-K set, refill from "
                  "the stock; win by removing all 52 cards"),
         slots=9,
         columns=3,
-        kinds=((1, 10), (2, 9), (3, 8), (4, 7), (5, 6), (11, 12, 13)),
-        rules="solitaire_solver.rules.elevens:ElevensRules",
-        stuck_clause="no two showing cards total 11 and no J-Q-K",
-        removal_rule=("only two number cards totalling 11, or a Jack, a Queen and a King, leave "
-                      "together"),
-    ),
+        variant=(("reserves", value),),
+        variant_doc=ELEVENS_DOC,
+        **parts,
+    ) for value, parts in (
+        ("none", dict(
+            kinds=((1, 10), (2, 9), (3, 8), (4, 7), (5, 6), (11, 12, 13)),
+            rules="solitaire_solver.rules.elevens:ElevensRules",
+            stuck_clause="no two showing cards total 11 and no J-Q-K",
+            removal_rule=("only two number cards totalling 11, or a Jack, a Queen and a King, "
+                          "leave together"))),
+        ("pysolfc", dict(
+            kinds=((1, 10), (2, 9), (3, 8), (4, 7), (5, 6)),
+            reserve=ReserveRule((11, 12, 13), 3, same_rank=False, refill_while_held=True),
+            moves_noun="moves",
+            rules="solitaire_solver.rules.elevens:ElevensPySolFCRules",
+            stuck_clause=("no two showing cards total 11 and no showing court card has its "
+                          "rank's reserve free"),
+            removal_rule=("only two number cards totalling 11 leave together; a Jack, Queen or "
+                          "King goes to the reserve if it holds no card of that rank"))),
+    )),
     SlotTable(
         name="block-ten",
         aliases=("blockten", "block-10"),
@@ -182,15 +243,13 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     SlotTable(
         name="tens",
         aliases=("ten",),
-        summary=("thirteen slots; remove two number cards totalling 10 or four tens or court "
-                 "cards (variant quartets), refill from the stock; win by removing all 52 cards"),
+        summary=TENS_SUMMARY,
         slots=13,
         columns=7,
         kinds=TENS_PAIRS,
         suited=((10, 11, 12, 13),),
-        variant=(("quartets", "suit"),),
-        variant_doc=(("quartets", "suit: a Ten, Jack, Queen and King of one suit leave "
-                                  "together; rank: four Tens, Jacks, Queens or Kings"),),
+        variant=(("quartets", "suit"), ("reserves", "none")),
+        variant_doc=TENS_DOC,
         rules="solitaire_solver.rules.tens:TensRules",
         stuck_clause=("no two showing number cards total 10 and no Ten, Jack, Queen and King of "
                       "one suit show"),
@@ -200,20 +259,35 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     SlotTable(
         name="tens",
         aliases=("ten",),
-        summary=("thirteen slots; remove two number cards totalling 10 or four tens or court "
-                 "cards (variant quartets), refill from the stock; win by removing all 52 cards"),
+        summary=TENS_SUMMARY,
         slots=13,
         columns=7,
         kinds=TENS_PAIRS + ((10, 10, 10, 10), (11, 11, 11, 11), (12, 12, 12, 12),
                             (13, 13, 13, 13)),
-        variant=(("quartets", "rank"),),
-        variant_doc=(("quartets", "suit: a Ten, Jack, Queen and King of one suit leave "
-                                  "together; rank: four Tens, Jacks, Queens or Kings"),),
+        variant=(("quartets", "rank"), ("reserves", "none")),
+        variant_doc=TENS_DOC,
         rules="solitaire_solver.rules.tens:TensRankRules",
         stuck_clause=("no two showing number cards total 10 and no four Tens, Jacks, Queens or "
                       "Kings show"),
         removal_rule=("only two number cards (A..9) totalling 10, or the four Tens, Jacks, Queens "
                       "or Kings, leave together"),
+    ),
+    SlotTable(
+        name="tens",
+        aliases=("ten",),
+        summary=TENS_SUMMARY,
+        slots=13,
+        columns=7,
+        kinds=TENS_PAIRS,
+        reserve=ReserveRule((10, 11, 12, 13), 4, same_rank=True, refill_while_held=False),
+        moves_noun="moves",
+        variant=(("quartets", "rank"), ("reserves", "pysolfc")),
+        variant_doc=TENS_DOC,
+        rules="solitaire_solver.rules.tens:TensPySolFCRules",
+        stuck_clause=("no two showing number cards total 10 and no showing Ten or court card "
+                      "can join the reserve"),
+        removal_rule=("only two number cards (A..9) totalling 10 leave together; a Ten, Jack, "
+                      "Queen or King goes to the reserve if it holds none of another rank"),
     ),
     SlotTable(
         name="fifteens",

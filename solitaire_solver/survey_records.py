@@ -126,6 +126,19 @@ def _count(rec: dict, name: str) -> int:
     return v
 
 
+def _same_variant(game: str, written: dict, variant: dict) -> bool:
+    """True when a header's variant is `variant`: options missing from it (a file written before
+    the game had them) count at their defaults."""
+    if written == variant:
+        return True
+    from .games import get_game
+
+    try:
+        return get_game(game)[0].variant(**written) == variant
+    except ValueError:
+        return False
+
+
 def _check_header(rec: Any) -> tuple[str, dict, int]:
     if not isinstance(rec, dict) or "survey" not in rec:
         raise _BadLine("not a survey file: its first line should be the header "
@@ -229,7 +242,7 @@ def read(path: str, game: str, variant: dict) -> dict[Union[int, str], Kept]:
                     raise _BadLine("not JSON text") from None
                 if isinstance(rec, dict) and "survey" in rec or lineno == 1:
                     name, var, fmt = _check_header(rec)
-                    if name != game or var != variant:
+                    if name != game or not _same_variant(game, var, variant):
                         raise _BadLine(f"holds a survey of {name} {var}, not {game} {variant}")
                 else:
                     key, *kept = _check_record(rec, game, fmt)

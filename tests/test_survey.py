@@ -225,7 +225,7 @@ def test_stream_and_resume_after_truncation(tmp_path, max_states):
                       max_states=max_states)
     assert first.deals == 120
     header, recs = read_records(path)
-    assert header == {"survey": "elevens", "variant": {}, "format": 2}
+    assert header == {"survey": "elevens", "variant": {"reserves": "none"}, "format": 2}
     assert sorted(r["seed"] for r in recs) == list(range(120))
     assert set(recs[0]) == {"seed", "game", "status", "moves", "cards_left", "states", "ms"}
     # Stop mid-line: cut the file inside its last record.

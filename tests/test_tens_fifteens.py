@@ -93,8 +93,8 @@ def test_games_and_variants_are_registered():
     assert get_game("block-elevens")[0].options["later"].choices == ("once", "while", "none")
     assert get_game("Fifteen")[0].name == "fifteens"
     d = ss.random_deal(5)
-    assert ss.solve("tens", d, quartets="rank").variant == {"quartets": "rank"}
-    assert ss.solve("tens", d).variant == {"quartets": "suit"}
+    assert ss.solve("tens", d, quartets="rank").variant == {"quartets": "rank", "reserves": "none"}
+    assert ss.solve("tens", d).variant == {"quartets": "suit", "reserves": "none"}
     with pytest.raises(ss.VariantError, match="'pairs' is not one of suit, rank"):
         ss.solve("tens", d, quartets="pairs")
     with pytest.raises(ss.VariantError, match="no variant 'quartets'"):

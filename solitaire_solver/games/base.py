@@ -115,6 +115,10 @@ class Game:
         """A block visible before any search, or None."""
         return None
 
+    #: The shape of its pictures: a key of solitaire_solver.pictures.shapes.SHAPES ("" for none;
+    #: docs/pictures.md).
+    picture: str = ""
+
     #: The compiled core module in solitaire_solver (e.g. "_slots"), or None (reference only).
     core: Optional[str] = None
 

@@ -77,6 +77,7 @@ class Fourteen(Game):
 
     # -- the core ---------------------------------------------------------------------------------
     core = "_fourteen"
+    picture = "fanned-piles"
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         return {"cards": list(deal.cards)}

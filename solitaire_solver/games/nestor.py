@@ -45,6 +45,7 @@ class Nestor(Game):
             raise
 
     core = "_nestor"
+    picture = "columns-and-reserve"
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         columns, stock = layout_of(deal)

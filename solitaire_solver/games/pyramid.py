@@ -92,6 +92,7 @@ class Pyramid(Game):
         return as_deal(deal)
 
     core = "_pyramid"
+    picture = "pyramid"
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         passes = passes_value(variant["passes"])

@@ -13,7 +13,7 @@ from ..deal import Deal
 from ..errors import VariantError, VerificationError
 from ..moves import Move
 from ..result import BlockProof, Verification
-from ..rules.slots import SlotPosition, SlotRules
+from ..rules.slots import ReservePosition, SlotPosition, SlotRules
 from ..slot_tables import SlotTable
 from .base import CoreAnswer, Game, Option
 
@@ -42,6 +42,7 @@ class SlotGame(Game):
     quartets=rank)."""
 
     core = "_slots"
+    picture = "slot-grid"
 
     def __init__(self, tables: Union[SlotTable, Sequence[SlotTable]]) -> None:
         entries = (tables,) if isinstance(tables, SlotTable) else tuple(tables)
@@ -72,6 +73,9 @@ class SlotGame(Game):
         # Confluence (docs/proofs.md): then one forced line decides and proves a block. The game
         # claims it when every variant has it; table_of(variant).confluent says it per variant.
         self.order_independent = all(t.confluent for t in entries)
+        # PySolFC's own rules, where they differ from RULES.md: `<game>-pysolfc`.
+        self.presets = {f"{self.name}-pysolfc": dict(t.variant) for t in entries
+                        if dict(t.variant).get("reserves") == "pysolfc"}
         self._rules: dict = {}
         self._compiled: dict = {}
 
@@ -95,8 +99,11 @@ class SlotGame(Game):
         """The core's compiled form of the variant's entry (made once)."""
         t = self.table_of(variant)
         if t not in self._compiled:
-            self._compiled[t] = core.SlotSpec(t.slots, t.kinds, t.suited, t.never, sums=t.sums,
-                                              bottom=t.bottom, bottom_later=t.bottom_later)
+            res = t.reserve
+            self._compiled[t] = core.SlotSpec(
+                t.slots, t.kinds, t.suited, t.never, sums=t.sums, bottom=t.bottom,
+                bottom_later=t.bottom_later,
+                reserve=(res.ranks, res.size, res.same_rank, res.refill_while_held) if res else None)
         return self._compiled[t]
 
     def pack(self, deal: Deal, variant: dict) -> tuple[int, ...]:
@@ -113,8 +120,9 @@ class SlotGame(Game):
         return {"table": self.compiled(core, variant), "cards": self.pack(deal, variant),
                 "mode": mode}
 
-    def certificate_key(self, removed: int, aux: int, variant: dict) -> int:
-        return removed
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> Any:
+        # A game with a reserve keeps it in aux (the reference key is the same pair).
+        return (removed, aux) if self.table_of(variant).reserve else removed
 
     def batch(self, variant: dict) -> Optional[SlotBatch]:
         # The one-pass decision rests on confluence, as the forced line does (docs/proofs.md).
@@ -124,7 +132,7 @@ class SlotGame(Game):
         return SlotBatch(core, self.compiled(core, variant))
 
     def forced_line(self, deal: Deal, variant: Optional[dict] = None,
-                    start: Optional[SlotPosition] = None) -> tuple[list[Move], SlotPosition]:
+                    start: Any = None) -> tuple[list[Move], Any]:
         """Play the first legal removal until none is left (reference rules), from the deal's
         start or from `start`."""
         rules = self.rules(variant or {})
@@ -143,7 +151,8 @@ class SlotGame(Game):
             return super().block_proof(deal, variant, answer)
         # The core's forced line and end position when it played one from the deal's start,
         # else the reference's from where the search started.
-        if answer.end is not None and answer.end[1] is not None:
+        if (answer.end is not None and answer.end[1] is not None
+                and self.table_of(variant).reserve is None):
             removed, slots = answer.end
             # The stock has dealt one card per card removed.
             stock = self.pack(deal, variant)[self.table_of(variant).slots + bin(removed).count("1"):]
@@ -153,7 +162,8 @@ class SlotGame(Game):
         return self.stuck_proof(variant, line, pos, answer.stats.get("states", len(line) + 1),
                                 answer.certificate)
 
-    def stuck_proof(self, variant: dict, line: list[Move], pos: SlotPosition, states: int,
+    def stuck_proof(self, variant: dict, line: list[Move],
+                    pos: Union[SlotPosition, ReservePosition], states: int,
                     certificate: Any = None) -> BlockProof:
         rules = self.rules(variant)
         t = self.table_of(variant)

@@ -6,7 +6,7 @@ from itertools import product
 
 from ..cards import value
 from ..slot_tables import slot_table
-from .slots import SlotRules, pairs_totalling
+from .slots import ReserveSlotRules, SlotRules, pairs_totalling
 
 
 class ElevensRules(SlotRules):
@@ -17,3 +17,20 @@ class ElevensRules(SlotRules):
         courts = [[c for c in showing if value(c) == v] for v in (11, 12, 13)]
         groups += [tuple(sorted(t)) for t in product(*courts)]
         return groups
+
+
+class ElevensPySolFCRules(ReserveSlotRules):
+    """PySolFC's Elevens (its pysollib/games/pyramid.py, Elevens and Elevens_Reserve): pairs
+    totalling 11 leave from the slots; a Jack, Queen or King goes to one of three reserves if
+    none holds a card of its rank, and its slot is refilled at once; when all three hold a card,
+    the three leave."""
+
+    table = slot_table("elevens", reserves="pysolfc")
+    reserve_size = 3
+    refill_while_held = True
+
+    def removals(self, showing: list[int]) -> list[tuple[int, ...]]:
+        return list(pairs_totalling(showing, 11, range(1, 11)))
+
+    def may_reserve(self, reserve: tuple[int, ...], card: int) -> bool:
+        return value(card) in (11, 12, 13) and all(value(c) != value(card) for c in reserve)

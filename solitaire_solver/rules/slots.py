@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple, Optional
 
-from ..cards import CARD_PRETTY, pretty, value
+from ..cards import CARD_PRETTY, mask, pretty, value
 from ..deal import Deal
 from ..moves import Move
 from ..slot_tables import SlotTable
@@ -89,6 +89,75 @@ class SlotRules(Rules):
         nxt = f", next {pretty(pos.stock[0])}" if pos.stock else ""
         rows.append(f"stock: {len(pos.stock)} cards{nxt}")
         return "\n".join(rows)
+
+
+class ReservePosition(NamedTuple):
+    slots: tuple[Optional[int], ...]  # card index, or None for an empty slot
+    stock: tuple[int, ...]            # next card first
+    removed: int                      # bitboard of the removed cards
+    reserve: tuple[int, ...]          # the cards in the reserve, in the order they came
+
+    @property
+    def showing(self) -> list[int]:
+        return [c for c in self.slots if c is not None]
+
+
+class ReserveSlotRules(SlotRules):
+    """A slot game with reserve slots beside the row, as PySolFC plays it: besides the removals,
+    a showing card may go to the reserve (may_reserve says which); when the reserve is full its
+    cards leave together. Emptied slots are refilled, lowest first, at once or (refill_while_held
+    False) only while the reserve is empty."""
+
+    #: How many cards fill the reserve (its cards then leave).
+    reserve_size: int
+    refill_while_held: bool
+
+    def may_reserve(self, reserve: tuple[int, ...], card: int) -> bool:
+        """True when `card` may join the cards `reserve` holds (the reserve is not full)."""
+        raise NotImplementedError
+
+    def start(self, deal: Deal) -> ReservePosition:
+        pos = super().start(deal)
+        return ReservePosition(pos.slots, pos.stock, 0, ())
+
+    def moves(self, pos: ReservePosition) -> list[Move]:
+        showing = sorted(pos.showing)
+        out = [Move.remove(group) for group in self.removals(showing)]
+        return out + [Move.to_reserve(c) for c in showing if self.may_reserve(pos.reserve, c)]
+
+    def apply(self, pos: ReservePosition, move: Move) -> ReservePosition:
+        slots = [None if c in move.cards else c for c in pos.slots]
+        stock = list(pos.stock)
+        removed, reserve = pos.removed, pos.reserve
+        if move.reserve:
+            reserve += move.cards
+            if len(reserve) == self.reserve_size:
+                removed |= mask(reserve)
+                reserve = ()
+        else:
+            removed |= move.mask
+        if self.refill_while_held or not reserve:
+            for i, c in enumerate(slots):
+                if c is None and stock:
+                    slots[i] = stock.pop(0)
+        return ReservePosition(tuple(slots), tuple(stock), removed, reserve)
+
+    def key(self, pos: ReservePosition) -> tuple[int, int]:
+        # The core's packed position: removed, and in aux the reserve's cards and (bits 52 up)
+        # the slots waiting for a refill while cards remain in the stock; with the removed and
+        # held cards this fixes how many cards the stock has dealt.
+        waiting = pos.slots.count(None) if pos.stock else 0
+        return pos.removed, mask(pos.reserve) | waiting << 52
+
+    def why_illegal(self, pos: ReservePosition, move: Move) -> str:
+        if move.reserve and move.cards[0] in pos.showing:
+            return f"{move}: the reserve does not take it ({self.removal_rule})"
+        return super().why_illegal(pos, move)
+
+    def render(self, pos: ReservePosition) -> str:
+        rows = super().render(pos).split("\n")
+        held = " ".join(CARD_PRETTY[c] for c in pos.reserve) or "empty"
+        return "\n".join(rows[:-1] + [f"reserve: {held}", rows[-1]])
 
 
 def pairs_totalling(showing: list[int], total: int, values: range) -> list[tuple[int, int]]:

@@ -1,0 +1,220 @@
+"""Pictures (docs/pictures.md): every game's SVG names every card still in play exactly once, at
+the start and mid-game; the answer page is one file that needs nothing from outside."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver.api import replay
+from solitaire_solver.cards import CARD_NAMES, pretty
+from solitaire_solver.cli import main as cli_main
+from solitaire_solver.pictures import SHAPES
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+# Every game, and the variants that change what is on the table.
+CASES = [(g.name, {}) for g in ss.GAMES] + [
+    ("nestor", {"reserve": "open"}),
+    ("pyramid", {"passes": 1, "goal": "pyramid"}),
+]
+
+
+def random_line(game: str, variant: dict, deal: ss.Deal, steps: int, seed: int) -> list:
+    """A line of random legal moves (reference rules), ending early when no move is left."""
+    g, _ = ss.get_game(game)
+    rules = g.rules(g.variant(**variant))
+    pos = rules.start(deal)
+    rng = random.Random(seed)
+    line = []
+    for _ in range(steps):
+        moves = rules.moves(pos)
+        if not moves or rules.won(pos):
+            break
+        m = rng.choice(moves)
+        line.append(m)
+        pos = rules.apply(pos, m)
+    return line
+
+
+def cards_in_play(game: str, variant: dict, deal: ss.Deal, line: list) -> Counter:
+    g, _ = ss.get_game(game)
+    pos = replay(g.rules(g.variant(**variant)), deal, line)
+    return Counter(CARD_NAMES[c] for c in range(52) if not pos.removed >> c & 1)
+
+
+def drawn_cards(svg: str) -> list[ET.Element]:
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    return [e for e in root.iter() if "data-card" in e.attrib]
+
+
+def test_every_game_has_a_shape():
+    for g in ss.GAMES:
+        assert g.picture in SHAPES, g.name
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES,
+                         ids=[f"{g}-{'-'.join(f'{k}={v}' for k, v in v.items())}" for g, v in CASES])
+def test_the_svg_names_every_card_in_play_once(game, variant):
+    for seed in range(6):
+        deal = ss.Deal.from_seed(seed)
+        for steps in (0, 3, 12, 60):
+            line = random_line(game, variant, deal, steps, seed)
+            svg = ss.render_svg(game, deal, variant, after=line)
+            cards = drawn_cards(svg)
+            assert Counter(e.get("data-card") for e in cards) == cards_in_play(
+                game, variant, deal, line), (seed, steps)
+            for e in cards:
+                assert e.get("data-face") in ("up", "down")
+                assert e.get("data-place")
+                # A face-up card says what it is; a face-down one keeps it to itself.
+                titles = [t.text for t in e.iter(SVG + "title")]
+                if e.get("data-face") == "up":
+                    assert titles == [pretty(CARD_NAMES.index(e.get("data-card")))]
+                else:
+                    assert titles == []
+
+
+def test_the_marked_cards_are_the_moves_cards():
+    deal = ss.Deal.from_seed(4)
+    line = random_line("fourteen", {}, deal, 5, 4)
+    g, _ = ss.get_game("fourteen")
+    pos = replay(g.rules({}), deal, line)
+    move = g.rules({}).moves(pos)[0]
+    svg = ss.render_svg("fourteen", deal, after=line, mark=move)
+    marked = {e.get("data-card") for e in drawn_cards(svg) if e.get("data-marked") == "true"}
+    assert marked == {CARD_NAMES[c] for c in move.cards}
+    with pytest.raises(ss.MoveError, match="mark"):
+        ss.render_svg("fourteen", deal, after=line, mark="KS+KH")
+
+
+def test_what_is_face_up_is_what_a_player_sees():
+    deal = ss.Deal.from_seed(2)
+    faces = {e.get("data-card"): e.get("data-face")
+             for e in drawn_cards(ss.render_svg("pyramid", deal))}
+    # The pyramid and the stock's top card play; the rest of the stock lies face down.
+    assert [faces[CARD_NAMES[c]] for c in deal.cards[:29]] == ["up"] * 29
+    assert {faces[CARD_NAMES[c]] for c in deal.cards[29:]} == {"down"}
+    elevens = {e.get("data-card"): e.get("data-face")
+               for e in drawn_cards(ss.render_svg("elevens", deal))}
+    assert [elevens[CARD_NAMES[c]] for c in deal.cards[:9]] == ["up"] * 9
+    assert {elevens[CARD_NAMES[c]] for c in deal.cards[9:]} == {"down"}
+
+
+def test_a_bad_input_is_named():
+    with pytest.raises(ss.MoveError, match=r"move 1 \(KH\+KS\)"):
+        ss.render_svg("elevens", ss.Deal.from_seed(1), after="KS+KH")
+    with pytest.raises(ss.UnknownGameError):
+        ss.render_svg("no-such-game", ss.Deal.from_seed(1))
+    r = ss.solve("elevens", ss.Deal.from_seed(3))
+    with pytest.raises(ss.SolitaireError, match="the result is for elevens"):
+        ss.render_html("block-ten", ss.Deal.from_seed(3), r)
+    with pytest.raises(ss.MoveError, match="move 1 of the answer"):
+        ss.render_html("elevens", ss.Deal.from_seed(4), r)
+
+
+def frames(page: str) -> list[str]:
+    return re.findall(r'<div class="frame"[^>]*>(<svg.*?</svg>)</div>', page)
+
+
+def assert_self_contained(page: str) -> None:
+    assert page.startswith("<!DOCTYPE html>")
+    # Nothing fetched: no external src or href, no stylesheet or image links, no @import or url().
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:)?//""", page)
+    assert not re.search(r"<(link|img|iframe|object|embed)\b", page)
+    assert not re.search(r"<script[^>]*\bsrc=", page)
+    assert "@import" not in page and "url(" not in page
+    # Every reference inside the page points into the page (the suit symbols).
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    assert set(re.findall(r'href="#([^"]+)"', page)) <= ids
+
+
+def test_a_won_page_steps_through_every_move():
+    deal = ss.Deal.from_seed(3)
+    r = ss.solve("elevens", deal)
+    page = ss.render_html("elevens", deal, r)
+    assert_self_contained(page)
+    svgs = frames(page)
+    assert len(svgs) == len(r.moves) + 1
+    assert f"Won in {len(r.moves)} moves" in page
+    g, _ = ss.get_game("elevens")
+    rules = g.rules(r.variant)
+    pos = rules.start(deal)
+    for k, svg in enumerate(svgs):
+        cards = drawn_cards(svg)
+        assert Counter(e.get("data-card") for e in cards) == Counter(
+            CARD_NAMES[c] for c in range(52) if not pos.removed >> c & 1)
+        marked = {e.get("data-card") for e in cards if e.get("data-marked") == "true"}
+        if k < len(r.moves):
+            assert marked == {CARD_NAMES[c] for c in r.moves[k].cards}
+            pos = rules.apply(pos, r.moves[k])
+        else:
+            assert marked == set()
+    assert page.count("<li><button") == len(r.moves)
+
+
+def test_a_blocked_page_shows_the_stuck_position_and_the_proof():
+    # A forced-line proof: its line is stepped through to the stuck position.
+    deal = next(d for d in map(ss.Deal.from_seed, range(50))
+                if ss.solve("elevens", d).blocked)
+    r = ss.solve("elevens", deal)
+    page = ss.render_html("elevens", deal, r)
+    assert_self_contained(page)
+    assert r.proof.sentence in page
+    svgs = frames(page)
+    assert len(svgs) == len(r.proof.moves) + 1
+    g, _ = ss.get_game("elevens")
+    stuck = replay(g.rules({}), deal, r.proof.moves)
+    assert Counter(e.get("data-card") for e in drawn_cards(svgs[-1])) == Counter(
+        CARD_NAMES[c] for c in range(52) if not stuck.removed >> c & 1)
+    # A structural proof: the one position, and the sentence.
+    deal = next(d for d in map(ss.Deal.from_seed, range(200))
+                if (x := ss.solve("fourteen", d, max_states=1)).blocked
+                and x.proof.kind == "structural")
+    r = ss.solve("fourteen", deal)
+    page = ss.render_html("fourteen", deal, r)
+    assert r.proof.sentence in page and len(frames(page)) == 1
+
+
+def test_an_unknown_page_says_so():
+    deal = ss.Deal.from_seed(5)
+    r = ss.solve("nestor", deal, max_states=1)
+    assert r.status is ss.Status.UNKNOWN
+    page = ss.render_html("nestor", deal, r)
+    assert_self_contained(page)
+    assert "Unknown: the state limit (1) was reached" in page
+    assert len(frames(page)) == 1
+
+
+def test_a_page_from_mid_game_starts_there():
+    deal = ss.Deal.from_seed(3)
+    full = ss.solve("elevens", deal)
+    r = ss.solve("elevens", deal, after=full.moves[:4])
+    page = ss.render_html("elevens", deal, r)
+    assert "From the position after 4 moves" in page
+    first = {e.get("data-card") for e in drawn_cards(frames(page)[0])}
+    assert not first & {CARD_NAMES[c] for m in full.moves[:4] for c in m.cards}
+
+
+def test_cli_show_writes_svg_and_html(tmp_path, capsys):
+    svg, html = tmp_path / "p.svg", tmp_path / "p.html"
+    assert cli_main(["show", "elevens", "--seed", "3", "--svg", str(svg), "--html",
+                     str(html)]) == 0
+    out = capsys.readouterr().out
+    assert str(svg) in out and str(html) in out and "WON" in out
+    assert len(drawn_cards(svg.read_text(encoding="utf-8"))) == 52
+    assert_self_contained(html.read_text(encoding="utf-8"))
+    # The page's exit code is the verdict's, as for solve: 1 for a block.
+    blocked = next(s for s in range(50) if ss.solve("elevens", ss.Deal.from_seed(s)).blocked)
+    assert cli_main(["show", "elevens", "--seed", str(blocked), "--html", str(html)]) == 1
+    capsys.readouterr()
+    assert cli_main(["show", "elevens", "--seed", "3", "--svg",
+                     str(tmp_path / "no" / "such" / "dir.svg")]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("solitaire-solver: error: cannot write") and err.count("\n") == 1
