@@ -14,7 +14,10 @@ from setuptools.command.build_ext import build_ext
 
 C_SOURCES = sorted(glob.glob("csrc/*.c"))
 C_HEADERS = sorted(glob.glob("csrc/*.h"))
-compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c99"]
+# SOLITAIRE_SOLVER_OPT replaces -O3: .ci/sanitize builds with "-O1 -g" (its sanitizer flags come in
+# through CFLAGS and LDFLAGS, which setuptools adds to every compile and link, but before these).
+OPT = os.environ.get("SOLITAIRE_SOLVER_OPT", "-O3").split()
+compile_args = [] if sys.platform == "win32" else [*OPT, "-std=c99"]
 
 
 def cpu_has_popcnt() -> bool:

@@ -23,6 +23,7 @@ from .games import GAMES, Game, get_game
 from .moves import Move
 from .pictures import render_html, render_svg
 from .positions import Analysis, Hint, Position, analyze, hint, position
+from .pysolfc import PySolFCError, pysolfc_deal
 from .result import BlockProof, Result, Status
 from .survey import SurveyResult, survey, wilson_interval
 
@@ -41,6 +42,7 @@ __all__ = [
     "Move",
     "MoveError",
     "Position",
+    "PySolFCError",
     "Result",
     "SolitaireError",
     "Status",
@@ -55,6 +57,7 @@ __all__ = [
     "get_game",
     "hint",
     "position",
+    "pysolfc_deal",
     "random_deal",
     "render_html",
     "render_svg",

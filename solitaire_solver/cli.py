@@ -12,10 +12,10 @@ import os
 import sys
 from typing import Any, Optional, Sequence
 
-from . import api, positions
+from . import api, positions, pysolfc
 from .deal import Deal
 from .errors import SolitaireError
-from .games import GAMES
+from .games import GAMES, get_game, normalise
 from .result import Status
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
@@ -38,11 +38,15 @@ def _variant(pairs: Sequence[str]) -> dict:
 
 
 def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
-    sources = sum(x is not None and x != [] for x in (args.file, args.seed, words or None))
+    sources = sum(x is not None and x != [] for x in (args.file, args.seed, args.pysolfc,
+                                                      words or None))
     if sources != 1:
-        raise SolitaireError("give the deal as text, or --file PATH, or --seed N (one of them)")
+        raise SolitaireError("give the deal as text, or --file PATH, or --seed N, or --pysolfc N "
+                             "(one of them)")
     if args.seed is not None:
         return Deal.from_seed(args.seed)
+    if args.pysolfc is not None:
+        return pysolfc.pysolfc_deal(args.game, args.pysolfc)
     if args.file == "-":
         return sys.stdin.read()
     if args.file is not None:
@@ -62,9 +66,47 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--file", help="read the deal (or layout) from this file (- for standard input)")
     p.add_argument("--seed", type=int,
                    help="the seeded deal: random.Random(N).shuffle of the pack (docs/notation.md)")
+    p.add_argument("--pysolfc", metavar="N",
+                   help="PySolFC's deal for its game number N (digits, or msN): docs/pysolfc.md")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a variant option, e.g. -o passes=1 (repeatable)")
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+# -- PySolFC game numbers (--pysolfc) ----------------------------------------------------------
+
+def _pysolfc(args: argparse.Namespace) -> Optional[dict]:
+    """For --pysolfc: PySolFC's layout of the number (shown first, so a player can check it is
+    the game on their screen), the rules to solve it under, and a note on stderr when the game
+    named is not played by PySolFC's rules."""
+    if getattr(args, "pysolfc", None) is None:
+        return None
+    layout = pysolfc.pysolfc_layout(args.game, args.pysolfc)
+    rules = pysolfc.pysolfc_preset(args.game)
+    info = {"game": layout["game"], "title": layout["title"], "number": layout["number"],
+            "rules": rules, "layout": layout}
+    named = normalise(args.game)
+    g = get_game(named)[0]
+    chosen = (named in g.presets and named != g.name) or args.option  # rules the user picked
+    if rules is None:
+        print(f"solitaire-solver: note: PySolFC's own rules for {layout['title']} are not in "
+              "this version: the answer is for ours (docs/pysolfc.md)", file=sys.stderr)
+    elif named != rules and not chosen and rules != g.name:
+        print(f"solitaire-solver: note: PySolFC plays {layout['title']} by other rules: "
+              f"`{rules}` answers for the game on its screen", file=sys.stderr)
+    return info
+
+
+def _show_pysolfc(info: Optional[dict]) -> None:
+    if info is not None:
+        print(pysolfc.layout_text(info["layout"]))
+        print()
+
+
+def _with_pysolfc(data: dict, info: Optional[dict]) -> dict:
+    if info is not None:
+        data["pysolfc"] = info
+    return data
 
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
@@ -133,6 +175,12 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     u.add_argument("--count", type=int, default=10000, help="number of deals (default 10000)")
     u.add_argument("--start", type=int, default=0, help="first seed (default 0)")
+    u.add_argument("--pysolfc", metavar="A-B",
+                   help="PySolFC game numbers A to B (both included) instead of seeds; or A, "
+                        "with --count numbers from A")
+    u.add_argument("--won-only", action="store_true",
+                   help="print only the deals won (seeds or PySolFC numbers), one a line; the "
+                        "summary goes to standard error")
     u.add_argument("--workers", type=int, help="local processes (default: all cores)")
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
     u.add_argument("--max-states", type=int, help="per deal: UNKNOWN after this many positions")
@@ -149,9 +197,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     variant = _variant(args.option)
     r = api.solve(args.game, deal, objective=args.objective, certificate=args.certificate,
                   check=args.check, after=args.after, **_limits(args), **variant)
+    info = _pysolfc(args)
     if args.json:
-        print(r.to_json())
+        print(json.dumps(_with_pysolfc(r.to_dict(), info)) if info else r.to_json())
         return EXIT[r.status]
+    _show_pysolfc(info)
     print(positions.position(args.game, deal, after=args.after, **variant).text)
     print()
     if r.won:
@@ -175,9 +225,12 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_hint(args: argparse.Namespace) -> int:
     h = positions.hint(args.game, _deal_text(args, args.deal), after=args.after,
                        **_limits(args), **_variant(args.option))
+    info = _pysolfc(args)
     if args.json:
-        print(json.dumps({"move": str(h.move) if h.move else None, "result": h.result.to_dict()}))
+        print(json.dumps(_with_pysolfc({"move": str(h.move) if h.move else None,
+                                        "result": h.result.to_dict()}, info)))
     else:
+        _show_pysolfc(info)
         print(h)
     if h.move is not None or h.result.won:
         return 0
@@ -186,7 +239,7 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 
 def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
     words = list(args.deal_and_moves)
-    if args.file is None and args.seed is None:
+    if args.file is None and args.seed is None and args.pysolfc is None:
         if not words:
             raise SolitaireError("give the deal (one quoted argument) and the moves")
         deal, moves = words[0], words[1:]
@@ -198,16 +251,18 @@ def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
 def _cmd_analyze(args: argparse.Namespace) -> int:
     deal, moves = _deal_and_moves(args)
     a = positions.analyze(args.game, deal, moves, **_limits(args), **_variant(args.option))
+    info = _pysolfc(args)
     if args.json:
-        out = {"winnable": a.winnable, "blunder": a.blunder, "decided": a.decided}
+        out: dict = {"winnable": a.winnable, "blunder": a.blunder, "decided": a.decided}
         if a.blunder is not None:
             out["move"] = str(a.moves[a.blunder - 1])
             out["better"] = [str(m) for m in a.before.moves] if a.before else []
             out["proof"] = a.after.proof.to_dict() if a.after and a.after.proof else None
         if a.reason:
             out["reason"] = a.reason
-        print(json.dumps(out))
+        print(json.dumps(_with_pysolfc(out, info)))
     else:
+        _show_pysolfc(info)
         print(a)
         if a.blunder is not None and a.after is not None and a.after.proof is not None:
             print(f"after it: {a.after.proof.sentence}")
@@ -241,9 +296,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
                                                         else ""))
         return EXIT[r.status]
     p = positions.position(args.game, deal, after=args.after, **variant)
+    info = _pysolfc(args)
     if args.json:
-        print(json.dumps(p.to_dict()))
+        print(json.dumps(_with_pysolfc(p.to_dict(), info)))
     else:
+        _show_pysolfc(info)
         print(p.unicode if args.unicode else positions.ascii_cards(p.text))
     return 0
 
@@ -251,9 +308,11 @@ def _cmd_show(args: argparse.Namespace) -> int:
 def _cmd_verify(args: argparse.Namespace) -> int:
     deal, moves = _deal_and_moves(args)
     verdict = api.verify(args.game, deal, moves, **_variant(args.option))
+    info = _pysolfc(args)
     if args.json:
-        print(json.dumps({"ok": verdict.ok, "reason": verdict.reason}))
+        print(json.dumps(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))
     else:
+        _show_pysolfc(info)
         word = {True: "VALID", False: "INVALID", None: "NOT CHECKED"}[verdict.ok]
         print(f"{word}: {verdict.reason}")
     return {True: 0, False: 1, None: 2}[verdict.ok]
@@ -304,16 +363,39 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         # What was done to the --out file (a partial last line dropped) is said, once, plainly.
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
+        won: Optional[list] = [] if args.won_only else None
+        which: dict = {"seeds": range(args.start, args.start + args.count)}
+        if args.pysolfc is not None:
+            which = {"pysolfc": _number_range(args.pysolfc, args.count)}
         try:
-            r = survey(args.game, seeds=range(args.start, args.start + args.count),
+            r = survey(args.game, **which, won_only=won,
                        workers=args.workers, out=args.out, max_states=args.max_states,
                        max_seconds=args.max_seconds, progress=None if args.quiet else show,
                        **_variant(args.option))
         finally:
             if drawn[0]:
                 print(file=sys.stderr)  # end the progress line (before "interrupted", if it comes)
-    print(json.dumps(r.to_dict()) if args.json else r.table())
+    summary = json.dumps(r.to_dict()) if args.json else r.table()
+    if won is not None:
+        print("\n".join(str(k) for k in sorted(won)) if won else "", end="\n" if won else "")
+        print(summary, file=sys.stderr)
+    else:
+        print(summary)
     return 0
+
+
+def _number_range(text: str, count: int) -> range:
+    """`A-B` (both included), or `A` with --count: PySolFC game numbers for a survey."""
+    first, sep, last = text.strip().partition("-")
+    try:
+        lo = int(first)
+        hi = int(last) if sep else lo + count - 1
+    except ValueError:
+        raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {text!r}") \
+            from None
+    if hi < lo:
+        raise SolitaireError(f"--pysolfc {text}: the last number is below the first")
+    return range(lo, hi + 1)
 
 
 COMMANDS = {"solve": _cmd_solve, "hint": _cmd_hint, "analyze": _cmd_analyze, "show": _cmd_show,

@@ -306,6 +306,30 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
         removal_rule=("only number cards (A..9) totalling 15, or a Ten, Jack, Queen and King of "
                       "one suit, leave together"),
     ),
+    SlotTable(
+        name="simple-pairs",
+        aliases=("simplepairs", "jamestown"),
+        summary=("nine slots; remove two cards of the same rank, refill from the stock; win by "
+                 "removing all 52 cards"),
+        slots=9,
+        columns=3,
+        kinds=tuple((v, v) for v in range(1, 14)),
+        rules="solitaire_solver.rules.simplepairs:SimplePairsRules",
+        stuck_clause="no two showing cards have the same rank",
+        removal_rule="only two cards of the same rank leave together",
+    ),
+    SlotTable(
+        name="thirteens",
+        aliases=("thirteen",),
+        summary=("ten slots in two rows of five; remove two cards totalling 13 or a King alone, "
+                 "refill from the stock; win by removing all 52 cards"),
+        slots=10,
+        columns=5,
+        kinds=((1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7), (13,)),
+        rules="solitaire_solver.rules.thirteens:ThirteensRules",
+        stuck_clause="no two showing cards total 13 and no King shows",
+        removal_rule="only two cards totalling 13, or a King alone, leave",
+    ),
     *(SlotTable(
         name="block-elevens",
         aliases=("blockelevens", "block-eleven"),

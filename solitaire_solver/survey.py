@@ -41,6 +41,7 @@ from .deal import Deal
 from .errors import SolitaireError
 from .games import Game
 from .games.base import BatchDecider
+from .pysolfc import dealt_order, pysolfc_deal, pysolfc_game, read_number
 from .survey_records import SurveyFileError, SurveyFileWarning
 from .survey_stats import Progress, SurveyResult, wilson_interval
 
@@ -81,16 +82,29 @@ def _batch_deal_chunk(game: str, variant: dict, deals: list) -> tuple:
     return (bytes(status), bytes(left), bytes(moves), bytes(states), time.perf_counter() - t0)
 
 
-def _generic_chunk(game: str, variant: dict, items: list, by_seed: bool, limits: dict) -> list:
-    """Generic path: solve() each deal; one record per deal."""
+def _batch_number_chunk(game: str, variant: dict, numbers: list) -> tuple:
+    """Batch path for PySolFC game numbers: their deals made here, in the worker (the dealing
+    order itself, but for Nestor's deal, which pysolfc_deal rearranges)."""
+    if pysolfc_game(game).game == "nestor":
+        return _batch_deal_chunk(game, variant, [pysolfc_deal(game, n).cards for n in numbers])
+    return _batch_deal_chunk(game, variant, [dealt_order(n) for n in numbers])
+
+
+def _generic_chunk(game: str, variant: dict, items: list, by_seed: Union[bool, str],
+                   limits: dict) -> list:
+    """Generic path: solve() each deal; one record per deal. by_seed: True (seeds), False
+    (deal texts) or "pysolfc" (PySolFC game numbers)."""
     out = []
-    key = "seed" if by_seed else "deal"
+    key = by_seed if isinstance(by_seed, str) else "seed" if by_seed else "deal"
     for item in items:
-        deal = Deal.from_seed(item) if by_seed else Deal(item)
+        if key == "pysolfc":
+            deal = pysolfc_deal(game, item)
+        else:
+            deal = Deal.from_seed(item) if by_seed else Deal(item)
         t0 = time.perf_counter()
         r = solve(game, deal, **limits, **variant)
         ms = (time.perf_counter() - t0) * 1000
-        out.append(records.record(game, key, item if by_seed else str(deal), r, ms))
+        out.append(records.record(game, key, str(deal) if key == "deal" else item, r, ms))
     return out
 
 
@@ -190,6 +204,8 @@ def survey(
     seeds: Optional[Iterable[int]] = None,
     *,
     deals: Optional[Iterable[Any]] = None,
+    pysolfc: Optional[Iterable[int]] = None,
+    won_only: Optional[list] = None,
     workers: Optional[int] = None,
     out: Optional[str] = None,
     executor: Optional[Executor] = None,
@@ -202,18 +218,21 @@ def survey(
 ) -> SurveyResult:
     """Decide many deals of one game and count the outcomes.
 
-    seeds: the seeded deals to decide (e.g. range(10**6)); or deals: any iterable of deals (a Deal,
-    pack-order text, a card list). workers: local processes (default: all cores; 1 runs in this
-    process); executor: any concurrent.futures.Executor to run the chunks instead (workers then
-    only sets how many chunks are in flight). out: a file of JSON lines, one per deal, resumed
+    seeds: the seeded deals to decide (e.g. range(10**6)); or deals: any iterable of deals (a
+    Deal, pack-order text, a card list); or pysolfc: PySolFC game numbers (docs/pysolfc.md),
+    whose records name the number. won_only: a list that receives the seeds, deals or numbers
+    won (those already in `out` included), in the order they are decided. workers: local
+    processes (default: all cores; 1 runs in this process); executor: any
+    concurrent.futures.Executor to run the chunks instead (workers then only sets how many
+    chunks are in flight). out: a file of JSON lines, one per deal, resumed
     when it exists (SurveyFileError if it is not a survey file of this game and variant; a last
     line cut short by a stop is dropped, with a SurveyFileWarning). max_states, max_seconds,
     memory_mb: limits of each solve (the generic path; a limit reached counts the deal UNKNOWN).
     variant: the game's options.
     """
     g, var = _resolve(game, variant)
-    if (seeds is None) == (deals is None):
-        raise SolitaireError("give seeds=... or deals=... (one of them)")
+    if sum(x is not None for x in (seeds, deals, pysolfc)) != 1:
+        raise SolitaireError("give seeds=..., deals=... or pysolfc=... (one of them)")
     if workers is not None and (isinstance(workers, bool) or int(workers) < 1):
         raise SolitaireError(f"workers must be a positive integer, not {workers!r}")
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
@@ -229,6 +248,15 @@ def survey(
     if memory_mb is not None:
         limits["memory_mb"] = float(memory_mb)
 
+    by_number = pysolfc is not None
+    if by_number:
+        items = list(pysolfc) if not isinstance(pysolfc, range) else pysolfc  # type: ignore
+        pysolfc_deal(g.name, 0)  # PySolFCError now for a game PySolFC lacks
+        for n in ([*items[:1], *items[-1:]] if isinstance(items, range) else items):
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise SolitaireError(f"a PySolFC game number must be an integer, not {n!r}")
+            read_number(n)
+        seeds = items
     by_seed = seeds is not None
     if by_seed:
         items = list(seeds) if not isinstance(seeds, range) else seeds  # type: ignore[arg-type]
@@ -240,13 +268,19 @@ def survey(
     total = len(items)
 
     res = SurveyResult(g.name, var, workers=nworkers)
-    done = records.read(out, g.name, var) if out else {}
-    key = "seed" if by_seed else "deal"
+    key = "pysolfc" if by_number else "seed" if by_seed else "deal"
+    done = records.read(out, g.name, var, key) if out else {}
+
+    def keyed(it: Any) -> Any:
+        return it if by_seed else str(it)
+
     if done:
         for it in items:
-            kept = done.get(it if by_seed else str(it))
+            kept = done.get(keyed(it))
             if kept is not None:
                 res.count(kept[0], kept[2], kept[3], kept[4])
+                if won_only is not None and kept[0] == "won":
+                    won_only.append(it if by_seed else keyed(it))
         res.resumed = res.deals
 
     # The decision of a batch decider is exact only for whole searches: limits go to solve().
@@ -263,18 +297,21 @@ def survey(
         chunk_size = max(1, min(per, -(-total // (nworkers * 8)) if total else 1))
 
     def tasks() -> Iterator[tuple[Callable, tuple, Any]]:
-        if by_seed and batch:
+        if by_seed and batch and not by_number:
             for start, count in _runs(items, done, chunk_size):
                 yield _batch_seed_chunk, (g.name, var, start, count), range(start, start + count)
             return
-        todo = (it for it in items if (it if by_seed else str(it)) not in done)
+        todo = (it for it in items if keyed(it) not in done)
         for part in _chunks(todo, chunk_size):
-            if batch:
+            if batch and by_number:
+                yield _batch_number_chunk, (g.name, var, part), part
+            elif batch:
                 yield _batch_deal_chunk, (g.name, var, [d.cards for d in part]), \
                     [str(d) for d in part]
             else:
                 args = part if by_seed else [str(d) for d in part]
-                yield _generic_chunk, (g.name, var, args, by_seed, limits), args
+                yield _generic_chunk, (g.name, var, args, key if by_number else by_seed,
+                                       limits), args
 
     sink = records.open_for_append(out) if out else None
     own_pool = None
@@ -310,11 +347,15 @@ def survey(
                     won, left_hist, states_hist = decider.tally(  # type: ignore[union-attr]
                         status, left, states)
                     res.count_chunk(len(status), won, left_hist, states_hist, seconds)
+                    if won_only is not None:
+                        won_only.extend(k for k, st in zip(keys, status) if st == 0)
                 else:
                     if sink is not None:
                         sink.write(records.record_lines(value))
                     for rec in value:
                         res.add(rec)
+                        if won_only is not None and rec["status"] == "won":
+                            won_only.append(rec[key])
                 if sink is not None:
                     sink.flush()
                 res.seconds = time.perf_counter() - t0

@@ -46,7 +46,7 @@ def header_line(game: str, variant: dict) -> str:
 
 
 def record(game: str, key: str, value: Union[int, str], result: Any, ms: float) -> dict:
-    """The record of one deal decided by solve() (key "seed" or "deal")."""
+    """The record of one deal decided by solve() (key "seed", "deal" or "pysolfc")."""
     if result.won:
         moves, left = len(result.moves), 0
     elif result.blocked and result.proof is not None:
@@ -108,7 +108,8 @@ def _no_constant(name: str) -> Any:
 
 _PACK = frozenset(CARD_NAMES)
 _HEADER_KEYS = frozenset(("survey", "variant", "format"))
-_RECORD_KEYS = frozenset(("seed", "deal", "game", "status", "moves", "cards_left", "states", "ms"))
+_RECORD_KEYS = frozenset(("seed", "deal", "pysolfc", "game", "status", "moves", "cards_left",
+                          "states", "ms"))
 _STATUS = {s: s for s in STATUSES}  # one str object per status, however many records
 
 
@@ -157,20 +158,26 @@ def _check_header(rec: Any) -> tuple[str, dict, int]:
     return game, variant, fmt
 
 
-def _check_record(rec: Any, game: str, fmt: int) -> tuple[Union[int, str], str, int,
-                                                           Optional[int], int, float]:
+def _check_record(rec: Any, game: str, fmt: int, expect: Optional[str] = None
+                  ) -> tuple[Union[int, str], str, int, Optional[int], int, float]:
     """(key, status, moves, cards_left, states, ms) of a record, or _BadLine saying what is wrong."""
     if not isinstance(rec, dict):
         raise _BadLine(f"not a JSON object but {_kind(rec)}")
     extra = rec.keys() - _RECORD_KEYS
     if extra:
         raise _BadLine(f"unknown field {sorted(extra)[0]!r}")
-    if ("seed" in rec) == ("deal" in rec):
-        raise _BadLine("a record has one of seed or deal" + (", not both" if "seed" in rec else ""))
-    if "seed" in rec:
-        key = rec["seed"]
+    named = [k for k in ("seed", "deal", "pysolfc") if k in rec]
+    if len(named) != 1:
+        raise _BadLine("a record has one of seed or deal (or pysolfc)" +
+                       (f", not {' and '.join(named)}" if named else ""))
+    if (named[0] == "pysolfc") != (expect == "pysolfc"):
+        # Seeds and PySolFC numbers are both integers: a file holds one or the other.
+        kind = "PySolFC game numbers" if expect == "pysolfc" else "seeds or deals"
+        raise _BadLine(f"a record by {named[0]} in a survey of {kind}")
+    if "seed" in rec or "pysolfc" in rec:
+        key = rec[named[0]]
         if type(key) is not int:
-            raise _BadLine(f"seed {json.dumps(key)} is not an integer")
+            raise _BadLine(f"{named[0]} {json.dumps(key)} is not an integer")
     else:
         key = rec["deal"]
         if not isinstance(key, str) or len(parts := key.split(" ")) != 52 or \
@@ -208,8 +215,11 @@ def _check_record(rec: Any, game: str, fmt: int) -> tuple[Union[int, str], str, 
     return key, status, moves, left, states, float(ms)
 
 
-def read(path: str, game: str, variant: dict) -> dict[Union[int, str], Kept]:
-    """The records already in the survey file at path, by seed or deal text; {} when there is no
+def read(path: str, game: str, variant: dict,
+         expect: Optional[str] = None) -> dict[Union[int, str], Kept]:
+    """The records already in the survey file at path, by seed, deal text or PySolFC number
+    (expect: the kind of record the survey writes, or None for seeds and deals alike; a record
+    of another kind is an error, as seeds and numbers are both integers); {} when there is no
     file. Every line is checked: the first that is not a record of this survey (game and variant)
     raises SurveyFileError naming the file, the line and why, and the file is left as it is.
 
@@ -245,11 +255,12 @@ def read(path: str, game: str, variant: dict) -> dict[Union[int, str], Kept]:
                     if name != game or not _same_variant(game, var, variant):
                         raise _BadLine(f"holds a survey of {name} {var}, not {game} {variant}")
                 else:
-                    key, *kept = _check_record(rec, game, fmt)
+                    key, *kept = _check_record(rec, game, fmt, expect)
                     old = done.get(key)
                     if old is not None and old[:4] != tuple(kept[:4]):
-                        raise _BadLine(f"{'seed' if isinstance(key, int) else 'deal'} {key} is "
-                                       f"recorded at line {old[5]} with another result")
+                        kind = expect or ("seed" if isinstance(key, int) else "deal")
+                        raise _BadLine(f"{kind} {key} is recorded at line {old[5]} with "
+                                       "another result")
                     if old is None:
                         done[key] = (*kept, lineno)  # type: ignore[assignment]
             except _BadLine as e:

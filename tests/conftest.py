@@ -10,6 +10,9 @@ settings.register_profile("dev", max_examples=60, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", max_examples=200, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
+# `sanitize`: .ci/sanitize's fuzz run under the sanitizers (tests/test_fuzz.py).
+settings.register_profile("sanitize", max_examples=300, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 

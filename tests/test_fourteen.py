@@ -336,8 +336,8 @@ def test_structural_proofs_check_and_resist_tampering(rule):
 
 def test_structural_sentences():
     r = ss.solve("fourteen", layout(STRUCTURAL["sevens"]))
-    assert r.proof.sentence == ("three of the four Sevens lie in pile 0: two cards of one pile "
-                                "never leave together, so one of them has no partner")
+    assert r.proof.sentence == ("three of the four Sevens lie in pile 0 (7C 7D 7H): two cards of "
+                                "one pile never leave together, so one of them has no partner")
     r = ss.solve("fourteen", layout(STRUCTURAL["alone"]))
     assert r.proof.sentence.startswith("AC in pile 0 has no partner: all four Kings lie in pile 0")
     r = ss.solve("fourteen", layout(STRUCTURAL["matching"]))
@@ -346,7 +346,8 @@ def test_structural_sentences():
 
 def test_structural_fact_checker_needs_a_real_excess():
     piles = deal_piles(GAME.read_deal(layout(STRUCTURAL["sevens"]), {}).cards)
-    ok = {"rule": "sevens", "pile": 0, "rank": 7, "count": 3, "total": 4}
+    ok = {"rule": "sevens", "pile": 0, "rank": 7, "count": 3, "total": 4,
+          "cards": ["7C", "7D", "7H"]}
     assert check_structural_fact(piles, ok) is None
     assert "no pile" in check_structural_fact(piles, {**ok, "pile": 12})
     assert check_structural_fact(piles, {**ok, "pile": 1, "count": 1}) is not None

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _slots
+from solitaire_solver.cards import CARD_NAMES
 from solitaire_solver.contract import Limits
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
@@ -94,7 +95,8 @@ def test_block_proof_names_the_stuck_position():
         pos = rules.play(pos, m)
     assert rules.moves(pos) == [] and not rules.won(pos)
     assert p.sentence == (
-        f"stuck after {len(p.moves)} removals: no two showing cards total 11 and no J-Q-K; "
+        f"stuck after {len(p.moves)} removals with {' '.join(CARD_NAMES[c] for c in pos.showing)} "
+        "showing: no two showing cards total 11 and no J-Q-K; "
         f"{len(pos.stock)} cards left in stock"
     )
     assert p.position == rules.render(pos)

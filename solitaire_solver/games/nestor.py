@@ -28,6 +28,9 @@ class Nestor(Game):
                           "open: the four stock cards are always available"),
     }
 
+    #: PySolFC's Nestor (235) lays its four reserve cards open (docs/nestor.md, PySolFC).
+    presets = {"nestor-pysolfc": {"reserve": "open"}}
+
     def rules(self, variant: dict) -> NestorRules:
         return NestorRules(open_reserve=variant.get("reserve", "closed") == "open")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import combinations
 from typing import Any, Optional, Union
 
 from ..cards import CARD_NAMES, value
@@ -11,9 +12,7 @@ from ..errors import VariantError, VerificationError
 from ..moves import Move
 from ..result import BlockProof
 from ..rules.pyramid import (
-    PLACES,
     PyramidRules,
-    complements,
     cone,
     passes_value,
     read_layout,
@@ -35,26 +34,123 @@ def _place_name(p: int) -> str:
     return f"row {r + 1} place {i + 1}"
 
 
-def dead_cards(deal: Deal) -> list[tuple[int, int, list[tuple[int, str]]]]:
-    """Pyramid cards that can never leave, from the layout alone: (place, card, [(complement,
-    where)]) with every complement in the pyramid covering the card or covered by it."""
-    cards = deal.cards
-    at = {c: p for p, c in enumerate(cards[:PLACES])}
-    out = []
-    for p in range(PLACES):
-        comps = complements(cards[p])
-        if not comps:
+def _where(pos: Any, card: int) -> str:
+    if card in pos.pyramid:
+        return _place_name(pos.pyramid.index(card))
+    return "in the waste" if card in pos.waste else "in the stock"
+
+
+#: Why two cards can never be available together (_apart): the second covers the first (it must
+#: go first), lies under it (hidden while the first is there), or both are stock or waste cards
+#: and the variant does not pair those.
+COVERS, UNDER, BOTH_STOCK = "covers", "lies under", "stock"
+
+
+def _apart(rules: PyramidRules, at: dict, x: int, y: int) -> Optional[str]:
+    """Why cards x and y can never be available together, from the layout alone, or None when
+    nothing keeps them apart. at: the place of each pyramid card left."""
+    if x in at and y in at:
+        if at[y] in cone(at[x]):
+            return COVERS
+        if at[y] in under(at[x]):
+            return UNDER
+        return None
+    if x not in at and y not in at and not rules.stock_waste_pairs:
+        return BOTH_STOCK
+    return None
+
+
+def _left_of_value(pos: Any, v: int) -> list[int]:
+    return [c for c in range(52) if value(c) == v and not (pos.removed >> c) & 1]
+
+
+def _meets(rules: PyramidRules, pos: Any, at: dict, x: int) -> frozenset:
+    """The cards left that x could leave with: value 13 - its own, not kept apart from it."""
+    return frozenset(y for y in _left_of_value(pos, 13 - value(x)) if _apart(rules, at, x, y) is None)
+
+
+def _at(pos: Any) -> dict:
+    return {c: p for p, c in enumerate(pos.pyramid) if c is not None}
+
+
+def short_of_partners(rules: PyramidRules, pos: Any) -> Optional[list[int]]:
+    """The MATCHING rule of the core (_pyramid.pyx) on the layout alone: a smallest set of cards
+    of one value v (not a King) that must all leave, each with its own card of value 13 - v
+    available together with it, while fewer such cards can ever meet any of them (Hall's
+    condition fails). The cards, in the order a reader meets them, or None."""
+    at = _at(pos)
+    by_value: dict[int, list[int]] = {v: [] for v in range(1, 14)}
+    # The order a reader meets the cards: the pyramid row by row, then the stock and the waste.
+    seen = {c: i for i, c in enumerate((*pos.pyramid, *pos.stock, *pos.waste)) if c is not None}
+    for c in sorted(seen, key=seen.get):
+        by_value[value(c)].append(c)
+    meets: dict[int, frozenset] = {}
+    for v in range(1, 13):
+        for x in by_value[v]:
+            if rules.goal == "all" or x in at:
+                meets[x] = frozenset(y for y in by_value[13 - v]
+                                     if _apart(rules, at, x, y) is None)
+    for size in (1, 2, 3, 4):
+        for v in range(1, 13):
+            mine = [c for c in by_value[v] if c in meets]
+            if size == 1:
+                # The common case, and the cheap one: a card that no partner can ever meet.
+                lone = [c for c in mine if not meets[c]]
+                if lone:
+                    return lone[:1]
+                continue
+            for group in combinations(mine, size):
+                if len(frozenset().union(*(meets[c] for c in group))) < size:
+                    return list(group)
+    return None
+
+
+def partners(rules: PyramidRules, pos: Any, cards: list[int]) -> list[int]:
+    """The cards left of value 13 - v that can meet at least one of cards (all of value v)."""
+    at = _at(pos)
+    return sorted(frozenset().union(*(_meets(rules, pos, at, x) for x in cards)))
+
+
+def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int]) -> str:
+    """The one sentence of the claim: the cards, their place, the partners they can meet, and
+    where every other card of the partners' rank lies."""
+    names = [f"{CARD_NAMES[c]} ({_where(pos, c)})" for c in cards]
+    rank = _rank_word(13 - value(cards[0]))
+    meet = partners(rules, pos, cards)
+    n = len(cards)
+    if n == 1:
+        head = f"{names[0]} can never be removed: it leaves only with a {rank}"
+    else:
+        joined = ", ".join(names[:-1]) + " and " + names[-1]
+        head = (f"{joined} cannot {'both' if n == 2 else 'all'} be removed: each leaves only "
+                f"with a {rank} of its own")
+    them = "it" if n == 1 else ("either" if n == 2 else "any of them")
+    if meet:
+        listed = ", ".join(CARD_NAMES[c] for c in meet)
+        found = (f"the only {rank}{'s' if len(meet) > 1 else ''} that can be available "
+                 f"together with {them} {'are' if len(meet) > 1 else 'is'} {listed}")
+    else:
+        found = f"no {rank} left can ever be available together with {them}"
+    reasons = []
+    at = _at(pos)
+    for y in _left_of_value(pos, 13 - value(cards[0])):
+        if y in meet:
             continue
-        cover, below = cone(p), under(p)
-        where = []
-        for c in comps:
-            q = at.get(c)
-            if q is None or (q not in cover and q not in below):
-                break
-            where.append((c, "covering it" if q in cover else "under it"))
-        else:
-            out.append((p, cards[p], where))
-    return out
+        by: dict[str, list[str]] = {}
+        for x in cards:
+            by.setdefault(_apart(rules, at, x, y) or "", []).append(CARD_NAMES[x])
+        parts = []
+        for why, xs in by.items():
+            if why == BOTH_STOCK:
+                parts.append(f"is, like {' and '.join(xs)}, a stock or waste card (two of "
+                             "those never pair in this variant)")
+            else:
+                parts.append(f"{why} {' and '.join(xs)}")
+        reasons.append(f"{CARD_NAMES[y]} {', '.join(parts)}")
+    gone = 4 - len(_left_of_value(pos, 13 - value(cards[0])))
+    if gone:
+        reasons.append(f"{gone} already removed")
+    return head + ", and " + found + (": " + "; ".join(reasons) if reasons else "")
 
 
 class Pyramid(Game):
@@ -69,8 +165,15 @@ class Pyramid(Game):
                        doc="all: every card must go; pyramid: the 28 pyramid cards"),
         "stock_waste_pairs": Option(True, choices=(True, False), parse=parse_bool,
                                     doc="the stock top and the waste top may pair"),
+        "first_to_waste": Option(False, choices=(True, False), parse=parse_bool,
+                                 doc="play starts with the first stock card drawn onto the "
+                                     "waste (PySolFC)"),
     }
-    presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"}}
+    presets = {"pyramid": {}, "pyramid-msc": {"passes": 3, "goal": "pyramid"},
+               # PySolFC's Pyramid (38) and Relaxed Pyramid (193): docs/pyramid.md, PySolFC
+               "pyramid-pysolfc": {"passes": 3, "goal": "all", "first_to_waste": True},
+               "relaxed-pyramid-pysolfc": {"passes": 3, "goal": "pyramid",
+                                           "first_to_waste": True}}
     objectives = ("decide", "shortest", "score")
 
     def variant(self, **given: Any) -> dict:
@@ -83,7 +186,7 @@ class Pyramid(Game):
 
     def rules(self, variant: dict) -> PyramidRules:
         return PyramidRules(passes_value(variant["passes"]), variant["goal"],
-                            variant["stock_waste_pairs"])
+                            variant["stock_waste_pairs"], variant.get("first_to_waste", False))
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
@@ -99,8 +202,13 @@ class Pyramid(Game):
         if objective == "score" and not 1 <= passes <= 3:
             raise VariantError("the competitive score is defined for 1 to 3 passes, not "
                                f"{variant['passes']}")
-        return {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
+        spec = {"cards": deal.cards, "passes": passes, "goal_all": variant["goal"] == "all",
                 "stock_waste_pairs": variant["stock_waste_pairs"]}
+        if variant.get("first_to_waste"):
+            # Play starts one draw in: the core searches from that position (its aux: one card
+            # drawn, pass 1, RECYCLE's bit set as for any position given without its history).
+            spec["root"] = (0, 1 | (1 << 5))
+        return spec
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         # aux: the stock cards drawn (bits 0..4), the pass (bits 8 up); bit 5 set, as a position
@@ -115,40 +223,51 @@ class Pyramid(Game):
         return removed, aux & 31, ((aux >> 8) + 1) if passes else 0
 
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
-        dead = dead_cards(deal)
-        if not dead:
+        """The core's MATCHING rule at the start, stated with its cards (docs/pyramid.md, DEAD):
+        cards of one value that must leave, and too few partners that can ever meet them."""
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        cards = short_of_partners(rules, pos)
+        if cards is None:
             return None
-        p, card, where = dead[0]
-        listed = ", ".join(f"{CARD_NAMES[c]} {w}" for c, w in where)
-        sentence = (f"{CARD_NAMES[card]} ({_place_name(p)}) can never be removed: it pairs only "
-                    f"with a {_rank_word(13 - value(card))}, and all four lie in the pyramid where "
-                    f"they cannot be available together with it ({listed})")
-        return BlockProof(kind="structural", sentence=sentence,
-                          details={"card": CARD_NAMES[card], "place": p,
-                                   "complements": {CARD_NAMES[c]: w for c, w in where}})
+        return BlockProof(kind="structural", sentence=partners_sentence(rules, pos, cards),
+                          details={"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
+                                   "partners": [CARD_NAMES[c] for c in
+                                                partners(rules, pos, cards)]})
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
-        """Re-derive the dead card with the reference rules' cover relation."""
-        name = proof.details.get("card")
-        cards = deal.cards
+        """Re-derive the claim with the reference rules' cover relation: the cards named must
+        all leave, have one value (not a King), and fewer partners that can meet them; the
+        partners and the sentence must be the ones that claim gives."""
+        d = proof.details
+        if not isinstance(d, dict) or d.get("rule") != "partners":
+            raise VerificationError(f"unknown structural rule for pyramid ({d!r})")
+        named = d.get("cards")
+        if not isinstance(named, list) or not named or not all(isinstance(n, str) for n in named):
+            raise VerificationError(f"the proof names no cards ({named!r})")
         try:
-            card = CARD_NAMES.index(name)
+            cards = [CARD_NAMES.index(n) for n in named]
         except ValueError:
-            raise VerificationError(f"the proof names no card ({name!r})") from None
-        if card not in cards[:PLACES]:
-            raise VerificationError(f"{name} is not in the pyramid")
-        p = cards.index(card)
-        comps = complements(card)
-        if not comps:
-            raise VerificationError(f"{name} is a King: it leaves alone")
-        cover, below = cone(p), under(p)
-        for c in comps:
-            q = cards.index(c)
-            if q >= PLACES:
-                raise VerificationError(f"{CARD_NAMES[c]}, a complement of {name}, is in the stock")
-            if q not in cover and q not in below:
-                raise VerificationError(
-                    f"{CARD_NAMES[c]} ({_place_name(q)}) can be available together with {name}")
+            raise VerificationError(f"the proof names a card that does not exist ({named})") from None
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        if len(set(cards)) != len(cards) or len({value(c) for c in cards}) != 1:
+            raise VerificationError(f"the cards named are not distinct cards of one rank ({named})")
+        if value(cards[0]) == 13:
+            raise VerificationError(f"{named[0]} is a King: it leaves alone")
+        for c, n in zip(cards, named):
+            if rules.goal == "pyramid" and c not in pos.pyramid:
+                raise VerificationError(f"{n} is not in the pyramid: with goal pyramid it may stay")
+        meet = partners(rules, pos, cards)
+        if len(meet) >= len(cards):
+            raise VerificationError(
+                f"{', '.join(named)} can meet {len(meet)} partners "
+                f"({', '.join(CARD_NAMES[c] for c in meet)}): enough for each")
+        if d.get("partners") != [CARD_NAMES[c] for c in meet]:
+            raise VerificationError("the partners the proof lists are not those that can meet "
+                                    f"{', '.join(named)}")
+        if proof.sentence != partners_sentence(rules, pos, cards):
+            raise VerificationError("the proof's sentence does not state its claim")
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         """An exhaustive proof; the core may have found it with unlimited passes (FREE search in

@@ -168,8 +168,10 @@ class SlotGame(Game):
         rules = self.rules(variant)
         t = self.table_of(variant)
         left = len(pos.stock)
+        # The cards showing are named, in slot order, so a reader sees the clause's claim.
         sentence = (
-            f"stuck after {len(line)} {t.moves_noun}: {t.stuck_clause}; "
+            f"stuck after {len(line)} {t.moves_noun} with "
+            f"{' '.join(CARD_NAMES[c] for c in pos.showing)} showing: {t.stuck_clause}; "
             f"{left} card{'s' if left != 1 else ''} left in stock"
         )
         return BlockProof(

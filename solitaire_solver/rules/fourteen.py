@@ -197,7 +197,8 @@ def structural_block(piles: Sequence[Sequence[int]]) -> Optional[dict]:
             if v == 7:
                 m = totals[7]
                 if 2 * a > m:
-                    return {"rule": "sevens", "pile": p, "rank": 7, "count": a, "total": m}
+                    return {"rule": "sevens", "pile": p, "rank": 7, "count": a, "total": m,
+                            "cards": _named(pile, (7,))}
                 continue
             n = totals[v]
             if a + b <= n:
@@ -210,15 +211,22 @@ def structural_block(piles: Sequence[Sequence[int]]) -> Optional[dict]:
                 return {"rule": "alone", "pile": p, "card": CARD_NAMES[card], "rank": short,
                         "partner_rank": 14 - short, "total": n}
             return {"rule": "matching", "pile": p, "rank": short, "count": mine,
-                    "partner_rank": 14 - short, "partners_here": theirs, "total": n}
+                    "partner_rank": 14 - short, "partners_here": theirs, "total": n,
+                    "cards": _named(pile, (v, w))}
     return None
+
+
+def _named(pile: Sequence[int], values: Sequence[int]) -> list[str]:
+    """The names of the pile's cards of these values, bottom first: the cards a claim is about."""
+    return [CARD_NAMES[c] for c in pile if value(c) in values]
 
 
 def structural_sentence(d: dict) -> str:
     """The one human sentence of a structural proof's details."""
     p = d["pile"]
     if d["rule"] == "sevens":
-        return (f"{count_word(d['count'])} of the {count_word(d['total'])} Sevens lie in pile {p}: "
+        return (f"{count_word(d['count'])} of the {count_word(d['total'])} Sevens lie in pile {p} "
+                f"({' '.join(d['cards'])}): "
                 "two cards of one pile never leave together, so one of them has no partner")
     if d["rule"] == "alone":
         pr = d["partner_rank"]
@@ -228,7 +236,8 @@ def structural_sentence(d: dict) -> str:
     r, pr, n = d["rank"], d["partner_rank"], d["total"]
     outside = n - d["partners_here"]
     return (f"pile {p} holds {count_word(d['count'])} {rank_word(r, d['count'])} and "
-            f"{count_word(d['partners_here'])} {rank_word(pr, d['partners_here'])}: its "
+            f"{count_word(d['partners_here'])} {rank_word(pr, d['partners_here'])} "
+            f"({' '.join(d['cards'])}): its "
             f"{rank_word(r, 2)} need partners from other piles, where only "
             f"{count_word(outside)} {rank_word(pr, outside)} lie, since two cards of one pile "
             "never leave together")
@@ -254,6 +263,8 @@ def check_structural_fact(piles: Sequence[Sequence[int]], d: dict) -> Optional[s
                 return f"pile {p} holds {here} of the {m} Sevens, not {d['count']} of {d['total']}"
             if 2 * here <= m:
                 return f"pile {p} holds {here} of the {m} Sevens: enough partners lie elsewhere"
+            if d["cards"] != _named(pile, (7,)):
+                return f"the Sevens of pile {p} are {' '.join(_named(pile, (7,)))}, not {d['cards']}"
             return None
         if rule == "alone":
             c = card_index(d["card"])
@@ -278,6 +289,9 @@ def check_structural_fact(piles: Sequence[Sequence[int]], d: dict) -> Optional[s
                         f"{rank_word(pr, theirs)} of {n}, not what the proof says")
             if mine <= n - theirs:
                 return f"the {rank_word(r, 2)} of pile {p} have enough partners in other piles"
+            if d["cards"] != _named(pile, (r, pr)):
+                return (f"the {rank_word(r, 2)} and {rank_word(pr, 2)} of pile {p} are "
+                        f"{' '.join(_named(pile, (r, pr)))}, not {d['cards']}")
             return None
         return f"unknown structural rule {rule!r}"
     except (KeyError, TypeError, ValueError) as e:

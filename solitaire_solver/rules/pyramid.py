@@ -86,15 +86,19 @@ class PyramidRules(Rules):
 
     game = "pyramid"
 
-    def __init__(self, passes: int = 3, goal: str = "all", stock_waste_pairs: bool = True):
+    def __init__(self, passes: int = 3, goal: str = "all", stock_waste_pairs: bool = True,
+                 first_to_waste: bool = False):
         self.passes = passes
         self.goal = goal
         self.stock_waste_pairs = stock_waste_pairs
+        #: PySolFC deals the first stock card onto the waste before play starts.
+        self.first_to_waste = first_to_waste
 
     def start(self, deal: Deal) -> PyramidPosition:
         cards = deal.cards
-        return PyramidPosition(tuple(cards[:PLACES]), tuple(cards[PLACES:]), (), 1, 0,
-                               tuple(cards[PLACES:]))
+        pos = PyramidPosition(tuple(cards[:PLACES]), tuple(cards[PLACES:]), (), 1, 0,
+                              tuple(cards[PLACES:]))
+        return self.apply(pos, Move(word="draw")) if self.first_to_waste else pos
 
     def available_places(self, pos: PyramidPosition) -> list[int]:
         return [p for p in range(PLACES) if pos.pyramid[p] is not None

@@ -1,0 +1,440 @@
+"""Fuzz tests: random input to the parsers and to every core through the contract
+(solitaire_solver/contract.py, docs/architecture.md).
+
+Bad input may raise a ValueError subclass of solitaire_solver.errors and nothing else. A core must
+not crash on any deal, on any position legal play reaches, with any limits (tiny tables
+included), with or without a certificate, for every objective of its game; its answers are
+checked where that is cheap: a line it returns is legal under the reference rules and a won line
+wins, a limit it reports is one that was set, its moves and successors are the reference rules'.
+
+The normal suite runs a few examples of each test. .ci/sanitize runs many more
+(HYPOTHESIS_PROFILE=sanitize) against a build with AddressSanitizer and UndefinedBehaviorSanitizer,
+where a memory error or undefined behaviour in the C code aborts the run: most of what these
+tests are for is seen there, not in their assertions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.backend import core_module
+from solitaire_solver.cards import CARD_NAMES
+from solitaire_solver.contract import STATUSES, CoreRun, Limits
+from solitaire_solver.deal import Deal
+from solitaire_solver.errors import SolitaireError, VariantError
+from solitaire_solver.games import GAMES
+from solitaire_solver.moves import Move, parse_moves
+from solitaire_solver.rules.nestor import NestorLayout
+
+pytestmark = [pytest.mark.core, pytest.mark.fuzz]
+
+#: The normal suite (the `dev` profile) runs each test briefly; any other profile, such as
+#: .ci/sanitize's, runs the profile's count.
+BRIEF = os.environ.get("HYPOTHESIS_PROFILE", "dev") == "dev"
+
+
+def examples(brief: int) -> settings:
+    return settings(max_examples=brief) if BRIEF else settings()
+
+
+CORE_GAMES = [g for g in GAMES if g.core]
+
+
+def game_id(g) -> str:
+    return g.name
+
+
+# -- the parsers ------------------------------------------------------------------------------------
+
+#: Near-misses of the words the parsers read: card forms they accept, forms they must refuse,
+#: layout labels, move words and joiners.
+ODD_WORDS = ("10H", "t\u2666", "k\u2660", "1C", "XX", "AS+KH", "5h + 6c", "draw", "recycle",
+             "Stock:", "stock", "STOCK :", "Waste:", "Pass:", "-", "+", ",", "\u2665", "10",
+             "..", "0", "52", "\x00", "\u00e9")
+WORDS = st.sampled_from(CARD_NAMES) | st.sampled_from(ODD_WORDS) | st.text(max_size=4)
+SEPARATORS = st.sampled_from((" ", "  ", ",", ", ", "\t", "\n", "\r\n", "\n\n", "+"))
+
+
+@st.composite
+def texts(draw) -> str:
+    """Words of cards, near-misses and noise, on one line or many."""
+    return "".join(w + draw(SEPARATORS) for w in draw(st.lists(WORDS, max_size=70)))
+
+
+@st.composite
+def mutated(draw, text: str) -> str:
+    """A valid text with a few edits: a word dropped, replaced or doubled, lines dropped,
+    doubled or swapped."""
+    lines = [line.split(" ") for line in text.split("\n")]
+    for _ in range(draw(st.integers(1, 4))):
+        if not lines:
+            break
+        i = draw(st.integers(0, len(lines) - 1))
+        edit = draw(st.sampled_from(("drop", "replace", "double", "drop line", "double line",
+                                     "swap lines")))
+        if edit == "drop line":
+            del lines[i]
+        elif edit == "double line":
+            lines.insert(i, list(lines[i]))
+        elif edit == "swap lines":
+            j = draw(st.integers(0, len(lines) - 1))
+            lines[i], lines[j] = lines[j], lines[i]
+        elif lines[i]:
+            words = lines[i]
+            j = draw(st.integers(0, len(words) - 1))
+            if edit == "drop":
+                del words[j]
+            elif edit == "replace":
+                words[j] = draw(WORDS)
+            else:
+                words.insert(j, words[j])
+    return "\n".join(" ".join(words) for words in lines)
+
+
+#: Anything a caller might pass as a card.
+CARD_LIKE = (st.integers(-3, 60) | st.sampled_from(CARD_NAMES) | WORDS | st.none() | st.booleans()
+             | st.floats(allow_nan=True) | st.just(b"AS"))
+PILES = st.lists(st.lists(CARD_LIKE, max_size=7) | texts(), max_size=14)
+
+
+@st.composite
+def deal_inputs(draw, game):
+    """What a caller might hand to read_deal: text, valid texts edited, lists of cards, piles."""
+    deal = Deal(draw(st.permutations(range(52))))
+    rules = game.rules(game.variant())
+    drawn = rules.render(rules.start(deal))
+    return draw(st.one_of(
+        texts(), mutated(str(deal)), mutated(drawn), st.lists(CARD_LIKE, max_size=60), PILES,
+        st.just(list(deal.cards[:-1]) + [draw(CARD_LIKE)]), st.binary(max_size=60),
+        st.just(drawn.split("\n")),
+    ))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=game_id)
+@examples(25)
+@given(data=st.data())
+def test_read_deal_reads_a_deal_or_says_what_is_wrong(game, data):
+    raw = data.draw(deal_inputs(game))
+    try:
+        deal = game.read_deal(raw, game.variant())
+    except SolitaireError:
+        return
+    assert isinstance(deal, Deal)
+    assert sorted(deal.cards) == list(range(52))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=game_id)
+@examples(10)
+@given(cards=st.permutations(range(52)))
+def test_read_deal_reads_back_the_pack_and_the_drawn_layout(game, cards):
+    deal = Deal(cards)
+    var = game.variant()
+    assert game.read_deal(str(deal), var) == deal
+    assert game.read_deal(list(cards), var) == deal
+    # A game that reads layouts reads its own drawing of the start position back to that
+    # position; the slot games' drawing is not a layout, and is refused as one.
+    rules = game.rules(var)
+    drawn = rules.render(rules.start(deal))
+    try:
+        back = game.read_deal(drawn, var)
+    except SolitaireError:
+        return
+    assert rules.render(rules.start(back)) == drawn
+
+
+@examples(60)
+@given(text=texts() | mutated("5H+6C QD+JH+KS draw AS recycle") | st.text())
+def test_move_parser_reads_a_move_or_says_what_is_wrong(text):
+    try:
+        move = Move.from_text(text)
+    except SolitaireError:
+        pass
+    else:
+        assert Move.from_text(str(move)) == move
+    try:
+        moves = parse_moves(text)
+    except SolitaireError:
+        return
+    assert parse_moves([str(m) for m in moves]) == moves
+
+
+@pytest.mark.parametrize("game", GAMES, ids=game_id)
+@examples(8)
+@given(cards=st.permutations(range(52)), line=st.lists(WORDS, max_size=12))
+def test_verify_checks_any_line_or_says_what_is_wrong(game, cards, line):
+    try:
+        verdict = ss.verify(game.name, Deal(cards), line)
+    except SolitaireError:
+        return
+    assert verdict.ok in (True, False)
+
+
+# -- the cores ------------------------------------------------------------------------------------
+
+#: Values to try for options that list no choices (each game's default is always one of them).
+OPTION_VALUES = {"passes": (1, 2, 3, 5, "unlimited")}
+
+
+def game_variants(game) -> list[dict]:
+    """Every variant the game has: each combination of its options' values that it accepts
+    (not every combination is a variant: Tens' PySolFC reserves go with rank quartets only)."""
+    names = list(game.options)
+    pools = []
+    for name in names:
+        opt = game.options[name]
+        values = opt.choices if opt.choices is not None else OPTION_VALUES.get(name, ())
+        pools.append((opt.default, *values))
+    out: list[dict] = []
+    for combo in itertools.product(*pools):
+        var = game.variant(**dict(zip(names, combo)))
+        try:
+            game.rules(var)
+        except VariantError:
+            continue
+        if var not in out:
+            out.append(var)
+    return out
+
+
+@st.composite
+def variants(draw, game) -> dict:
+    return draw(st.sampled_from(game_variants(game)))
+
+
+@st.composite
+def deals(draw, game) -> Deal:
+    """A random pack; for Nestor sometimes a layout as typed (any ranks in any column)."""
+    cards = draw(st.permutations(range(52)))
+    if game.name == "nestor" and draw(st.booleans()):
+        return NestorLayout([cards[6 * i:6 * i + 6] for i in range(8)], cards[48:])
+    return Deal(cards)
+
+
+def random_line(rules, deal, rng: random.Random, plies: int) -> list:
+    """The positions of a random line of legal play, from the start (at most plies moves)."""
+    pos = rules.start(deal)
+    line = [pos]
+    for _ in range(plies):
+        moves = rules.moves(pos)
+        if not moves or rules.won(pos):
+            break
+        pos = rules.apply(pos, rng.choice(moves))
+        line.append(pos)
+    return line
+
+
+def winning_line(game, var, rules, deal, plies: int) -> list:
+    """The positions of the first plies moves of a win the core finds from the start (only the
+    start when it finds none soon): random play seldom keeps a deal winnable, and a search from
+    a position that can still be won is the one that reaches the code returning a line."""
+    core = core_module(game.core)
+    run = core.solve(game.core_spec(deal, var, "decide", False), "decide", Limits(20000), False)
+    pos = rules.start(deal)
+    line = [pos]
+    if run.status == "won":
+        for w in run.path[:plies]:
+            pos = rules.play(pos, Move.from_code(w))
+            line.append(pos)
+    return line
+
+
+LIMITS = st.builds(
+    Limits,
+    max_states=st.integers(1, 1000),
+    max_seconds=st.sampled_from((0.0, 0.0, 1e-9, 1e-4, 1e-2)),
+    # Tiny tables (a table has at least 1024 slots; the certificate shares the budget) and
+    # room enough for a short search to finish.
+    memory_bytes=st.integers(1, 4096) | st.sampled_from((1 << 16, 1 << 20)),
+)
+
+#: Spec keys of each core for the tests, beyond what core_spec gives: its other search modes.
+EXTRA_SPECS = {
+    "_slots": lambda core: ({}, {"mode": core.MODE_ALL}, {"mode": core.MODE_PER_KIND},
+                            {"mode": core.MODE_FORCED}),
+    "_fourteen": lambda core: ({}, {"mode": core.MODE_ALL}, {"mode": core.MODE_PRUNED}),
+    "_nestor": lambda core: ({}, {"prune": False}, {"closed_dead": True}),
+    "_pyramid": lambda core: ({},),
+}
+
+
+def replay(rules, pos, path):
+    """The position the core's line reaches from pos; MoveError (a failure) at an illegal move."""
+    for w in path:
+        pos = rules.play(pos, Move.from_code(w))
+    return pos
+
+
+@pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)
+@examples(12)
+@given(data=st.data())
+def test_core_search_from_a_random_position(game, data):
+    var = data.draw(variants(game), label="variant")
+    deal = data.draw(deals(game), label="deal")
+    rules = game.rules(var)
+    core = core_module(game.core)
+    if data.draw(st.booleans(), label="on a winning line"):
+        line = winning_line(game, var, rules, deal, data.draw(st.integers(0, 60), label="plies"))
+    else:
+        line = random_line(rules, deal, data.draw(st.randoms(use_true_random=False)),
+                           data.draw(st.integers(0, 60), label="plies"))
+    pos = line[-1]
+    objective = data.draw(st.sampled_from(game.objectives), label="objective")
+    certificate = data.draw(st.booleans(), label="certificate")
+    limits = data.draw(LIMITS, label="limits")
+    extra = data.draw(st.sampled_from(EXTRA_SPECS[game.core](core)), label="spec extra")
+    try:
+        spec = game.core_spec(deal, var, objective, certificate)
+    except SolitaireError:
+        return  # an objective this variant does not have (Pyramid's score beyond 3 passes)
+    spec = dict(spec, **extra)
+    if len(line) > 1 or data.draw(st.booleans(), label="root given at the start"):
+        spec["root"] = game.core_position(pos, var)
+
+    run = core.solve(spec, objective, limits, certificate)
+
+    assert isinstance(run, CoreRun)
+    assert run.status in STATUSES
+    event(f"{objective}: {run.status}")
+    assert isinstance(run.stats, dict) and run.stats.get("states", 0) >= 0
+    if run.status == "limit-time":
+        assert limits.max_seconds > 0
+    end = replay(rules, pos, run.path)
+    if run.status == "won" and objective != "score":
+        assert rules.won(end)
+    if objective == "score" and run.best is not None and pos.cleared_in == 0:
+        # The value of the line found is the score it reaches (the score of a position whose
+        # pyramid was cleared before the root depends on a pass the root does not hold).
+        assert rules.score(end) == run.best
+    if run.certificate is not None:
+        assert run.status == "exhausted" and certificate
+        keys = {game.certificate_key(r, a, var) for r, a in run.certificate}
+        assert rules.key(pos) in keys
+
+
+#: Spec keys that make a core's expand() list the moves of its pruned search instead of every
+#: legal move; Fourteen's pruned moves are some of the legal ones (its rules drop moves), Pyramid's
+#: decide search plays a relaxation (docs/pyramid.md, FREE), so only that it runs is checked.
+PRUNED_EXPAND = {
+    "_fourteen": (lambda core: {"mode": core.MODE_PRUNED}, True),
+    "_pyramid": (lambda core: {"all_moves": False}, False),
+}
+
+
+@pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)
+@examples(6)
+@given(data=st.data())
+def test_core_expand_along_a_random_line(game, data):
+    var = data.draw(variants(game), label="variant")
+    deal = data.draw(deals(game), label="deal")
+    rules = game.rules(var)
+    core = core_module(game.core)
+    spec = game.core_spec(deal, var, "decide", False)
+    pruned = PRUNED_EXPAND.get(game.core)
+    for pos in random_line(rules, deal, data.draw(st.randoms(use_true_random=False)), 60):
+        removed, aux = game.core_position(pos, var)
+        listed = core.expand(spec, removed, aux)
+        have = {Move.from_code(w): game.certificate_key(r, a, var) for w, r, a in listed}
+        want = {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
+        assert len(have) == len(listed)
+        assert have == want, rules.render(pos)
+        if pruned is not None:
+            extra, legal = pruned
+            some = core.expand(dict(spec, **extra(core)), removed, aux)
+            if legal:
+                assert {Move.from_code(w): game.certificate_key(r, a, var)
+                        for w, r, a in some}.items() <= want.items()
+
+
+@pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)
+@examples(6)
+@given(data=st.data())
+def test_solve_and_verify_agree(game, data):
+    # The whole path through the API: a deal as text, the core, the proof, and verify()
+    # replaying the answer. verify()'s re-search is bounded (solve(check=True) is not: a
+    # blocked Pyramid deal proved by the relaxed search can take minutes to re-search).
+    var = data.draw(variants(game), label="variant")
+    deal = data.draw(deals(game), label="deal")
+    objective = data.draw(st.sampled_from(game.objectives), label="objective")
+    try:
+        r = ss.solve(game, str(deal), objective=objective,
+                     max_states=data.draw(st.integers(1, 3000), label="max_states"),
+                     memory_mb=data.draw(st.sampled_from((1e-6, 1e-3, 0.05, 4)), label="MiB"),
+                     certificate=data.draw(st.booleans(), label="certificate"), **var)
+    except SolitaireError:
+        return  # an objective this variant does not have
+    assert r.status in (ss.Status.WON, ss.Status.BLOCKED, ss.Status.UNKNOWN)
+    verdict = ss.verify(game, deal, r, max_states=3000, **var)
+    assert verdict.ok is not False, verdict.reason
+
+
+BATCH_GAMES = [g for g in CORE_GAMES if g.batch(g.variant()) is not None]
+
+
+@pytest.mark.parametrize("game", BATCH_GAMES, ids=game_id)
+@examples(10)
+@given(rows=st.lists(st.permutations(range(52)), min_size=1, max_size=5),
+       bad=st.lists(st.binary(min_size=52, max_size=52), max_size=2),
+       start=st.integers(-(2**63), 2**63 - 1), count=st.integers(0, 5))
+def test_batch_decider_agrees_with_solve(game, rows, bad, start, count):
+    var = game.variant()
+    batch = game.batch(var)
+    core = core_module(game.core)
+
+    def verdict(deal):
+        run = core.solve(game.core_spec(deal, var, "decide", False), "decide", Limits(), False)
+        return 0 if run.status == "won" else 1
+
+    n = len(rows)
+    status, left, moves, states = (bytearray(n) for _ in range(4))
+    batch.decide_deals(memoryview(bytearray(sum(rows, []))).cast("B", (n, 52)), status, left,
+                       moves, states)
+    assert list(status) == [verdict(Deal(r)) for r in rows]
+    for raw in bad:
+        out = bytearray(1)
+        try:
+            batch.decide_deals(memoryview(bytearray(raw)).cast("B", (1, 52)), out, out, out, out)
+        except ValueError:
+            continue
+        assert sorted(raw) == list(range(52))
+    count = min(count, 2**63 - start)
+    status, left, moves, states = (bytearray(count) for _ in range(4))
+    batch.decide_seeds(start, count, status, left, moves, states)
+    assert list(status) == [verdict(Deal.from_seed(s)) for s in range(start, start + count)]
+    won, left_hist, states_hist = batch.tally(status, left, states)
+    assert won == list(status).count(0) and sum(states_hist) == count
+
+
+@examples(15)
+@given(seed=st.integers(0, 2**32), n=st.integers(0, 6000), keys=st.integers(1, 4000),
+       label_bits=st.integers(0, 12), budget=st.integers(0, 1 << 16) | st.just(64 << 20))
+def test_transposition_table_never_finds_a_key_it_was_not_given(seed, n, keys, label_bits,
+                                                                budget):
+    # Tiny budgets make the table replace keys; a search may then explore a position twice,
+    # but a key the table says it holds (with a label as low) must have been stored.
+    from solitaire_solver._engine import table_ops
+
+    rng = random.Random(seed)
+    pool = [(rng.getrandbits(64), rng.getrandbits(63 - label_bits) << label_bits)
+            for _ in range(keys)]
+    ops = []
+    for _ in range(n):
+        k0, k1 = rng.choice(pool)
+        ops.append((rng.choice(("visit", "visit", "contains")), k0,
+                    k1 | rng.getrandbits(label_bits) if label_bits else k1))
+    got, stats = table_ops(ops, label_bits=label_bits, budget_bytes=budget)
+    lowest: dict = {}
+    mask = (1 << label_bits) - 1
+    for (op, k0, k1), found in zip(ops, got):
+        key, label = (k0, k1 & ~mask), k1 & mask
+        if found:
+            assert key in lowest and lowest[key] <= label, (op, k0, k1)
+        if op == "visit":
+            lowest[key] = min(label, lowest.get(key, label))
+    assert stats["used"] <= stats["capacity"]

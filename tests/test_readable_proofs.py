@@ -1,0 +1,140 @@
+"""Proofs a person can read (issue 17, item 6): where a pruning rule ends the search at the root,
+the proof names the rule and the cards, and verify() checks that sentence's claim."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import solitaire_solver as ss
+from solitaire_solver.backend import core_module
+from solitaire_solver.deal import Deal
+from solitaire_solver.games import GAMES, get_game
+
+PYRAMID, _ = get_game("pyramid")
+
+
+def test_pyramid_seed_4_says_which_cards_cannot_leave():
+    # Before: "no line of play wins even with unlimited passes: a search of 2 sets of removed
+    # cards found none". AS and AD each need a Queen they can meet: QH lies under both, QS and QD
+    # are above or under them, so only QC (in the stock) is left for the two of them.
+    deal = Deal.from_seed(4)
+    r = ss.solve("pyramid", deal)
+    assert r.blocked and r.proof.kind == "structural"
+    assert r.proof.details["cards"] == ["AS", "AD"]
+    assert r.proof.details["partners"] == ["QC"]
+    s = r.proof.sentence
+    assert s.startswith("AS (row 2 place 2) and AD (row 5 place 2) cannot both be removed")
+    assert "the only Queen" in s and "QC" in s and "QH" in s
+    assert ss.verify("pyramid", deal, r).ok is True
+
+
+@pytest.mark.parametrize("tamper", [
+    lambda p: dataclasses.replace(p, sentence=p.sentence.replace("AD", "AH")),
+    lambda p: dataclasses.replace(p, details={**p.details, "cards": ["AS", "AH"]}),
+    lambda p: dataclasses.replace(p, details={**p.details, "cards": ["AS"]}),
+    lambda p: dataclasses.replace(p, details={**p.details, "partners": []}),
+    lambda p: dataclasses.replace(p, details={**p.details, "cards": ["AS", "QC"]}),
+    lambda p: dataclasses.replace(p, details={**p.details, "cards": ["AS", "XX"]}),
+    lambda p: dataclasses.replace(p, details={**p.details, "cards": "AS"}),
+])
+def test_pyramid_partner_claim_resists_tampering(tamper):
+    deal = Deal.from_seed(4)
+    proof = ss.solve("pyramid", deal).proof
+    assert ss.verify("pyramid", deal, tamper(proof)).ok is False
+
+
+def test_pyramid_partner_claim_is_checked_under_the_variant():
+    # AH (row 7 place 7) meets QS and QD, so AS and AH are not short of Queens: the claim made
+    # for one pair of cards does not carry over to another.
+    deal = Deal.from_seed(4)
+    proof = ss.solve("pyramid", deal).proof
+    forged = dataclasses.replace(proof, details={"rule": "partners", "cards": ["AS", "AH"],
+                                                 "partners": ["QC"]})
+    assert ss.verify("pyramid", deal, forged).ok is False
+    # Under goal `pyramid` only the pyramid's cards must leave: the same two Aces still cannot.
+    r = ss.solve("pyramid", deal, goal="pyramid")
+    assert r.proof.kind == "structural" and ss.verify("pyramid", deal, r, goal="pyramid").ok
+
+
+@pytest.mark.core
+def test_pyramid_root_cut_by_the_dead_rule_is_always_explained():
+    # Wherever the core's matching rule (DEAD) fires at the start, the proof names the cards;
+    # where it does not, there is no structural proof. Both goals, seeds 0..299.
+    core = core_module("_pyramid")
+    fired = 0
+    for goal in ("all", "pyramid"):
+        var = PYRAMID.variant(goal=goal)
+        for seed in range(300):
+            deal = Deal.from_seed(seed)
+            dead = core.dead(deal.cards, 0, 3, goal == "all")
+            proof = PYRAMID.structural_proof(deal, var)
+            assert (proof is not None) == dead, (goal, seed)
+            fired += dead
+            if proof is not None and seed % 10 == 0:
+                assert ss.verify(PYRAMID, deal, proof, goal=goal).ok is True
+    assert fired > 30
+
+
+def test_pyramid_without_stock_waste_pairs_names_two_stock_cards():
+    # With stock-waste pairs off, two stock cards never leave together: an Ace whose Queens are
+    # all in the stock, or beneath or above it, is stuck. Seeds 0..199 hold such a deal.
+    var = PYRAMID.variant(stock_waste_pairs=False)
+    found = 0
+    for seed in range(200):
+        deal = Deal.from_seed(seed)
+        if PYRAMID.structural_proof(deal, PYRAMID.variant()) is not None:
+            continue
+        proof = PYRAMID.structural_proof(deal, var)
+        if proof is None:
+            continue
+        found += 1
+        assert "stock" in proof.sentence
+        assert ss.verify(PYRAMID, deal, proof, stock_waste_pairs=False).ok is True
+        assert ss.verify(PYRAMID, deal, proof).ok is False  # with those pairs it does not hold
+    assert found
+
+
+FOURTEEN_REST = ["5D 6D 8D 9D", "TD JD QD 2H", "3H 4H 5H 6H", "8H 9H TH JH",
+                 "QH 2S 3S 4S", "5S 6S 8S 9S", "TS JS QS 3D", "4D 2D 4C 6C"]
+
+
+@pytest.mark.parametrize("first, cards", [
+    (["7C 7D 7H AC 2C", "3C 5C 7S 8C 9C", "TC JC QC KC AD", "KD AH KH AS KS"], "7C 7D 7H"),
+    (["AC AD KC KD KH", "2C 3C 5C 7C 8C", "9C TC JC 7D AH", "QC AS 7H KS 7S"], "AC AD KC KD KH"),
+])
+def test_fourteen_structural_sentence_names_the_cards(first, cards):
+    # Fourteen's dead rule at the start (one pile holds too many cards of a pair of ranks) is
+    # its structural proof; the sentence names the pile's cards of those ranks, and verify
+    # refuses a card list that is not the pile's.
+    text = "\n".join(first + FOURTEEN_REST)
+    r = ss.solve("fourteen", text)
+    assert r.proof.kind == "structural" and f"({cards})" in r.proof.sentence
+    assert ss.verify("fourteen", text, r).ok is True
+    wrong = cards.split()[:-1] + ["QS"]
+    forged = dataclasses.replace(r.proof, details={**r.proof.details, "cards": wrong},
+                                 sentence=r.proof.sentence.replace(cards, " ".join(wrong)))
+    assert ss.verify("fourteen", text, forged).ok is False
+
+
+SLOT_GAMES = [g for g in GAMES if g.core == "_slots" and g.table_of(g.variant()).confluent]
+
+
+@pytest.mark.parametrize("game", SLOT_GAMES, ids=lambda g: g.name)
+def test_slot_stuck_sentence_names_the_showing_cards(game):
+    from solitaire_solver.cards import CARD_NAMES
+
+    for seed in range(40):
+        deal = Deal.from_seed(seed)
+        r = ss.solve(game, deal)
+        if r.blocked:
+            break
+    assert r.blocked and r.proof.kind == "forced-line"
+    showing = r.proof.details["showing"]
+    assert showing and all(name in r.proof.sentence for name in showing)
+    assert ss.verify(game, deal, r).ok is True
+    # Name a card that is not showing: rejected.
+    other = next(n for n in CARD_NAMES if n not in r.proof.sentence)
+    forged = dataclasses.replace(r.proof, sentence=r.proof.sentence.replace(showing[0], other, 1))
+    assert ss.verify(game, deal, forged).ok is False
