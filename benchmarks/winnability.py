@@ -60,6 +60,9 @@ PLAN = [
      0.6687, SWR + ", Pyramid Only, Unlimited"),
     ("pyramid", {"passes": "unlimited"}, 100_000, {"max_seconds": 10.0}, None, ""),
     ("pyramid", {"stock_waste_pairs": False}, 100_000, {"max_seconds": 10.0}, None, ""),
+    ("baroness", {}, 1_000_000, {}, 0.20, "\"about 1 in 5\", quoted in issue 13 (no method given)"),
+    ("monte-carlo", {"consolidate": "any"}, 1_000_000, {}, None, ""),
+    ("monte-carlo", {"consolidate": "stuck"}, 1_000_000, {}, None, ""),
 ]
 
 
@@ -97,8 +100,10 @@ def kept_from(path: str, ran: set[str]) -> tuple[list[str], list[str]]:
             lines = f.read().splitlines()
     except OSError:
         return [], []
-    rows = [ln for ln in lines if ln.startswith("| ") and not ln.startswith("| game and variant")
-            and ln.split("|")[1].split()[0] not in ran]
+    # The main table comes before the first section; the sections' own tables stay in them.
+    first = next((i for i, ln in enumerate(lines) if ln.startswith("## ")), len(lines))
+    rows = [ln for ln in lines[:first] if ln.startswith("| ")
+            and not ln.startswith("| game and variant") and ln.split("|")[1].split()[0] not in ran]
     sections, keep = [], False
     for ln in lines:
         if ln.startswith("## "):

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from ..errors import UnknownGameError
 from ..slot_tables import SLOT_TABLES
+from .baroness import Baroness
 from .base import CoreAnswer, Game, Option
 from .fourteen import Fourteen
+from .montecarlo import MonteCarlo
 from .nestor import Nestor
 from .pyramid import Pyramid
 from .slots import slot_games
@@ -17,6 +19,8 @@ GAMES: tuple[Game, ...] = (
     Fourteen(),
     Nestor(),
     Pyramid(),
+    Baroness(),
+    MonteCarlo(),
 )
 
 

@@ -1,0 +1,481 @@
+"""Baroness: layout, reference rules, core against reference, the pruning rules one by one, proofs,
+tampering, golden PySolFC layouts, the command line."""
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.cards import card_index
+from solitaire_solver.cli import main as cli_main
+from solitaire_solver.contract import Limits
+from solitaire_solver.errors import DealError, LayoutError, MoveError
+from solitaire_solver.games import get_game
+from solitaire_solver.moves import Move
+from solitaire_solver.result import BlockProof
+from solitaire_solver.rules.baroness import (
+    DEAL,
+    FULL,
+    BaronessRules,
+    full_piles,
+)
+from solitaire_solver.search import reference_search
+
+RULES = BaronessRules()
+GAME, _ = get_game("baroness")
+GOLDEN = Path(__file__).parent / "data" / "pysolfc-layouts" / "657-baroness.jsonl"
+deals = st.permutations(range(52)).map(ss.Deal)
+
+
+def C(text: str) -> list[int]:
+    return [card_index(t) for t in text.split()]
+
+
+def pack_of(rows: list[str], rest: str = "") -> ss.Deal:
+    """A pack whose deals are `rows` (five cards each, pile 1 first), then the cards of `rest`,
+    then every other card in index order."""
+    cards = [c for r in rows for c in C(r)] + C(rest)
+    return ss.Deal(cards + [c for c in range(52) if c not in cards])
+
+
+def core():
+    """The compiled core (imported when a test needs it: the others run without it)."""
+    from solitaire_solver import _baroness
+    return _baroness
+
+
+def search(cards, prune=True, root=None, certificate=False, max_states=0):
+    spec = {"cards": list(cards), "prune": prune}
+    if root is not None:
+        spec["root"] = root
+    return core().solve(spec, "decide", Limits(max_states=max_states), certificate)
+
+
+def walk(deal, rng, stop):
+    """Random play (a deal only when nothing else is legal) until stop(pos) or no move."""
+    pos = RULES.start(deal)
+    while not stop(pos):
+        moves = RULES.moves(pos)
+        if not moves:
+            break
+        removals = [m for m in moves if m != DEAL]
+        pos = RULES.apply(pos, rng.choice(removals or moves))
+    return pos
+
+
+def late_positions(seed, count, left=18):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        d = ss.random_deal(rng.randrange(10**9))
+        pos = walk(d, rng, lambda p: RULES.cards_left(p) <= left)
+        if RULES.cards_left(pos) <= left:
+            out.append((d, pos))
+    return out
+
+
+def winnable(d, pos) -> bool:
+    """Decided by the unpruned core: every legal move, no dead() test (its moves and successors
+    are the reference rules', test_core_moves_and_successors_are_the_references)."""
+    run = search(d.cards, prune=False, root=GAME.core_position(pos, {}))
+    assert run.status in ("won", "exhausted")
+    return run.status == "won"
+
+
+# -- layout ---------------------------------------------------------------------------------------
+
+def test_piles_receive_every_fifth_card_and_the_eleventh_deal_lays_two_apart():
+    d = ss.random_deal(3)
+    pos = RULES.start(d)
+    assert pos.piles == tuple((c,) for c in d.cards[:5]) and pos.deals == 1
+    for _ in range(9):
+        pos = RULES.apply(pos, DEAL)
+    assert pos.piles == full_piles(d.cards) and len(pos.stock) == 2 and pos.reserve == ()
+    pos = RULES.apply(pos, DEAL)
+    assert pos.reserve == d.cards[50:] and pos.deals == 11 and not pos.stock
+    assert DEAL not in RULES.moves(pos)
+    assert set(pos.reserve) <= set(pos.available)
+    assert RULES.render(pos).splitlines()[-1] == "Reserve: " + " ".join(
+        str(Move.remove([c])) for c in d.cards[50:])
+    with pytest.raises(MoveError, match="the pack is spent"):
+        RULES.play(pos, DEAL)
+
+
+def test_deal_covers_empty_piles_too():
+    d = pack_of(["KS KH KD KC 5S", "AC 2C 3C 4C 6S"])
+    pos = RULES.start(d)
+    for k in ("KS", "KH", "KD", "KC"):
+        pos = RULES.play(pos, Move.from_text(k))
+    assert pos.piles[:4] == ((), (), (), ())
+    pos = RULES.apply(pos, DEAL)
+    assert pos.piles == ((card_index("AC"),), (card_index("2C"),), (card_index("3C"),),
+                         (card_index("4C"),), tuple(C("5S 6S")))
+
+
+def test_layout_text_round_trips_through_read_deal():
+    for seed in range(20):
+        d = ss.random_deal(seed)
+        text = RULES.render(RULES.start(d))
+        assert len(text.splitlines()) == 6 and text.splitlines()[5].startswith("Stock: ")
+        assert GAME.read_deal(text, {}) == d
+        assert GAME.read_deal(text + "\nReserve:", {}) == d
+        assert GAME.read_deal(str(d), {}) == d
+        assert GAME.read_deal(list(d.cards), {}) == d
+
+
+@pytest.mark.parametrize("mutate, fragment", [
+    (lambda ls: ls[:4] + ls[5:], "5 pile lines before `Stock:`, this one 4"),
+    (lambda ls: [ls[0] + " " + ls[5].split()[1]] + ls[1:5] + ["Stock: " + " ".join(
+        ls[5].split()[2:])], "line 1 \\(pile 1\\): a pile holds one card at the start, this one 2"),
+    (lambda ls: ["ZZ"] + ls[1:], "line 1 \\(pile 1\\), card 1: 'ZZ' is not a card"),
+    (lambda ls: ls[:1] + [ls[0]] + ls[2:], "line 2 \\(pile 2\\), card 1: .. is a duplicate"),
+    (lambda ls: ls[:5] + [ls[5].rsplit(" ", 1)[0]], "the stock holds 47 cards at the start, this one 46"),
+    (lambda ls: ls[:5], "a line `Stock: ...` after the five piles"),
+    (lambda ls: ls + ["Reserve: AS"], "the reserve is empty at the start"),
+    (lambda ls: ls[5:] + ls[:5], "must come after the five piles"),
+])
+def test_bad_layouts_are_refused(mutate, fragment):
+    lines = RULES.render(RULES.start(ss.random_deal(1))).splitlines()
+    with pytest.raises(LayoutError, match=fragment):
+        GAME.read_deal("\n".join(mutate(lines)), {})
+
+
+def test_bad_packs_are_refused():
+    with pytest.raises(DealError):
+        GAME.read_deal("AS 2H", {})
+    with pytest.raises(LayoutError, match="Stock"):
+        GAME.read_deal("AS\n2H\n3H\n4H\n5H", {})
+
+
+# -- reference rules ------------------------------------------------------------------------------
+
+def test_reference_moves_apply_and_reasons():
+    d = pack_of(["KS 6H 7C 2D QH", "JD AS 9C 4H 8S"])
+    pos = RULES.start(d)
+    assert [str(m) for m in RULES.moves(pos)] == ["7C+6H", "KS", "deal"]
+    nxt = RULES.play(pos, Move.from_text("6H+7C"))
+    assert nxt.piles[1:3] == ((), ()) and RULES.cards_left(nxt) == 50
+    assert RULES.key(nxt) == (nxt.removed, 1)
+    for text, reason in [("KS+AS", "AS is not dealt yet"), ("2D+QH", "total 14, not 13"),
+                         ("QH", "only a King leaves alone"), ("draw", "not a move of Baroness"),
+                         ("2D+JD+KS", "JD is not dealt yet")]:
+        with pytest.raises(MoveError, match=reason):
+            RULES.play(pos, Move.from_text(text))
+    later = RULES.apply(pos, DEAL)
+    assert later.piles[0] == tuple(C("KS JD"))
+    with pytest.raises(MoveError, match="KS is covered in pile 1"):
+        RULES.play(later, Move.from_text("KS"))
+    assert [str(m) for m in RULES.moves(later)] == ["9C+4H", "deal"]
+    with pytest.raises(MoveError, match="already removed"):
+        RULES.play(nxt, Move.from_text("6H+7C"))
+    assert not RULES.won(pos)
+
+
+# -- the core against the reference rules ---------------------------------------------------------
+
+def expand(cards, pos, prune=False):
+    return {Move.from_code(w): GAME.certificate_key(r, a, {}) for w, r, a in core().expand(
+        {"cards": list(cards), "prune": prune}, *GAME.core_position(pos, {}))}
+
+
+@pytest.mark.core
+@given(deals, st.randoms(use_true_random=False))
+def test_core_moves_and_successors_are_the_references(d, rng):
+    pos = RULES.start(d)
+    while True:
+        full = expand(d.cards, pos)
+        assert full == {m: RULES.key(RULES.apply(pos, m)) for m in RULES.moves(pos)}
+        pruned = expand(d.cards, pos, prune=True)
+        assert set(pruned) <= set(full)
+        if not full:
+            break
+        removals = [m for m in full if m != DEAL]
+        pos = RULES.apply(pos, rng.choice(removals or list(full)))
+
+
+@pytest.mark.core
+def test_pruned_and_full_search_agree_on_seeded_deals():
+    """Pruning never changes a verdict: whole seeded deals, and positions four or more deals in
+    (smaller trees, where the rules fire more often)."""
+    verdicts = {"won": 0, "exhausted": 0}
+    cases = [(ss.random_deal(s).cards, None) for s in range(12)]
+    rng = random.Random(5)
+    for s in range(1000, 1250):
+        d = ss.random_deal(s)
+        pos = walk(d, rng, lambda p: p.deals >= 5)
+        cases.append((d.cards, GAME.core_position(pos, {})))
+    for cards, root in cases:
+        a, b = search(cards, root=root), search(cards, prune=False, root=root)
+        assert a.status == b.status, (cards, root)
+        verdicts[a.status] += 1
+        assert a.stats["states"] <= b.stats["states"]
+        if a.status == "won":
+            pos = RULES.start(ss.Deal(cards)) if root is None else None
+            if pos is not None:
+                for w in a.path:
+                    pos = RULES.play(pos, Move.from_code(w))
+                assert RULES.won(pos)
+    assert verdicts["won"] >= 10 and verdicts["exhausted"] > 150, verdicts
+
+
+def near_wins(count, seed):
+    """Positions a few random moves off a winning line (some still winnable, most not)."""
+    rng = random.Random(seed)
+    out = []
+    for s in range(400):
+        d = ss.random_deal(s)
+        run = search(d.cards)
+        if run.status != "won":
+            continue
+        pos = RULES.start(d)
+        for w in run.path[:rng.randrange(12, len(run.path))]:
+            pos = RULES.apply(pos, Move.from_code(w))
+        for _ in range(rng.randrange(0, 3)):
+            moves = RULES.moves(pos)
+            if moves:
+                pos = RULES.apply(pos, rng.choice(moves))
+        out.append((d, pos))
+        if len(out) == count:
+            break
+    return out
+
+
+@pytest.mark.core
+def test_core_agrees_with_the_reference_search_from_late_positions():
+    compared = {"won": 0, "exhausted": 0}
+    for d, pos in late_positions(1, 40, left=20) + near_wins(40, 7):
+        ref = reference_search(RULES, pos, max_states=4000)
+        if ref.status == "limit-states":
+            continue
+        run = search(d.cards, root=GAME.core_position(pos, {}))
+        assert run.status == ref.status, RULES.render(pos)
+        compared[run.status] += 1
+        p = pos
+        for w in run.path:
+            p = RULES.play(p, Move.from_code(w))
+        assert RULES.won(p) == (run.status == "won")
+    assert compared["won"] >= 10 and compared["exhausted"] >= 10, compared
+
+
+@pytest.mark.core
+@settings(max_examples=25, deadline=None)
+@given(deals)
+def test_every_answer_checks_on_hypothesis_deals(d):
+    """Same verdict as the unpruned core; a win replays, a structural proof checks, and a small
+    exhaustive proof checks through its certificate."""
+    r = ss.solve("baroness", d)
+    assert r.status in (ss.Status.WON, ss.Status.BLOCKED)
+    full = search(d.cards, prune=False, max_states=50_000)
+    if full.status != "limit-states":
+        assert r.won == (full.status == "won")
+    if r.won or r.proof.kind == "structural":
+        assert ss.verify("baroness", d, r).ok
+    elif full.stats["states"] < 5000:
+        c = ss.solve("baroness", d, certificate=True)
+        assert ss.verify("baroness", d, c).ok
+
+
+# -- the pruning rules, one by one ----------------------------------------------------------------
+
+@pytest.mark.core
+def test_closed_card_rule_keeps_a_win_and_fires():
+    """Wherever the pruned move set is smaller, a win through a dropped move implies one
+    through a kept move; the rule fires on Kings and on other cards."""
+    fired = {"king": 0, "pair": 0}
+    for d, pos in late_positions(2, 200, left=16) + late_positions(4, 200, left=40):
+        full = expand(d.cards, pos)
+        kept = expand(d.cards, pos, prune=True)
+        if set(kept) == set(full):
+            continue
+        assert DEAL not in kept
+        if not kept:
+            # A closed card with no partner left: it can never leave.
+            assert not winnable(d, pos), RULES.render(pos)
+            continue
+        fired["king" if any(len(m.cards) == 1 for m in kept) else "pair"] += 1
+        cards = {c for m in kept for c in m.cards}
+        # One closed card: every kept removal takes it.
+        assert any(all(c in m.cards for m in kept) for c in cards)
+        wins = [m for m in full if winnable(d, RULES.apply(pos, m))]
+        if wins:
+            assert any(m in kept for m in wins), RULES.render(pos)
+    assert fired["king"] >= 10 and fired["pair"] >= 20, fired
+
+
+@pytest.mark.core
+def test_a_king_on_top_is_removed_at_once():
+    d = pack_of(["2C KS 6H 7C 9D"])
+    assert [str(m) for m in expand(d.cards, RULES.start(d), prune=True)] == ["KS"]
+    # A card whose one partner left lies beneath it in its own pile does not count against it:
+    # 6H's Sevens are 7C (available) and the others, all beneath 6H in pile 1.
+    d = pack_of(["7D QS JS TS 9S", "7H QD JD TD 9D", "7S QC JC TC 9C", "6H 7C 2H 3H 4H"])
+    pos = RULES.start(d)
+    for _ in range(3):
+        pos = RULES.apply(pos, DEAL)
+    assert pos.available[0] == card_index("6H")
+    assert [str(m) for m in expand(d.cards, pos, prune=True)] == ["7C+6H"]
+
+
+@pytest.mark.core
+def test_dead_rules_are_sound_and_fire():
+    fired = [0, 0, 0]  # rule 1, rule 2, rule 2 alone
+    for d, pos in late_positions(3, 300, left=20):
+        one, two = core().dead_rules(list(d.cards), *GAME.core_position(pos, {}))
+        fired[0] += one
+        fired[1] += two
+        fired[2] += two and not one
+        if one or two:
+            assert not winnable(d, pos), RULES.render(pos)
+    assert fired[0] >= 10 and fired[2] >= 10, fired
+
+
+@pytest.mark.core
+def test_dead_rule_two_finds_a_cycle_of_covers():
+    # Pile 1: 2C under QC; pile 2: AC under JC; every other card removed. QC's only Ace lies
+    # under JC, and JC's only Two under QC.
+    d = pack_of(["2C AC 3D 4D 5D", "QC JC 6D 7D 8D"])
+    removed = FULL & ~sum(1 << c for c in C("2C AC QC JC"))
+    assert core().dead_rules(list(d.cards), removed, 1) == (False, True)
+    # Without the cycle (QC's Ace on another pile) neither rule fires, and it can be won.
+    d = pack_of(["2C 3D AC 4D 5D", "QC JC 6D 7D 8D"])
+    assert core().dead_rules(list(d.cards), removed, 1) == (False, False)
+
+
+@pytest.mark.core
+def test_dead_rule_one_at_the_start_is_the_structural_proof():
+    for seed in range(300):
+        d = ss.random_deal(seed)
+        proof = GAME.structural_proof(d, {})
+        assert core().dead_rules(list(d.cards), 0, 0)[0] == (proof is not None), seed
+
+
+# -- proofs ---------------------------------------------------------------------------------------
+
+def structural_seeds(n):
+    return [s for s in range(200) if GAME.structural_proof(ss.random_deal(s), {})][:n]
+
+
+@pytest.mark.core
+def test_structural_proofs_check_and_name_the_cards():
+    seeds = structural_seeds(8)
+    assert len(seeds) == 8
+    for seed in seeds:
+        d = ss.random_deal(seed)
+        r = ss.solve("baroness", d)
+        assert r.blocked and r.proof.kind == "structural" and r.stats["states"] == 0
+        det = r.proof.details
+        assert all(c in r.proof.sentence for c in det["cards"])
+        assert f"pile {det['pile']} is dealt" in r.proof.sentence
+        assert ss.verify("baroness", d, r).ok
+        # The unpruned search agrees: no line wins (a few deals: it is slow).
+        if seed in seeds[:3]:
+            assert search(d.cards, prune=False).status == "exhausted"
+
+
+def test_tampered_structural_proofs_are_rejected():
+    seed = structural_seeds(1)[0]
+    d = ss.random_deal(seed)
+    proof = ss.solve("baroness", d).proof
+    det = proof.details
+    other = det["pile"] % 5 + 1
+    for bad in [
+        replace(proof, details={**det, "pile": other}),
+        replace(proof, details={**det, "value": det["value"] % 6 + 1}),
+        replace(proof, details={**det, "cards": det["cards"][:-1]}),
+        replace(proof, details={**det, "pile": 0}),
+        replace(proof, details={**det, "rule": "magic"}),
+        replace(proof, sentence=proof.sentence.replace(f"pile {det['pile']}", f"pile {other}")),
+        replace(proof, sentence=proof.sentence + "!"),
+    ]:
+        assert not ss.verify("baroness", d, bad).ok
+    clean = next(s for s in range(200) if not GAME.structural_proof(ss.random_deal(s), {}))
+    assert not ss.verify("baroness", ss.random_deal(clean), proof).ok
+
+
+@pytest.mark.core
+def test_exhaustive_proofs_and_certificates():
+    blocked = [s for s in range(60) if not GAME.structural_proof(ss.random_deal(s), {})
+               and search(ss.random_deal(s).cards).status == "exhausted"
+               and search(ss.random_deal(s).cards, prune=False, max_states=3000).status
+               == "exhausted"][:4]
+    assert blocked
+    for seed in blocked:
+        d = ss.random_deal(seed)
+        r = ss.solve("baroness", d, certificate=True)
+        assert r.proof.kind == "exhaustive" and r.proof.certificate
+        assert "all" in r.proof.sentence
+        assert ss.verify("baroness", d, r).ok
+        cert = r.proof.certificate
+        start = RULES.key(RULES.start(d))
+        assert start == GAME.certificate_key(0, 0, {}) and start in cert
+        torn = frozenset(k for k in cert if k != max(cert - {start}))
+        assert not ss.verify("baroness", d, replace(r.proof, certificate=torn)).ok
+        assert not ss.verify("baroness", d, replace(r.proof, certificate=cert - {start})).ok
+        pruned = ss.solve("baroness", d)
+        assert "docs/baroness.md" in pruned.proof.sentence
+        assert ss.verify("baroness", d, pruned, max_states=200_000).ok
+        json.dumps(r.to_dict())
+
+
+def test_tampered_lines_are_rejected():
+    d = ss.random_deal(2)  # won, a small search
+    moves = [str(m) for m in ss.solve("baroness", d, check=True).moves]
+    assert ss.verify("baroness", d, moves).ok
+    assert not ss.verify("baroness", d, moves[:-1]).ok
+    first_deal = moves.index("deal")
+    assert not ss.verify("baroness", d, moves[:first_deal] + moves[first_deal + 1:]).ok
+    assert not ss.verify("baroness", d, moves + ["deal"]).ok
+    fake = BlockProof(kind="exhaustive", sentence="no line wins")
+    assert not ss.verify("baroness", d, fake).ok
+    fake = BlockProof(kind="exhaustive", sentence="no line wins", certificate=frozenset({(0, 1)}))
+    assert not ss.verify("baroness", d, fake).ok
+
+
+# -- golden layouts and the command line ----------------------------------------------------------
+
+def golden_layouts():
+    for line in GOLDEN.read_text().splitlines():
+        rec = json.loads(line)
+        stacks = {(s["kind"], s["index"]): s["cards"] for s in rec["stacks"]}
+        piles = [stacks[("rows", i)] for i in range(5)]
+        # PySolFC lists a stack from its bottom: the talon's last card is dealt next.
+        stock = stacks[("talon", 0)][::-1]
+        yield rec, piles, stock
+
+
+@pytest.mark.core
+def test_pysolfc_layouts_read_as_typed_layouts_and_solve():
+    """Each PySolFC starting layout, typed as our layout text, reads back to a pack whose start
+    shows the same five cards and stock; the answer found verifies. PySolFC's game numbers are
+    not our seeds (another issue maps them), so no verdict is compared."""
+    seen = 0
+    for rec, piles, stock in golden_layouts():
+        assert [len(p) for p in piles] == [1] * 5 and len(stock) == 47
+        text = "\n".join(" ".join(p) for p in piles) + "\nStock: " + " ".join(stock)
+        d = GAME.read_deal(text, {})
+        assert RULES.render(RULES.start(d)) == text
+        r = ss.solve("baroness", text)
+        assert r.won == (search(d.cards, prune=False).status == "won"), rec["deal"]
+        if r.won or r.proof.kind == "structural":
+            assert ss.verify("baroness", text, r).ok
+        seen += 1
+    assert seen == 11
+
+
+def test_cli_solves_a_layout_file(tmp_path, capsys):
+    text = RULES.render(RULES.start(ss.random_deal(2)))
+    f = tmp_path / "layout.txt"
+    f.write_text(text)
+    code = cli_main(["solve", "baroness", "--file", str(f)])
+    out = capsys.readouterr().out
+    assert code in (0, 1) and out.startswith(text)
+    assert cli_main(["solve", "thirteens-baroness", "--seed", "2"]) == code
+    capsys.readouterr()
+    assert cli_main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "baroness" in out and "thirteens-baroness" in out
