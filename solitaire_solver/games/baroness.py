@@ -75,6 +75,7 @@ class Baroness(Game):
 
     # -- the core ---------------------------------------------------------------------------------
     core = "_baroness"
+    picture = "piles-and-apart"
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         return {"cards": list(deal.cards)}

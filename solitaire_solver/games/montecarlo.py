@@ -62,6 +62,7 @@ class MonteCarlo(Game):
 
     # -- the core ---------------------------------------------------------------------------------
     core = "_montecarlo"
+    picture = "grid-and-stock"
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         return {"cards": list(deal.cards), "stuck": variant["consolidate"] == "stuck"}
