@@ -261,6 +261,8 @@ EXTRA_SPECS = {
     "_fourteen": lambda core: ({}, {"mode": core.MODE_ALL}, {"mode": core.MODE_PRUNED}),
     "_nestor": lambda core: ({}, {"prune": False}, {"closed_dead": True}),
     "_pyramid": lambda core: ({},),
+    "_baroness": lambda core: ({}, {"prune": False}),
+    "_montecarlo": lambda core: ({},),
 }
 
 
@@ -324,6 +326,7 @@ def test_core_search_from_a_random_position(game, data):
 PRUNED_EXPAND = {
     "_fourteen": (lambda core: {"mode": core.MODE_PRUNED}, True),
     "_pyramid": (lambda core: {"all_moves": False}, False),
+    "_baroness": (lambda core: {"prune": True}, True),
 }
 
 
