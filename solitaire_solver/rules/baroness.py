@@ -10,11 +10,11 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..cards import CARD_NAMES, card_index, value
+from ..cards import CARD_NAMES, value
 from ..deal import Deal
-from ..errors import CardError, LayoutError
+from ..errors import LayoutError
 from ..moves import Move
-from .base import Rules
+from .base import LayoutCards, Rules
 
 PILES = 5
 #: Deals of five cards (the first one made at the start); the eleventh lays the last two apart.
@@ -152,34 +152,21 @@ def read_layout(text: str) -> Deal:
     if len(piles) != PILES:
         raise LayoutError(f"a Baroness layout has {PILES} pile lines before `Stock:`, "
                           f"this one {len(piles)}")
-    seen: dict[int, str] = {}
-    cards: list[int] = []
-
-    def read(n: int, where: str, tokens: list[str]) -> None:
-        for k, t in enumerate(tokens, start=1):
-            try:
-                c = card_index(t)
-            except CardError:
-                raise LayoutError(f"line {n} ({where}), card {k}: {t!r} is not a card") from None
-            if c in seen:
-                raise LayoutError(f"line {n} ({where}), card {k}: {CARD_NAMES[c]} is a duplicate "
-                                  f"(already in {seen[c]})")
-            seen[c] = where
-            cards.append(c)
+    layout = LayoutCards()
 
     for i, (n, ln) in enumerate(piles, start=1):
         tokens = [t for t in _SPLIT.split(ln) if t]
         if len(tokens) != 1:
             raise LayoutError(f"line {n} (pile {i}): a pile holds one card at the start, "
                               f"this one {len(tokens)}")
-        read(n, f"pile {i}", tokens)
+        layout.read(n, f"pile {i}", tokens)
     n, ln = stock[0]
     tokens = [t for t in _SPLIT.split(ln) if t]
     if len(tokens) != 52 - PILES:
         raise LayoutError(f"line {n} (stock): the stock holds {52 - PILES} cards at the start, "
                           f"this one {len(tokens)}")
-    read(n, "the stock", tokens)
-    return Deal(cards)
+    layout.read(n, "the stock", tokens)
+    return Deal(layout.cards)
 
 
 def full_piles(cards: Sequence[int]) -> tuple[tuple[int, ...], ...]:

@@ -6,9 +6,9 @@ import dataclasses
 from abc import ABC, abstractmethod
 from typing import Any, Hashable
 
-from ..cards import CARD_NAMES
+from ..cards import CARD_NAMES, card_index
 from ..deal import Deal
-from ..errors import MoveError
+from ..errors import CardError, LayoutError, MoveError
 from ..moves import Move
 
 
@@ -76,3 +76,29 @@ def _card_data(v: Any) -> Any:
         return [CARD_NAMES[x] if isinstance(x, int) and not isinstance(x, bool) else _card_data(x)
                 for x in v]
     return v
+
+
+class LayoutCards:
+    """Reads the cards of a layout text line by line, naming the line, the place and the card of
+    whatever is wrong, and refusing a card given twice (the layout readers of every game)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, str] = {}
+        self.cards: list[int] = []
+
+    def read(self, line_no: int, where: str, words: list[str]) -> list[int]:
+        """The cards of `words` (line `line_no`, the place `where`), also kept in `cards`."""
+        out = []
+        for k, w in enumerate(words, start=1):
+            try:
+                c = card_index(w)
+            except CardError:
+                raise LayoutError(f"line {line_no} ({where}), card {k}: {w!r} is not a card"
+                                  ) from None
+            if c in self.seen:
+                raise LayoutError(f"line {line_no} ({where}), card {k}: {CARD_NAMES[c]} is a "
+                                  f"duplicate (already in {self.seen[c]})")
+            self.seen[c] = where
+            out.append(c)
+        self.cards.extend(out)
+        return out

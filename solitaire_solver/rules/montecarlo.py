@@ -12,11 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
-from ..cards import CARD_NAMES, card_index, value
+from ..cards import CARD_NAMES, value
 from ..deal import Deal
-from ..errors import CardError, LayoutError
+from ..errors import LayoutError
 from ..moves import Move
-from .base import Rules
+from .base import LayoutCards, Rules
 
 SIDE = 5
 PLACES = SIDE * SIDE
@@ -149,23 +149,15 @@ def read_layout(text: str) -> Deal:
     if len(rows) != SIDE:
         raise LayoutError(f"a Monte Carlo layout has {SIDE} rows before `Stock:`, "
                           f"this one {len(rows)}")
-    seen: dict[int, str] = {}
-    cards: list[int] = []
+    layout = LayoutCards()
 
     def read(n: int, where: str, tokens: list[str]) -> None:
-        for k, t in enumerate(tokens, start=1):
-            if t == "..":
-                raise LayoutError(f"line {n} ({where}), card {k}: a starting layout has no "
-                                  "empty place")
-            try:
-                c = card_index(t)
-            except CardError:
-                raise LayoutError(f"line {n} ({where}), card {k}: {t!r} is not a card") from None
-            if c in seen:
-                raise LayoutError(f"line {n} ({where}), card {k}: {CARD_NAMES[c]} is a duplicate "
-                                  f"(already in {seen[c]})")
-            seen[c] = where
-            cards.append(c)
+        if ".." in tokens:
+            k = tokens.index("..")
+            layout.read(n, where, tokens[:k])  # a bad card before it is named first
+            raise LayoutError(f"line {n} ({where}), card {k + 1}: a starting layout has no "
+                              "empty place")
+        layout.read(n, where, tokens)
 
     for r, (n, ln) in enumerate(rows, start=1):
         if ln.lower().startswith("stock"):
@@ -180,4 +172,4 @@ def read_layout(text: str) -> Deal:
         raise LayoutError(f"line {n_stock} (stock): the stock holds {STOCK} cards at the start, "
                           f"this one {len(tokens)}")
     read(n_stock, "the stock", tokens)
-    return Deal(cards)
+    return Deal(layout.cards)

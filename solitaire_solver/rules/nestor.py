@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from ..cards import CARD_NAMES, card_index, value
+from ..cards import CARD_NAMES, value
 from ..deal import Deal
-from ..errors import CardError, LayoutError
+from ..errors import LayoutError
 from ..moves import Move
-from .base import Rules
+from .base import LayoutCards, Rules
 
 COLUMNS = 8
 ROWS = 6
@@ -120,25 +120,7 @@ def parse_layout(text: str) -> NestorLayout:
         raise LayoutError(
             f"a Nestor layout has {COLUMNS} column lines before `Stock:`, this one {len(col_lines)}"
         )
-    seen: dict[int, str] = {}
-
-    def read(line_no: int, words: list[str], where: str) -> list[int]:
-        out = []
-        for k, w in enumerate(words, start=1):
-            try:
-                c = card_index(w)
-            except CardError:
-                raise LayoutError(
-                    f"line {line_no} ({where}), card {k}: {w!r} is not a card"
-                ) from None
-            if c in seen:
-                raise LayoutError(
-                    f"line {line_no} ({where}), card {k}: {CARD_NAMES[c]} is a duplicate "
-                    f"(already in {seen[c]})"
-                )
-            seen[c] = where
-            out.append(c)
-        return out
+    layout = LayoutCards()
 
     columns = []
     for i, (line_no, line) in enumerate(col_lines, start=1):
@@ -148,12 +130,12 @@ def parse_layout(text: str) -> NestorLayout:
         if len(words) != ROWS:
             raise LayoutError(f"line {line_no} (column {i}): a column has {ROWS} cards, "
                               f"this one {len(words)}")
-        columns.append(read(line_no, words, f"column {i}"))
+        columns.append(layout.read(line_no, f"column {i}", words))
     words = [w for w in _SPLIT.split(stock_line[len("stock:"):]) if w]
     if len(words) != STOCK:
         raise LayoutError(f"line {stock_no} (stock): the stock has {STOCK} cards, "
                           f"this one {len(words)}")
-    stock = read(stock_no, words, "the stock")
+    stock = layout.read(stock_no, "the stock", words)
     return NestorLayout(columns, stock)
 
 
