@@ -43,6 +43,42 @@ Pruning (the default search; `prune=False` or a certificate searches every legal
   Y covers X's. Cards not dealt yet have no covers now (the ones dealt on top later must leave
   too, which G ignores: it is a relaxation, never too strict).
 tests/test_baroness.py checks each rule fires and that pruned and unpruned searches agree.
+
+PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
+
+- "together" (last_deal="together"): the tenth deal also lays pack cards 50 and 51 apart, so
+  aux runs 0..9 and the reserve is laid at aux 9 (last_aux). The piles are still fixed by the
+  deal, so every argument above holds word for word, and every rule stays on.
+- "to_empty": the top card of a pile may move onto an empty pile (move word: the card's bit
+  with the pile's number 1..5 at moves.PILE_SHIFT). A card arrives only on an empty pile, and
+  while it is there the pile is not empty, so a pile holds at most ONE card not dealt to it, at
+  its bottom, under the cards dealt to that pile since; every card dealt to a pile and neither
+  removed nor moved away stays there in dealing order. So (removed, deals, the moved card at the
+  bottom of each pile or none) is the whole position: aux's bits 4 + 6i .. 9 + 6i hold pile i's
+  moved card + 1 (0: none), 4 + 30 bits, clear of bit 63 (_engine.pxd). It is canonical: a card
+  moved back onto the pile it was dealt to is in its dealing place again (the pile was empty,
+  so every card dealt to it after that card is gone) and is stored as none; a moved card that
+  leaves (moved again or removed) clears its field. The reference rules' key is the same tuple.
+  A lone card moving elsewhere changes which later cards cover it, so it is a real move, and
+  lines can return to a position: Game.cyclic, with max_depth a bound on lines that repeat no
+  position. In a run of moves onto empty piles (between two removals or deals) the number of
+  non-empty piles never falls and grows with every move from a pile of two cards or more, so
+  at most 4 such moves; between them only lone cards move, among at most 5 places: at most
+  5 * 5!/1! = 600 positions a run. 39 runs (28 removals and 10 deals between them) make at
+  most 39 * 599 + 38 < 24000 moves.
+  Pruning under to_empty: the closed-card rule stays, with no exception for the cards beneath
+  a card (they can come free while it stays, once it moves): an available card whose partners
+  left are all available now must leave with one of them, and the lemma holds (the reordered
+  line plays the same moves less those of m's cards, each pile holding the original's cards
+  less m's, so an empty pile in the original line is empty in the new one). It shortens a
+  shortest winning line by one, so it stays exact on a graph with cycles. Both dead() rules
+  assume a pile's cards never meet, which a move onto an empty pile breaks: dead() is off.
+  Symmetry: after the last deal nothing tells the piles apart, so positions that differ by
+  a renumbering of the piles win alike. A lone card moving to an empty pile gives such a copy
+  of the position (so no shortest winning line starts with it), and moving a card onto one
+  empty pile or another gives two copies of one position: the pruned search, after the last
+  deal, moves only a card with another beneath it, onto the first empty pile. Before it, which
+  pile a card lies on decides which cards the deals put on it, and every such move is kept.
 """
 
 from libc.stdint cimport uint64_t
@@ -51,12 +87,19 @@ from solitaire_solver._engine cimport Game, State, depth_first, expand_state, ga
 from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t
 
 from solitaire_solver.contract import run_of
-from solitaire_solver.moves import word_code
+from solitaire_solver.moves import PILE_SHIFT, word_code
 
 DEF NPILES = 5
 DEF FIVE_DEALS = 10
+DEF DEAL_BITS = 4       # aux: the deal moves played, then 6 bits a pile (games/baroness.py)
+DEF MOVED_BITS = 6
+# A line repeating no position, with to_empty (module docstring).
+DEF CYCLIC_DEPTH = 24000
 
 cdef uint64_t DEAL_WORD = word_code("deal")
+cdef int TO_PILE_SHIFT = PILE_SHIFT
+cdef uint64_t DEAL_MASK = (1 << DEAL_BITS) - 1
+cdef uint64_t CARD_BITS = BB_FULL_PACK
 
 
 cdef struct BaronessCtx:
@@ -67,24 +110,71 @@ cdef struct BaronessCtx:
     bb_t partners[52]                    # [card]: the cards that can leave with it
     bb_t beneath[52]                     # [card]: the cards dealt onto its pile before it
     bb_t undealt[FIVE_DEALS + 1]         # [aux]: the cards not on the table after aux deal moves
+    int home[52]                         # [card]: the pile it is dealt to, -1 for the two apart
+    int last_aux                         # deal moves in a game: 10, or 9 with "together"
     bint prune
+    bint to_empty
+
+
+cdef inline int deal_moves(const State *s) noexcept nogil:
+    return <int>(s.aux & DEAL_MASK)
+
+
+cdef inline int moved_card(const State *s, int i) noexcept nogil:
+    """The card moved onto pile i, at its bottom, or -1 (to_empty; module docstring)."""
+    return <int>((s.aux >> (DEAL_BITS + MOVED_BITS * i)) & ((1 << MOVED_BITS) - 1)) - 1
+
+
+cdef inline int pile_tops(BaronessCtx *c, const State *s, int *top) noexcept nogil:
+    """Each pile's top card (-1 for an empty pile) into top; returns the empty piles' count.
+    A pile holds the cards dealt to it that are neither removed nor moved away, in dealing
+    order, on top of its moved card if it has one."""
+    cdef int d = deal_moves(s) + 1
+    cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
+    cdef int i, j, m, empty = 0
+    cdef bb_t gone = s.removed, left
+    if c.to_empty:
+        for i in range(NPILES):
+            m = moved_card(s, i)
+            if m >= 0:
+                gone |= (<bb_t>1) << m
+    for i in range(NPILES):
+        left = c.prefix[i][k] & ~gone
+        if left:
+            j = k - 1
+            while not (left >> c.card[i][j]) & 1:
+                j -= 1
+            top[i] = c.card[i][j]
+        else:
+            top[i] = moved_card(s, i) if c.to_empty else -1
+            if top[i] < 0:
+                empty += 1
+    return empty
+
+
+cdef inline int pile_size(BaronessCtx *c, const State *s, int i) noexcept nogil:
+    """The cards on pile i (to_empty)."""
+    cdef int d = deal_moves(s) + 1
+    cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
+    cdef int j, m
+    cdef bb_t gone = s.removed
+    for j in range(NPILES):
+        m = moved_card(s, j)
+        if m >= 0:
+            gone |= (<bb_t>1) << m
+    return bb_count(c.prefix[i][k] & ~gone) + (1 if moved_card(s, i) >= 0 else 0)
 
 
 cdef inline bb_t available(BaronessCtx *c, const State *s) noexcept nogil:
     """The top card of each pile and the cards laid apart, as a bitboard."""
-    cdef int deals = <int>s.aux + 1
-    cdef int k = deals if deals < FIVE_DEALS else FIVE_DEALS
-    cdef int i, j
-    cdef bb_t out = 0, left
+    cdef int top[NPILES]
+    cdef int i
+    cdef bb_t out = 0
+    pile_tops(c, s, top)
     for i in range(NPILES):
-        left = c.prefix[i][k] & ~s.removed
-        if left == 0:
-            continue
-        j = k - 1
-        while not (left >> c.card[i][j]) & 1:
-            j -= 1
-        out |= (<bb_t>1) << c.card[i][j]
-    if deals > FIVE_DEALS:
+        if top[i] >= 0:
+            out |= (<bb_t>1) << top[i]
+    if deal_moves(s) >= c.last_aux:
         out |= c.reserve & ~s.removed
     return out
 
@@ -119,15 +209,15 @@ cdef inline bint stuck_cards(BaronessCtx *c, const State *s, bb_t left) noexcept
     covers are all in G and which has a partner whose covers are all in G (or is a King) is in
     G; dead when G misses a card left. Each pile is peeled from its top while its top-most card
     outside G qualifies; cards not on the table yet, and the reserve, have no covers."""
-    cdef int k = <int>s.aux + 1
+    cdef int k = deal_moves(s) + 1
     cdef int h[NPILES]
     cdef int i
     cdef bint changed = True
     cdef bb_t free, ok = bb_rank(13)
     if k > FIVE_DEALS:
         k = FIVE_DEALS
-    free = c.undealt[s.aux] & left
-    if s.aux >= FIVE_DEALS:
+    free = c.undealt[deal_moves(s)] & left
+    if deal_moves(s) >= c.last_aux:
         free |= c.reserve & left
     # ok: the cards that have a partner whose covers are all in G (one is "ready").
     ok |= partners_of(free)
@@ -156,10 +246,13 @@ cdef inline bint stuck_cards(BaronessCtx *c, const State *s, bb_t left) noexcept
 
 cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
     cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef int top[NPILES]
+    cdef int empty = pile_tops(c, s, top)
     cdef bb_t avail = available(c, s)
     cdef bb_t left = ~s.removed & BB_FULL_PACK
     cdef bb_t a, partners, best_partners = 0, b
-    cdef int n = 0, v, card, best = -1, best_n = 99, k
+    cdef int n = 0, v, card, best = -1, best_n = 99, k, i, t
+    cdef bint final
     if c.prune:
         # The closed-card rule (module docstring).
         a = avail
@@ -195,19 +288,56 @@ cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil
             out[n] = ((<bb_t>1) << card) | (b & -b)
             n += 1
             b &= b - 1
-    if s.aux < FIVE_DEALS:
+    if deal_moves(s) < c.last_aux:
         out[n] = DEAL_WORD
         n += 1
+    if c.to_empty and 0 < empty < NPILES:
+        # Every top card onto every empty pile (a card laid apart never moves), tried after
+        # the deal so that lines do not wander among the piles first. After the last
+        # deal the pruned search moves only a card that uncovers another, onto the first empty
+        # pile: no deal tells the piles apart any more (module docstring, "symmetry").
+        final = c.prune and deal_moves(s) >= c.last_aux
+        for t in range(NPILES):
+            if top[t] < 0:
+                for i in range(NPILES):
+                    if top[i] >= 0 and not (final and pile_size(c, s, i) < 2):
+                        out[n] = ((<bb_t>1) << top[i]) | (<uint64_t>(t + 1) << TO_PILE_SHIFT)
+                        n += 1
+                if final:
+                    break
     return n
 
 
+cdef inline uint64_t without_moved(const State *s, bb_t cards) noexcept nogil:
+    """aux with the moved-card field of every pile whose moved card is in `cards` cleared."""
+    cdef uint64_t aux = s.aux
+    cdef int i, m
+    for i in range(NPILES):
+        m = moved_card(s, i)
+        if m >= 0 and (cards >> m) & 1:
+            aux &= ~((<uint64_t>((1 << MOVED_BITS) - 1)) << (DEAL_BITS + MOVED_BITS * i))
+    return aux
+
+
 cdef void baroness_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef bb_t cards = move & CARD_BITS
+    cdef int card, t
     if move == DEAL_WORD:
         out.removed = s.removed
         out.aux = s.aux + 1
+    elif move != cards:
+        # Onto the empty pile t: the card's old field (if it was a moved card) is cleared, and
+        # t's field names it unless t is the pile it was dealt to (canonical: docstring).
+        card = bb_lowest(cards)
+        t = <int>(move >> TO_PILE_SHIFT) - 1
+        out.removed = s.removed
+        out.aux = without_moved(s, cards)
+        if c.home[card] != t:
+            out.aux |= (<uint64_t>(card + 1)) << (DEAL_BITS + MOVED_BITS * t)
     else:
         out.removed = s.removed | move
-        out.aux = s.aux
+        out.aux = without_moved(s, cards) if c.to_empty else s.aux
 
 
 cdef int baroness_won(void *ctx, const State *s) noexcept nogil:
@@ -220,7 +350,8 @@ cdef int baroness_dead(void *ctx, const State *s) noexcept nogil:
     return unmatched(c, left) or stuck_cards(c, s, left)
 
 
-cdef void setup(BaronessCtx *c, object cards, bint prune) except *:
+cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
+                bint to_empty=False) except *:
     cdef int i, j, v
     cdef bb_t seen = 0
     if len(cards) != 52:
@@ -242,6 +373,12 @@ cdef void setup(BaronessCtx *c, object cards, bint prune) except *:
         c.partners[j] = bb_rank(13 - (j % 13 + 1)) if j % 13 != 12 else 0
     c.beneath[<int>cards[50]] = 0
     c.beneath[<int>cards[51]] = 0
+    for j in range(52):
+        c.home[<int>cards[j]] = j % NPILES if j < NPILES * FIVE_DEALS else -1
+        if to_empty:
+            # The closed-card rule's exception for the cards beneath a card is void once cards
+            # move (module docstring).
+            c.beneath[j] = 0
     for j in range(FIVE_DEALS + 1):
         c.undealt[j] = 0
         for i in range(NPILES * (j + 1) if j < FIVE_DEALS else 52, 52):
@@ -250,22 +387,29 @@ cdef void setup(BaronessCtx *c, object cards, bint prune) except *:
     for v in range(1, 7):
         c.pair_mask[v] = bb_rank(v) | bb_rank(13 - v)
     c.prune = prune
+    c.to_empty = to_empty
+    c.last_aux = FIVE_DEALS - 1 if together else FIVE_DEALS
 
 
 cdef void make_game(Game *g, BaronessCtx *c, dict spec, bint prune) except *:
-    setup(c, spec["cards"], prune)
+    setup(c, spec["cards"], prune, spec.get("together", False), spec.get("to_empty", False))
     game_clear(g)
     g.ctx = c
     g.moves = baroness_moves
     g.play = baroness_play
     g.won = baroness_won
-    if prune:
+    if prune and not c.to_empty:
         g.dead = baroness_dead
     g.counted = BB_FULL_PACK
-    # At most seven cards are available (five tops, two apart): 21 pairs, and a deal.
+    # At most seven cards are available (five tops, two apart): 21 pairs, and a deal; with
+    # to_empty, a of the tops onto the 5 - a empty piles adds at most 6 (and fewer pairs).
     g.max_moves = 32
-    # 10 deals and at most 28 removals.
-    g.max_depth = 40
+    if c.to_empty:
+        g.cyclic = 1
+        g.max_depth = CYCLIC_DEPTH
+    else:
+        # 10 deals and at most 28 removals.
+        g.max_depth = 40
 
 
 def solve(dict spec, str objective, limits, bint certificate):
@@ -279,8 +423,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"baroness has no objective {objective!r}")
     make_game(&g, &c, spec, spec.get("prune", True) and not certificate)
     root = root_of(spec)
-    if root.aux > FIVE_DEALS:
-        raise ValueError(f"no position has {root.aux} deals after the first")
+    if deal_moves(&root) > c.last_aux or (not c.to_empty and root.aux > DEAL_MASK):
+        raise ValueError(f"no position has aux {root.aux} (deals after the first, moved cards)")
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
@@ -294,11 +438,11 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     return expand_state(&g, removed, aux)
 
 
-def dead_rules(object cards, uint64_t removed, uint64_t aux):
+def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False):
     """The two dead() tests at the position (removed, aux), as (rule 1, rule 2) (for tests)."""
     cdef BaronessCtx c
     cdef State s
-    setup(&c, cards, True)
+    setup(&c, cards, True, together)
     s.removed = removed
     s.aux = aux
     left = ~removed & BB_FULL_PACK

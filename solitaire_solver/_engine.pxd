@@ -47,6 +47,11 @@ ctypedef struct Game:
     # NULL, or best_first's cost of a move (>= 1; NULL: every move costs one), for a game whose
     # one move stands for several of its rules' moves (the length of a line is its cost).
     cost_fn cost
+    # 0, or 1 for a game whose moves can lead back to a position (Baroness with to_empty): its
+    # max_depth bounds the lines that repeat no position, so depth_first can pass it only after
+    # the table, at its memory budget, forgot a position on the line; it then stops at the
+    # memory limit instead of raising.
+    int cyclic
 
 # A Game with every field zero (NULL hooks, no labels): cores fill in what they use.
 cdef inline void game_clear(Game *g) noexcept nogil:

@@ -5,7 +5,11 @@ The search is a reachability search: a position is stored in the transposition t
 reached and never expanded again, because every position reachable from it was explored the first
 time. That is exact for the acyclic move graphs of all our games (every move removes a card or
 advances a stock, deal or pass counter). When the table is full an old key is replaced; the search
-then stays correct and may only explore that position twice.
+then stays correct and may only explore that position twice. A game whose moves can lead back to
+a position (Game.cyclic: Baroness with to_empty) stays exact too, since a stored position is either
+explored to the end or on the line being explored; past the table's budget, a forgotten position
+on the line could be entered again, so a line longer than the game's bound on lines that repeat
+no position stops the search at the memory limit.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -213,6 +217,8 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
         if use_dead and g.dead(g.ctx, &child):
             r.pruned += 1
             continue
+        if g.cyclic and d + 1 >= g.max_depth:
+            return SEARCH_LIMIT_MEMORY  # a forgotten position re-entered (Game.cyclic)
         descend(g, frames, moves, mm, &d, &child, r)
 
 

@@ -19,6 +19,13 @@ _CARD_BITS = (1 << 52) - 1
 #: card's bit with this one. The top bit, clear of the words' flags.
 RESERVE_FLAG = 1 << 63
 _RESERVE_TEXT = re.compile(r"^(\S+?)\s*>\s*R$", re.IGNORECASE)
+#: A move of one card onto an empty pile (Baroness with `to_empty`, written `QH>3`): the card's
+#: bit with the pile's number (1..MAX_PILE) in the field at PILE_SHIFT, clear of the words' flags
+#: (bits 52..56) and of RESERVE_FLAG.
+PILE_SHIFT = 57
+MAX_PILE = 15
+_PILE_FIELD = MAX_PILE << PILE_SHIFT
+_PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")
 
 
 def word_code(word: str) -> int:
@@ -28,16 +35,18 @@ def word_code(word: str) -> int:
 
 @dataclass(frozen=True)
 class Move:
-    """A removal (its cards, ascending index order), a single-word move such as `draw`, or one
-    card put into a reserve (`reserve`, written `JH>R`)."""
+    """A removal (its cards, ascending index order), a single-word move such as `draw`, one
+    card put into a reserve (`reserve`, written `JH>R`), or one card moved onto the empty pile
+    numbered `pile` (1-based, written `QH>3`)."""
 
     cards: tuple[int, ...] = ()
     word: Optional[str] = None
     reserve: bool = False
+    pile: int = 0
 
     @classmethod
     def from_text(cls, text: str) -> Move:
-        """Read `5H+6C`, `KS`, `JH>R` or a word; cards in any order and case."""
+        """Read `5H+6C`, `KS`, `JH>R`, `QH>3` or a word; cards in any order and case."""
         if not isinstance(text, str):
             raise MoveError(f"a move is text, not {text!r}")
         t = text.strip()
@@ -47,6 +56,20 @@ class Move:
         if to_reserve:
             try:
                 return cls.to_reserve(card_index(to_reserve.group(1)))
+            except CardError as e:
+                raise MoveError(f"not a move: {text!r} ({e})") from None
+        to_pile = _PILE_TEXT.match(t)
+        if to_pile:
+            where = to_pile.group(2)
+            if not where.isdigit():
+                raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, or the "
+                                "number of a pile)")
+            pile = int(where)
+            if not 1 <= pile <= MAX_PILE:
+                raise MoveError(f"not a move: {text!r} (piles are numbered from 1, at most "
+                                f"{MAX_PILE})")
+            try:
+                return cls.to_pile(card_index(to_pile.group(1)), pile)
             except CardError as e:
                 raise MoveError(f"not a move: {text!r} ({e})") from None
         parts = re.split(r"\s*\+\s*", t)
@@ -70,6 +93,13 @@ class Move:
         return cls(cards=(card,), reserve=True)
 
     @classmethod
+    def to_pile(cls, card: int, pile: int) -> Move:
+        """The move putting `card` onto the empty pile numbered `pile` (1-based)."""
+        if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= MAX_PILE:
+            raise MoveError(f"a pile is numbered 1..{MAX_PILE}, not {pile!r}")
+        return cls(cards=(card,), pile=pile)
+
+    @classmethod
     def from_code(cls, code: int) -> Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52."""
         return _from_code(code)
@@ -78,7 +108,7 @@ class Move:
     def code(self) -> int:
         if self.word is not None:
             return word_code(self.word)
-        return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0)
+        return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0) | self.pile << PILE_SHIFT
 
     @property
     def mask(self) -> int:
@@ -90,6 +120,8 @@ class Move:
             return self.word
         if self.reserve:
             return CARD_NAMES[self.cards[0]] + ">R"
+        if self.pile:
+            return f"{CARD_NAMES[self.cards[0]]}>{self.pile}"
         return "+".join(CARD_NAMES[c] for c in self.cards)
 
     def __repr__(self) -> str:
@@ -101,7 +133,9 @@ def _from_code(code: int) -> Move:
     # Cached: the same few thousand removals recur across deals, and Moves are immutable.
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
-    flags = code >> _WORD_SHIFT
+    if code & _PILE_FIELD:
+        return Move(cards=tuple(indexes(code & _CARD_BITS)), pile=(code & _PILE_FIELD) >> PILE_SHIFT)
+    flags = (code >> _WORD_SHIFT) & ((1 << len(WORDS)) - 1)
     if flags:
         return Move(word=WORDS[flags.bit_length() - 1])
     return Move(cards=tuple(indexes(code & _CARD_BITS)))

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver.cards import card_index
+from solitaire_solver.cards import CARD_NAMES, card_index
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.contract import Limits
 from solitaire_solver.errors import DealError, LayoutError, MoveError
@@ -479,3 +479,230 @@ def test_cli_solves_a_layout_file(tmp_path, capsys):
     assert cli_main(["games"]) == 0
     out = capsys.readouterr().out
     assert "baroness" in out and "thirteens-baroness" in out
+
+
+# -- PySolFC's rules: last_deal="together", to_empty=True, the preset baroness-pysolfc ----------
+
+TOGETHER = {"last_deal": "together"}
+TO_EMPTY = {"to_empty": True}
+PRESET = {"last_deal": "together", "to_empty": True}
+PYSOLFC_VARIANTS = [TOGETHER, TO_EMPTY, PRESET]
+vid = ["together", "to_empty", "preset"]
+
+
+def rules_of(given: dict) -> BaronessRules:
+    return GAME.rules(GAME.variant(**given))
+
+
+def emptied(rules, deal, rng, plies):
+    """A random line of play that deals only when nothing else is legal, so piles run empty and
+    cards move onto them; at most `plies` moves."""
+    pos = rules.start(deal)
+    for _ in range(plies):
+        moves = rules.moves(pos)
+        if not moves:
+            break
+        rest = [m for m in moves if m != DEAL]
+        pos = rules.apply(pos, rng.choice(rest or moves))
+    return pos
+
+
+def test_the_preset_is_pysolfcs_baroness():
+    from solitaire_solver.pysolfc import pysolfc_preset
+    game, fixed = get_game("baroness-pysolfc")
+    assert game is GAME and fixed == PRESET
+    assert pysolfc_preset("baroness") == pysolfc_preset(657) == "baroness-pysolfc"
+    assert GAME.variant() == {"last_deal": "apart", "to_empty": False}
+
+
+def test_last_deal_together_lays_the_last_two_apart_with_the_tenth_deal():
+    d = ss.random_deal(3)
+    rules = rules_of(TOGETHER)
+    pos = rules.start(d)
+    for _ in range(8):
+        pos = rules.apply(pos, DEAL)
+    assert len(pos.stock) == 7 and DEAL in rules.moves(pos)
+    pos = rules.play(pos, DEAL)
+    assert pos.deals == 10 and pos.stock == () and set(pos.reserve) == set(d.cards[50:])
+    assert [p[-1] for p in pos.piles] == list(d.cards[45:50])
+    assert DEAL not in rules.moves(pos)
+    assert "all 10 deals" in rules.why_illegal(pos, DEAL)
+    assert rules.render(pos).splitlines()[-1].startswith("Reserve: ")
+
+
+def test_move_text_to_an_empty_pile():
+    m = Move.from_text(" qh > 3 ")
+    assert m == Move.to_pile(card_index("QH"), 3) and str(m) == "QH>3"
+    assert Move.from_code(m.code) == m and m != Move.from_text("QH")
+    assert Move.from_text("JH>R") != Move.from_text("JH>1")
+    for bad, fragment in [("QH>0", "numbered from 1"), ("QH>x", "after `>`"), ("XX>2", "XX"),
+                          ("QH>", "after `>`")]:
+        with pytest.raises(MoveError, match=fragment):
+            Move.from_text(bad)
+
+
+def test_moves_onto_empty_piles_and_their_reasons():
+    d = pack_of(["6C AH KS 5D 9S", "7C JH QH 2H TS"])
+    rules = rules_of(TO_EMPTY)
+    pos = rules.play(rules.start(d), Move.from_text("KS"))
+    assert {str(m) for m in rules.moves(pos) if m.pile} == {"6C>3", "AH>3", "5D>3", "9S>3"}
+    moved = rules.play(pos, Move.from_text("ah > 3"))
+    assert moved.piles[1] == () and moved.piles[2] == (card_index("AH"),)
+    assert rules.key(moved)[2] == (None, None, card_index("AH"), None, None)
+    # The next deal covers AH in pile 3; JH + 2H then empties pile 2.
+    later = rules.play(rules.play(moved, DEAL), Move.from_text("JH+2H"))
+    assert later.piles[2] == tuple(C("AH QH")) and later.piles[1] == ()
+    reasons = [("5D>3", "pile 3 is not empty"), ("QH>7", "piles 1 to 5"),
+               ("KS>2", "already removed"), ("AH>2", "covered in pile 3"),
+               ("3C>2", "not dealt yet")]
+    for text, fragment in reasons:
+        with pytest.raises(MoveError, match=fragment):
+            rules.play(later, Move.from_text(text))
+    with pytest.raises(MoveError, match="only under to_empty=True"):
+        RULES.play(RULES.apply(RULES.start(d), Move.from_text("KS")), Move.from_text("AH>3"))
+
+
+def test_the_cards_laid_apart_never_move_onto_a_pile():
+    """PySolFC's reserve stacks (Giza_Reserve) send every move to _dropPairMove, which asserts on
+    the top card of the target and fails on an empty pile before anything moves: docs/baroness.md."""
+    rules = rules_of(PRESET)
+    pos = rules.start(ss.random_deal(4))
+    while pos.stock:
+        pos = rules.apply(pos, DEAL)
+    # Pile 1 emptied (its cards taken out of play), so there is a pile to move onto.
+    gone = sum(1 << c for c in pos.piles[0])
+    pos = replace(pos, piles=((),) + pos.piles[1:], removed=pos.removed | gone)
+    assert len(pos.reserve) == 2
+    assert {str(m) for m in rules.moves(pos) if m.pile} == {
+        f"{CARD_NAMES[p[-1]]}>1" for p in pos.piles[1:]}
+    for c in pos.reserve:
+        with pytest.raises(MoveError, match="lies apart"):
+            rules.play(pos, Move.to_pile(c, 1))
+
+
+def test_a_card_back_on_its_own_pile_is_the_position_it_left():
+    """The key is canonical: a lone card moved away and back is where it was dealt again, and
+    the core's packed position says the same."""
+    d = pack_of(["6C AH KS 5D 9S", "7C JH QH 2H TS"])
+    rules = rules_of(PRESET)
+    pos = rules.play(rules.start(d), Move.from_text("KS"))
+    there = rules.play(pos, Move.from_text("AH>3"))
+    back = rules.play(there, Move.from_text("AH>2"))
+    assert back.piles == pos.piles and rules.key(back) == rules.key(pos)
+    assert rules.key(pos)[2] == (None,) * 5
+    for p in (pos, there, back):
+        assert GAME.certificate_key(*GAME.core_position(p, PRESET), PRESET) == rules.key(p)
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("given", PYSOLFC_VARIANTS, ids=vid)
+def test_core_and_reference_agree_under_pysolfcs_rules(given):
+    """Random deals and random positions (piles run empty, cards move onto them): the same legal
+    moves to the same keys, the same verdict as the reference search where it ends, lines that
+    replay, pruned and unpruned searches agreeing."""
+    var = GAME.variant(**given)
+    rules = GAME.rules(var)
+    rng = random.Random(14)
+    compared = won = 0
+    for seed in range(60):
+        d = ss.random_deal(seed)
+        pos = emptied(rules, d, rng, rng.randrange(0, 45))
+        spec = GAME.core_spec(d, var, "decide", False)
+        root = GAME.core_position(pos, var)
+        assert GAME.certificate_key(*root, var) == rules.key(pos)
+        have = {Move.from_code(w): GAME.certificate_key(r, a, var)
+                for w, r, a in core().expand(spec, *root)}
+        assert have == {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
+        run = core().solve(dict(spec, root=root), "decide", Limits(max_states=100_000), False)
+        full = core().solve(dict(spec, root=root, prune=False), "decide",
+                            Limits(max_states=100_000), False)
+        if "limit" not in run.status + full.status:
+            assert run.status == full.status, seed
+        ref = reference_search(rules, pos, max_states=2000)
+        if ref.status in ("won", "exhausted") and "limit" not in run.status:
+            assert run.status == ref.status, seed
+            compared += 1
+        if run.status == "won":
+            end = pos
+            for w in run.path:
+                end = rules.play(end, Move.from_code(w))
+            assert rules.won(end)
+            won += 1
+    assert compared >= 30 and won >= 5
+
+
+@pytest.mark.core
+def test_to_empty_wins_a_deal_the_classic_rules_block():
+    """Seed 9 (found by search over seeds 0..59): blocked by our rules, and the exhaustive proof
+    checks; won under PySolFC's, by a line that moves cards onto empty piles."""
+    d = ss.random_deal(9)
+    classic = ss.solve("baroness", d, check=True)
+    assert classic.status == ss.Status.BLOCKED and classic.proof.kind == "exhaustive"
+    for name in ("baroness-pysolfc", "baroness"):
+        extra = {} if name == "baroness-pysolfc" else TO_EMPTY
+        r = ss.solve(name, d, check=True, **extra)
+        assert r.won and any(m.pile for m in r.moves)
+        assert ss.verify(name, d, r.moves, **extra).ok
+        assert not ss.verify("baroness", d, r.moves).ok  # not a line of our rules
+
+
+@pytest.mark.core
+def test_last_deal_never_changes_the_verdict():
+    """None exists of a deal that last_deal="together" blocks and our rules win: a line of ours
+    plays the same under "together" with its eleventh deal dropped (the two cards apart come
+    sooner, cover nothing and take no pile), and a line under "together" is one of ours with the
+    eleventh deal played at once. So the verdicts agree on every deal; checked here on seeds."""
+    verdicts = {"classic": [], "together": []}
+    for seed in range(40):
+        d = ss.random_deal(seed)
+        verdicts["classic"].append(search(d.cards).status)
+        spec = GAME.core_spec(d, GAME.variant(**TOGETHER), "decide", False)
+        verdicts["together"].append(core().solve(spec, "decide", Limits(), False).status)
+    assert verdicts["classic"] == verdicts["together"]
+    assert "won" in verdicts["classic"] and "exhausted" in verdicts["classic"]
+
+
+@pytest.mark.core
+def test_proofs_under_pysolfcs_rules_check_and_tampering_is_caught():
+    d = next(ss.random_deal(s) for s in range(60)
+             if ss.solve("baroness-pysolfc", ss.random_deal(s), max_states=3000).status
+             == ss.Status.BLOCKED)
+    assert GAME.structural_proof(d, GAME.variant(**PRESET)) is None
+    r = ss.solve("baroness-pysolfc", d, certificate=True)
+    assert r.proof.kind == "exhaustive" and ss.verify("baroness-pysolfc", d, r).ok
+    cert = r.proof.certificate
+    start = rules_of(PRESET).key(rules_of(PRESET).start(d))
+    assert start in cert and len(start) == 3
+    torn = frozenset(k for k in cert if k != max(cert - {start}))
+    assert not ss.verify("baroness-pysolfc", d, replace(r.proof, certificate=torn)).ok
+    pruned = ss.solve("baroness-pysolfc", d)
+    assert "docs/baroness.md" in pruned.proof.sentence and "pile holding" not in pruned.proof.sentence
+    # A structural proof of our rules does not hold once cards move onto empty piles.
+    seed = next(s for s in range(60) if GAME.structural_proof(ss.random_deal(s), {}))
+    structural = ss.solve("baroness", ss.random_deal(seed)).proof
+    assert ss.verify("baroness", ss.random_deal(seed), structural).ok
+    assert ss.verify("baroness", ss.random_deal(seed), structural, **TOGETHER).ok
+    assert not ss.verify("baroness-pysolfc", ss.random_deal(seed), structural).ok
+
+
+@pytest.mark.core
+def test_the_golden_pysolfc_numbers_solve_under_the_preset(capsys):
+    """PySolFC's numbers deal its golden layouts, and `solve baroness-pysolfc --pysolfc N`
+    answers under PySolFC's rules."""
+    seen = 0
+    for rec, piles, stock in golden_layouts():
+        names = [CARD_NAMES[c] for c in ss.pysolfc_deal("baroness-pysolfc", rec["deal"]).cards]
+        assert [p[0] for p in piles] == names[:5] and stock == names[5:], rec["deal"]
+        seen += 1
+    assert seen == 11
+    rec = next(golden_layouts())[0]
+    code = cli_main(["solve", "baroness-pysolfc", "--pysolfc", str(rec["deal"]), "--json"])
+    out = capsys.readouterr()
+    data = json.loads(out.out[out.out.index("{"):])
+    assert data["pysolfc"]["rules"] == "baroness-pysolfc" and "note" not in out.err
+    assert code == (0 if data["status"] == "won" else 1)
+    # Named by our game, the answer is ours and the note names the preset (as for every game).
+    cli_main(["solve", "baroness", "--pysolfc", str(rec["deal"]), "--json"])
+    err = capsys.readouterr().err
+    assert "`baroness-pysolfc` answers for the game on its screen" in err
+    assert "not in this version" not in err

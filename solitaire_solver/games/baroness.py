@@ -20,7 +20,12 @@ from ..rules.baroness import (
     read_layout,
 )
 from ..rules.fourteen import count_word, rank_word
-from .base import CoreAnswer, Game
+from .base import CoreAnswer, Game, Option, parse_bool
+
+#: The core's aux word (_baroness.pyx): the deal moves played in the low DEAL_BITS, then, with
+#: to_empty, MOVED_BITS per pile holding its moved card + 1 (0: none).
+DEAL_BITS = 4
+MOVED_BITS = 6
 
 
 def pile_sentence(pile: int, v: int, cards: list[str]) -> str:
@@ -56,9 +61,18 @@ class Baroness(Game):
     aliases = ("thirteens-baroness",)
     summary = ("five piles fed by deals of five cards (the last two cards lie apart); remove a "
                "King alone or two available cards totalling 13; win by removing all 52 cards")
+    options = {
+        "last_deal": Option("apart", ("apart", "together"), doc=(
+            "apart: an eleventh deal lays the last two cards apart (RULES.md); together: the "
+            "tenth deal puts five on the piles and lays the last two apart at once (PySolFC)")),
+        "to_empty": Option(False, (False, True), parse_bool, doc=(
+            "True: the top card of a pile may move onto an empty pile, written QH>3 (PySolFC); "
+            "the two cards laid apart never move")),
+    }
+    presets = {"baroness-pysolfc": {"last_deal": "together", "to_empty": True}}
 
     def rules(self, variant: dict) -> BaronessRules:
-        return BaronessRules()
+        return BaronessRules(variant.get("last_deal", "apart"), variant.get("to_empty", False))
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the starting layout: five pile lines of one card
@@ -78,17 +92,31 @@ class Baroness(Game):
     picture = "piles-and-apart"
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
-        return {"cards": list(deal.cards)}
+        return {"cards": list(deal.cards), "together": variant.get("last_deal") == "together",
+                "to_empty": bool(variant.get("to_empty"))}
 
     def core_position(self, pos: BaronessPosition, variant: dict) -> tuple[int, int]:
-        # The core counts the deal moves played; the reference rules count the first deal too.
-        return pos.removed, pos.deals - 1
+        # The core counts the deal moves played (aux's low 4 bits); the reference rules count
+        # the first deal too. With to_empty, bits 4 + 6i.. hold pile i's moved card + 1 (0: none).
+        key = self.rules(variant).key(pos)
+        aux = pos.deals - 1
+        if len(key) == 3:
+            for i, c in enumerate(key[2]):
+                if c is not None:
+                    aux |= (c + 1) << (DEAL_BITS + MOVED_BITS * i)
+        return pos.removed, aux
 
-    def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple[int, int]:
-        return removed, aux + 1
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple:
+        deals = (aux & ((1 << DEAL_BITS) - 1)) + 1
+        if not variant.get("to_empty"):
+            return removed, deals
+        fields = [aux >> (DEAL_BITS + MOVED_BITS * i) & ((1 << MOVED_BITS) - 1) for i in range(PILES)]
+        return removed, deals, tuple(f - 1 if f else None for f in fields)
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        if variant.get("to_empty"):
+            return None  # cards of one pile can be available together once one has moved
         d = pile_block(full_piles(deal.cards))
         if d is None:
             return None
@@ -98,6 +126,10 @@ class Baroness(Game):
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """Re-derive the claim from the piles the reference rules deal (ten deals of five)."""
         d = dict(proof.details or {})
+        if variant.get("to_empty"):
+            raise VerificationError("baroness with to_empty=True has no structural proofs: a "
+                                    "card moved onto an empty pile leaves its own pile's cards "
+                                    "free to meet")
         if d.get("rule") != "pile-pairs":
             raise VerificationError(f"unknown structural rule {d.get('rule')!r} for baroness")
         pile, v = d.get("pile"), d.get("value")
@@ -124,6 +156,10 @@ class Baroness(Game):
         states = answer.stats.get("states", 0)
         if answer.certificate is not None or answer.stats.get("backend") == "reference":
             sentence = f"no line of play wins: all {states} reachable positions were explored"
+        elif variant.get("to_empty"):
+            sentence = (f"no line of play wins: an exhaustive search explored {states} positions; "
+                        "a card whose partners are all available leaves first (proved in "
+                        "docs/baroness.md)")
         else:
             pruned = answer.stats.get("pruned", 0)
             sentence = (f"no line of play wins: an exhaustive search explored {states} positions "

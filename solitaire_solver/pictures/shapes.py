@@ -101,7 +101,7 @@ def slot_grid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
 
 def piles_and_apart(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
     """Baroness (docs/baroness.md): the five piles fanned (the top card last), the face-down
-    stock, and the two cards the eleventh deal lays apart."""
+    stock, and the two cards the last deal lays apart."""
     x0, y0 = MARGIN, MARGIN + LABEL
     for p, pile in enumerate(pos.piles):
         x = x0 + p * STEP
@@ -110,7 +110,7 @@ def piles_and_apart(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None
     xs = x0 + len(pos.piles) * STEP + GAP
     d.label(xs, y0 - 4, f"Stock {len(pos.stock)}")
     d.squared(xs, y0, pos.stock, "stock")
-    d.label(xs, y0 + H + LABEL, f"Deal {pos.deals} of 11")
+    d.label(xs, y0 + H + LABEL, f"Deal {pos.deals} of {rules.total_deals}")
     if pos.reserve:
         ya = y0 + H + 3 * LABEL
         d.label(xs, ya - 4, "Apart")
