@@ -604,7 +604,7 @@ def test_core_and_reference_agree_under_pysolfcs_rules(given):
     rules = GAME.rules(var)
     rng = random.Random(14)
     compared = won = 0
-    for seed in range(60):
+    for seed in range(40):
         d = ss.random_deal(seed)
         pos = emptied(rules, d, rng, rng.randrange(0, 45))
         spec = GAME.core_spec(d, var, "decide", False)
@@ -613,9 +613,9 @@ def test_core_and_reference_agree_under_pysolfcs_rules(given):
         have = {Move.from_code(w): GAME.certificate_key(r, a, var)
                 for w, r, a in core().expand(spec, *root)}
         assert have == {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
-        run = core().solve(dict(spec, root=root), "decide", Limits(max_states=100_000), False)
+        run = core().solve(dict(spec, root=root), "decide", Limits(max_states=30_000), False)
         full = core().solve(dict(spec, root=root, prune=False), "decide",
-                            Limits(max_states=100_000), False)
+                            Limits(max_states=30_000), False)
         if "limit" not in run.status + full.status:
             assert run.status == full.status, seed
         ref = reference_search(rules, pos, max_states=2000)
@@ -628,22 +628,22 @@ def test_core_and_reference_agree_under_pysolfcs_rules(given):
                 end = rules.play(end, Move.from_code(w))
             assert rules.won(end)
             won += 1
-    assert compared >= 30 and won >= 5
+    assert compared >= 20 and won >= 5
 
 
 @pytest.mark.core
 def test_to_empty_wins_a_deal_the_classic_rules_block():
-    """Seed 9 (found by search over seeds 0..59): blocked by our rules, and the exhaustive proof
-    checks; won under PySolFC's, by a line that moves cards onto empty piles."""
-    d = ss.random_deal(9)
-    classic = ss.solve("baroness", d, check=True)
-    assert classic.status == ss.Status.BLOCKED and classic.proof.kind == "exhaustive"
-    for name in ("baroness-pysolfc", "baroness"):
-        extra = {} if name == "baroness-pysolfc" else TO_EMPTY
+    """Seed 12 (found by search over seeds 0..59): blocked by our rules (pile 1 is dealt five of
+    the eight Aces and Queens), won under PySolFC's by a line that moves cards onto empty piles
+    (which is no line of ours)."""
+    d = ss.random_deal(12)
+    classic = ss.solve("baroness", d, check=True, **TOGETHER)
+    assert classic.status == ss.Status.BLOCKED and classic.proof.kind == "structural"
+    for name, extra in (("baroness-pysolfc", {}), ("baroness", TO_EMPTY)):
         r = ss.solve(name, d, check=True, **extra)
         assert r.won and any(m.pile for m in r.moves)
         assert ss.verify(name, d, r.moves, **extra).ok
-        assert not ss.verify("baroness", d, r.moves).ok  # not a line of our rules
+    assert not ss.verify("baroness", d, r.moves).ok
 
 
 @pytest.mark.core
@@ -664,16 +664,14 @@ def test_last_deal_never_changes_the_verdict():
 
 @pytest.mark.core
 def test_proofs_under_pysolfcs_rules_check_and_tampering_is_caught():
-    d = next(ss.random_deal(s) for s in range(60)
-             if ss.solve("baroness-pysolfc", ss.random_deal(s), max_states=3000).status
-             == ss.Status.BLOCKED)
+    d = ss.random_deal(58)  # blocked, and the smallest unpruned search of seeds 0..59
     assert GAME.structural_proof(d, GAME.variant(**PRESET)) is None
     r = ss.solve("baroness-pysolfc", d, certificate=True)
     assert r.proof.kind == "exhaustive" and ss.verify("baroness-pysolfc", d, r).ok
     cert = r.proof.certificate
     start = rules_of(PRESET).key(rules_of(PRESET).start(d))
     assert start in cert and len(start) == 3
-    torn = frozenset(k for k in cert if k != max(cert - {start}))
+    torn = cert - {max(cert - {start})}
     assert not ss.verify("baroness-pysolfc", d, replace(r.proof, certificate=torn)).ok
     pruned = ss.solve("baroness-pysolfc", d)
     assert "docs/baroness.md" in pruned.proof.sentence and "pile holding" not in pruned.proof.sentence
