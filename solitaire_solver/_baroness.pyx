@@ -412,6 +412,19 @@ cdef void make_game(Game *g, BaronessCtx *c, dict spec, bint prune) except *:
         g.max_depth = 40
 
 
+cdef void check_aux(BaronessCtx *c, uint64_t aux) except *:
+    """ValueError for an aux word that is no position: too many deals, or a moved-card field
+    holding no card (or any field without to_empty)."""
+    cdef State s
+    cdef int i
+    s.aux = aux
+    if deal_moves(&s) > c.last_aux or aux >> (DEAL_BITS + MOVED_BITS * NPILES):
+        raise ValueError(f"no position has aux {aux} (deals after the first, moved cards)")
+    for i in range(NPILES):
+        if moved_card(&s, i) >= 52 or (moved_card(&s, i) >= 0 and not c.to_empty):
+            raise ValueError(f"no position has aux {aux}: pile {i + 1}'s moved card")
+
+
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/contract.py). spec: "cards" (52 card indexes,
     pack order) and optionally "prune" (default True; False, or a certificate, searches every
@@ -423,8 +436,7 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"baroness has no objective {objective!r}")
     make_game(&g, &c, spec, spec.get("prune", True) and not certificate)
     root = root_of(spec)
-    if deal_moves(&root) > c.last_aux or (not c.to_empty and root.aux > DEAL_MASK):
-        raise ValueError(f"no position has aux {root.aux} (deals after the first, moved cards)")
+    check_aux(&c, root.aux)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
@@ -435,6 +447,7 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef BaronessCtx c
     cdef Game g
     make_game(&g, &c, spec, spec.get("prune", False))
+    check_aux(&c, aux)
     return expand_state(&g, removed, aux)
 
 

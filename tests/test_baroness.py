@@ -644,6 +644,11 @@ def test_to_empty_wins_a_deal_the_classic_rules_block():
         assert r.won and any(m.pile for m in r.moves)
         assert ss.verify(name, d, r.moves, **extra).ok
     assert not ss.verify("baroness", d, r.moves).ok
+    # A move onto an empty pile sent to another pile (one with cards, or none) is refused.
+    i = next(k for k, m in enumerate(r.moves) if m.pile)
+    for wrong in {1, 2, 3, 4, 5, 6} - {r.moves[i].pile}:
+        tampered = [*r.moves[:i], Move.to_pile(r.moves[i].cards[0], wrong), *r.moves[i + 1:]]
+        assert not ss.verify("baroness-pysolfc", d, tampered).ok
 
 
 @pytest.mark.core
@@ -704,3 +709,15 @@ def test_the_golden_pysolfc_numbers_solve_under_the_preset(capsys):
     err = capsys.readouterr().err
     assert "`baroness-pysolfc` answers for the game on its screen" in err
     assert "not in this version" not in err
+
+
+@pytest.mark.core
+def test_the_core_refuses_a_packed_position_that_is_none():
+    cards = ss.random_deal(1).cards
+    for spec, aux in [({}, 1 << 4), ({"together": True}, 10), ({"to_empty": True}, 60 << 4),
+                      ({"to_empty": True}, 11)]:
+        spec = dict(spec, cards=list(cards))
+        with pytest.raises(ValueError, match="no position has aux"):
+            core().expand(spec, 0, aux)
+        with pytest.raises(ValueError, match="no position has aux"):
+            core().solve(dict(spec, root=(0, aux)), "decide", Limits(), False)
