@@ -99,9 +99,9 @@ def _parse(cards) -> tuple[int, ...]:
     if isinstance(cards, str):
         tokens: list = cards.split() if "," not in cards else [
             t for t in _SPLIT.split(cards.strip()) if t]
-        fast = [_PLAIN.get(t, -1) for t in tokens]
-        if len(fast) == 52 and -1 not in fast and len(set(fast)) == 52:
-            return tuple(fast)
+        fast = tuple(map(_PLAIN.get, tokens))
+        if len(fast) == 52 and None not in fast and len(set(fast)) == 52:
+            return fast
     else:
         try:
             tokens = list(cards)
