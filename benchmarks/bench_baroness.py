@@ -7,7 +7,7 @@ Every figure comes from this one run: the same seeded deals (random.Random(seed)
 pack) go through `ss.solve` with the default limits (structural proof, then the compiled core) and,
 for the first M of them, through `ss.solve` again and through the pure-Python fallback
 (SOLITAIRE_SOLVER_PURE=1: the same structural proof, then the reference search over the reference
-rules), whose verdicts must agree.
+rules), one deal at a time, each side in turn; their verdicts must agree.
 
 --surveys DIR takes the per-deal figures of seeds 0..N-1 from survey files instead (the records
 `ss.survey` wrote with one worker, as `benchmarks/winnability.py --cache DIR` names them: each
@@ -110,15 +110,19 @@ def alone(game: str, variant: dict, seed: int) -> dict:
 
 
 def reference_ratio(game: str, variant: dict, ref_deals: int) -> dict:
-    """ss.solve on the first ref_deals deals, then the pure-Python fallback on the same deals."""
-    t1 = time.perf_counter()
-    verdicts = [ss.solve(game, ss.random_deal(seed), **variant).won for seed in range(ref_deals)]
-    ours = time.perf_counter() - t1
-    t2 = time.perf_counter()
+    """ss.solve and the pure-Python fallback on the first ref_deals deals, one deal at a time,
+    each side in turn (so a change of load falls on both sides alike); their verdicts must
+    agree."""
+    ours = ref = 0.0
     for seed in range(ref_deals):
-        if pure_solve(game, seed, variant).won != verdicts[seed]:
+        t = time.perf_counter()
+        mine = ss.solve(game, ss.random_deal(seed), **variant).won
+        t1 = time.perf_counter()
+        theirs = pure_solve(game, seed, variant).won
+        ours, ref = ours + t1 - t, ref + time.perf_counter() - t1
+        if mine != theirs:
             raise RuntimeError(f"{game} seed {seed}: core and reference disagree")
-    return {"ref_deals": ref_deals, "ours": ours, "ref": time.perf_counter() - t2}
+    return {"ref_deals": ref_deals, "ours": ours, "ref": ref}
 
 
 def bench(game: str, variant: dict, deals: int, ref_deals: int) -> dict:
@@ -126,7 +130,6 @@ def bench(game: str, variant: dict, deals: int, ref_deals: int) -> dict:
     ms: list[float] = []
     states: list[int] = []
     table = 0
-    verdicts: list[bool] = []
     t0 = time.perf_counter()
     for seed in range(deals):
         t = time.perf_counter()
@@ -138,25 +141,13 @@ def bench(game: str, variant: dict, deals: int, ref_deals: int) -> dict:
         structural += r.blocked and r.proof.kind == "structural"
         states.append(r.stats.get("states", 0))
         table = max(table, r.stats.get("table_bytes", 0))
-        if seed < ref_deals:
-            verdicts.append(r.won)
     wall = time.perf_counter() - t0
-    # The same first ref_deals deals again, each side in turn, in this run.
-    t1 = time.perf_counter()
-    for seed in range(ref_deals):
-        ss.solve(game, ss.random_deal(seed), **variant)
-    ours = time.perf_counter() - t1
-    t2 = time.perf_counter()
-    for seed in range(ref_deals):
-        if pure_solve(game, seed, variant).won != verdicts[seed]:
-            raise RuntimeError(f"{game} seed {seed}: core and reference disagree")
-    ref = time.perf_counter() - t2
     q = statistics.quantiles(ms, n=100, method="inclusive")
     return {"deals": deals, "won": won, "structural": structural, "wall": wall,
             "median": statistics.median(ms), "p99": q[98], "max": max(ms),
             "states_mean": statistics.fmean(states), "states_median": statistics.median(states),
-            "states_max": max(states), "table_mib": table / 2**20, "ref_deals": ref_deals,
-            "ours": ours, "ref": ref}
+            "states_max": max(states), "table_mib": table / 2**20,
+            **reference_ratio(game, variant, ref_deals)}
 
 
 def run(quick: bool = False, deals: int | None = None, ref_deals: int | None = None,
@@ -185,14 +176,15 @@ def run(quick: bool = False, deals: int | None = None, ref_deals: int | None = N
                "those times. The slowest deal of each row was solved again alone for the table "
                "size and the peak memory. The reference (pure-Python fallback: structural proof, "
                "then the reference search without pruning) ran on the first deals of each row, "
-               "and `ss.solve` on the same deals again, in this run, for the ratio.")
+               "and `ss.solve` on the same deals again, in this run, one deal at a time, each "
+               "side in turn, for the ratio.")
     else:
         how = (f"Seeded deals 0..{n - 1} (`random.Random(seed).shuffle` of the pack), `ss.solve` "
                "with the default limits (no UNKNOWN). Times are wall-clock per `ss.solve` call "
                "(structural proof, then the core). The reference (pure-Python fallback: "
                "structural proof, then the reference search without pruning) ran on the first "
-               "deals of each row, and `ss.solve` ran on the same deals again in the same run "
-               "for the ratio.")
+               "deals of each row, and `ss.solve` ran on the same deals again in the same run, "
+               "one deal at a time, each side in turn, for the ratio.")
     out = [
         "## Baroness and Monte Carlo",
         "",
