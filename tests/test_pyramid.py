@@ -488,7 +488,7 @@ def test_matching_rule_is_the_reference_recomputation(goal, overlap):
             continue
         for dig in (True, False):
             got = core.dead(deal.cards, pos.removed, 1, goal == "all", core_aux(rules, pos),
-                            overlap, dig)
+                            overlap_pairs=overlap, dig_rule=dig)
             assert got == matching_blocks(rules, pos, dig), (seed, dig)
             fired[dig] += got
     assert fired[False] >= 5 and (goal == "all" or fired[True] > fired[False])
