@@ -37,13 +37,19 @@ DEF STOCK = 27
 DEF ALL_PLACES = 0x1FFFFFF
 
 cdef uint64_t CONSOLIDATE_WORD = word_code("consolidate")
+# Places (bit p) off the last and off the first column of the five-by-five grid.
+cdef uint64_t NOT_LAST_COLUMN = sum(1 << p for p in range(PLACES) if p % SIDE != SIDE - 1)
+cdef uint64_t NOT_FIRST_COLUMN = sum(1 << p for p in range(PLACES) if p % SIDE != 0)
+
+
+cdef extern from *:
+    int clz64 "__builtin_clzll"(unsigned long long) nogil
 
 
 cdef struct MonteCarloCtx:
     int pack[52]
+    int rank[52]            # [card]: its rank, 0..12
     bb_t before[52]         # [card]: the cards that come before it in the pack
-    int nfwd[PLACES]
-    int fwd[PLACES][4]      # the neighbours of a place that come after it in place order
     bint stuck              # consolidate=stuck: only when no pair can be removed
 
 
@@ -55,18 +61,23 @@ cdef inline uint64_t occupied(const State *s) noexcept nogil:
     return ~(s.aux >> 8) & ALL_PLACES
 
 
-cdef inline void layout(MonteCarloCtx *c, const State *s, int *grid) noexcept nogil:
-    """grid[p]: the card at place p, or -1."""
+cdef inline void layout(MonteCarloCtx *c, const State *s, int *card_at,
+                        uint64_t *of_rank) noexcept nogil:
+    """card_at[p]: the card at place p (32 entries: index 31 takes the writes of removed
+    cards); of_rank[r]: the places holding a card of rank r (13 masks, zeroed by the caller)."""
     cdef uint64_t occ = occupied(s)
+    cdef uint64_t left = ~s.removed
+    cdef uint64_t keep
     cdef int j, card, p
-    for p in range(PLACES):
-        grid[p] = -1
     for j in range(PLACES + dealt(s)):
         card = c.pack[j]
-        if not (s.removed >> card) & 1:
-            p = bb_lowest(occ)
-            occ &= occ - 1
-            grid[p] = card
+        # Branch-free: whether a pack card is still there is unpredictable. A card left takes
+        # the lowest free place; a removed one writes to the spare entry and takes none.
+        keep = (left >> card) & 1
+        p = bb_lowest(occ | ((<uint64_t>1) << 31)) if keep else 31
+        card_at[p] = card
+        of_rank[c.rank[card]] |= keep << p
+        occ &= occ - keep
 
 
 cdef inline bint can_consolidate(const State *s) noexcept nogil:
@@ -83,21 +94,47 @@ cdef int montecarlo_moves(void *ctx, const State *s, uint64_t *out) noexcept nog
     """Every legal move. The order only changes how soon a win is found (docs/monte-carlo.md):
     consolidate first (consolidate=any), then the pairs from the last place back."""
     cdef MonteCarloCtx *c = <MonteCarloCtx *>ctx
-    cdef int grid[PLACES]
-    cdef int p, i, q, n = 0
+    cdef int card_at[32]
+    cdef uint64_t of_rank[13]
+    cdef uint64_t x, right = 0, down_left = 0, down = 0, down_right = 0, start
+    cdef int p, r, n = 0
+    cdef bb_t here
     cdef bint gap = can_consolidate(s)
-    layout(c, s, grid)
+    for r in range(13):
+        of_rank[r] = 0
+    layout(c, s, card_at, of_rank)
     if gap and not c.stuck:
         out[n] = CONSOLIDATE_WORD
         n += 1
-    for p in range(PLACES - 1, -1, -1):
-        if grid[p] < 0:
-            continue
-        for i in range(c.nfwd[p] - 1, -1, -1):
-            q = c.fwd[p][i]
-            if grid[q] >= 0 and grid[q] % 13 == grid[p] % 13:
-                out[n] = ((<bb_t>1) << grid[p]) | ((<bb_t>1) << grid[q])
-                n += 1
+    # The places p whose card pairs with its neighbour p + 1 (right), p + 4 (below left),
+    # p + 5 (below), p + 6 (below right), for all ranks at once: places of one rank shifted onto
+    # each other, less the shifts that wrap around a row's end.
+    for r in range(13):
+        x = of_rank[r]
+        right |= x & (x >> 1)
+        down_left |= x & (x >> 4)
+        down |= x & (x >> 5)
+        down_right |= x & (x >> 6)
+    right &= NOT_LAST_COLUMN
+    down_right &= NOT_LAST_COLUMN
+    down_left &= NOT_FIRST_COLUMN
+    start = right | down_left | down | down_right
+    while start:
+        p = 63 - clz64(start)
+        start ^= (<uint64_t>1) << p
+        here = (<bb_t>1) << card_at[p]
+        if (down_right >> p) & 1:
+            out[n] = here | ((<bb_t>1) << card_at[p + 6])
+            n += 1
+        if (down >> p) & 1:
+            out[n] = here | ((<bb_t>1) << card_at[p + 5])
+            n += 1
+        if (down_left >> p) & 1:
+            out[n] = here | ((<bb_t>1) << card_at[p + 4])
+            n += 1
+        if (right >> p) & 1:
+            out[n] = here | ((<bb_t>1) << card_at[p + 1])
+            n += 1
     if gap and c.stuck and n == 0:
         out[n] = CONSOLIDATE_WORD
         n += 1
@@ -140,7 +177,7 @@ cdef int montecarlo_won(void *ctx, const State *s) noexcept nogil:
 
 
 cdef void setup(MonteCarloCtx *c, object cards, bint stuck) except *:
-    cdef int j, p, q
+    cdef int j
     cdef bb_t seen = 0
     if len(cards) != 52:
         raise ValueError("a deal has 52 cards")
@@ -148,14 +185,9 @@ cdef void setup(MonteCarloCtx *c, object cards, bint stuck) except *:
         if not 0 <= cards[j] < 52 or (seen >> <int>cards[j]) & 1:
             raise ValueError("a deal holds each of the 52 cards once")
         c.pack[j] = cards[j]
+        c.rank[c.pack[j]] = c.pack[j] % 13
         c.before[c.pack[j]] = seen
         seen |= (<bb_t>1) << c.pack[j]
-    for p in range(PLACES):
-        c.nfwd[p] = 0
-        for q in (p + 1, p + SIDE - 1, p + SIDE, p + SIDE + 1):
-            if q < PLACES and abs(q // SIDE - p // SIDE) <= 1 and abs(q % SIDE - p % SIDE) <= 1:
-                c.fwd[p][c.nfwd[p]] = q
-                c.nfwd[p] += 1
     c.stuck = stuck
 
 

@@ -764,12 +764,15 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
 
 
 def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
-         uint64_t aux=0, bint overlap_pairs=False, bint dig_rule=True) -> bool:
-    """The DEAD rule on a position with these cards removed, aux as in solve() (for the tests;
-    dig_rule=False leaves DIG out)."""
+         uint64_t aux=0, bint overlap_pairs=False, bint stock_waste_pairs=True,
+         bint dig_rule=True) -> bool:
+    """The DEAD rule on a position with these cards removed, aux as in solve() (the tests, and
+    the structural proof's quick look at a deal's start: games/pyramid.py; dig_rule=False
+    leaves DIG out)."""
     cdef PyrCtx c
     cdef State s
-    setup(&c, cards, passes, goal_all, True, overlap_pairs, FORCE_NONE, False, False)
+    setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap_pairs, FORCE_NONE, False,
+          False)
     c.dig = dig_rule
     s.removed = removed
     s.aux = aux

@@ -17,14 +17,19 @@ def seeded_deal(object seed):
     cdef ss_mt r
     cdef int i
     cdef object a = abs(int(seed))
-    words = []
-    while True:
-        words.append(a & 0xFFFFFFFF)
-        a >>= 32
-        if not a:
-            break
-    cdef uint32_t[::1] key = array_u32(words)
-    ss_mt_seed_words(&r, &key[0], len(words))
+    cdef uint32_t word
+    cdef uint32_t[::1] key
+    if a <= 0xFFFFFFFF:
+        # One key word, as random.seed makes of a seed below 2^32: the common case, on the stack.
+        word = a
+        ss_mt_seed_words(&r, &word, 1)
+    else:
+        words = []
+        while a:
+            words.append(a & 0xFFFFFFFF)
+            a >>= 32
+        key = array_u32(words)
+        ss_mt_seed_words(&r, &key[0], len(words))
     for i in range(52):
         pack[i] = <uint8_t>i
     ss_mt_shuffle(&r, pack, 52)

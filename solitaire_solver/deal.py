@@ -25,6 +25,11 @@ class Deal:
         """The seeded deal (docs/notation.md): the pack in index order shuffled by random.Random(seed)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DealError(f"a seed must be an integer, not {seed!r}")
+        shuffled = _seeded()
+        if shuffled is not None:
+            # The C generator (csrc/pyrandom.c): the same shuffle, checked for any integer in
+            # tests/test_survey.py, at a fiftieth of the time; surveys deal once per deal.
+            return cls(shuffled.seeded_deal(seed))
         pack = list(range(52))
         random.Random(seed).shuffle(pack)
         return cls(pack)
@@ -92,16 +97,37 @@ _PLAIN = {r + u: i for i, name in enumerate(CARD_NAMES)
           for r in {name[0], name[0].lower()} for u in {name[1], name[1].lower()}}
 
 
+_C_SEEDED: list = []
+
+
+def _seeded() -> Any:
+    """The compiled generator, or None: missing, or the pure-Python fallback asked for (which
+    then deals in Python too, as it would without the core)."""
+    from .backend import core_module, pure_requested
+
+    if pure_requested():
+        return None
+    if not _C_SEEDED:
+        _C_SEEDED.append(core_module("_seeded"))
+    return _C_SEEDED[0]
+
+
+_PACK, _INT = frozenset(range(52)), {int}
+
+
 def _parse(cards) -> tuple[int, ...]:
     if isinstance(cards, Deal):
         return cards.cards
+    if type(cards) in (list, tuple) and len(cards) == 52 and set(map(type, cards)) == _INT and \
+            _PACK.issuperset(cards) and len(set(cards)) == 52:
+        return tuple(cards)  # a pack of card indexes, each once: nothing to read or report
     cards = deal_text(cards)
     if isinstance(cards, str):
         tokens: list = cards.split() if "," not in cards else [
             t for t in _SPLIT.split(cards.strip()) if t]
-        fast = [_PLAIN.get(t, -1) for t in tokens]
-        if len(fast) == 52 and -1 not in fast and len(set(fast)) == 52:
-            return tuple(fast)
+        fast = tuple(map(_PLAIN.get, tokens))
+        if len(fast) == 52 and None not in fast and len(set(fast)) == 52:
+            return fast
     else:
         try:
             tokens = list(cards)

@@ -107,6 +107,11 @@ def _from_code(code: int) -> Move:
     return Move(cards=tuple(indexes(code & _CARD_BITS)))
 
 
+def from_codes(codes: Iterable[int]) -> list[Move]:
+    """The moves of a core's line of move words (Move.from_code of each)."""
+    return list(map(_from_code, codes))
+
+
 def parse_moves(moves: Iterable) -> list[Move]:
     """Moves from Move objects or text; a single string may hold several separated by spaces or commas."""
     if isinstance(moves, str):

@@ -31,11 +31,25 @@ def test_bad_cards(text):
         card_index(text)
 
 
-def test_seeded_deal_is_python_shuffle():
+@pytest.mark.parametrize("seed", [0, 7, 12345, -12345, 2**32 - 1, 2**32, -(2**32) - 5, 3**90])
+def test_seeded_deal_is_python_shuffle(seed):
+    # One key word and several (seeds from 2^32 on): the compiled generator deals for the core
+    # run, Python's own for the pure one, and both must be random.Random(seed).shuffle.
     pack = list(range(52))
-    random.Random(12345).shuffle(pack)
-    assert ss.random_deal(12345).cards == tuple(pack)
-    assert ss.random_deal(7) == ss.Deal.from_seed(7)
+    random.Random(seed).shuffle(pack)
+    assert ss.random_deal(seed).cards == tuple(pack)
+    assert ss.random_deal(seed) == ss.Deal.from_seed(seed)
+
+
+def test_a_pack_of_indexes_is_still_checked():
+    # Lists of 52 ints take a short path; anything it does not accept gets the full reading.
+    assert ss.Deal(tuple(range(52))).cards == tuple(range(52))
+    with pytest.raises(ss.DealError, match="card 52: True is not a card"):
+        ss.Deal([*range(51), True])
+    with pytest.raises(ss.DealError, match="duplicate"):
+        ss.Deal([*range(51), 0])
+    with pytest.raises(ss.DealError, match="not a card index"):
+        ss.Deal([*range(51), 52])
 
 
 def test_deal_text_forms():

@@ -383,6 +383,32 @@ def test_dead_card_rule():
 
 
 @pytest.mark.core
+@given(st.integers(0, 10 ** 9), st.sampled_from(VARIANTS), st.booleans(), st.booleans())
+def test_structural_quick_look_loses_no_proof(seed, v, overlap, to_waste):
+    """structural_proof() derives its proof only where the core's DEAD rule fires at the start:
+    that rule must fire wherever the derivation finds a group, under every variant, or a deal
+    blocked in plain sight would lose its readable proof (and be searched)."""
+    passes, goal, swp = v
+    var = GAME.variant(passes=passes or "unlimited", goal=goal, stock_waste_pairs=swp,
+                       overlap_pairs=overlap, first_to_waste=to_waste)
+    deal = Deal.from_seed(seed)
+    assert GAME.structural_proof(deal, var) == GAME.derive_structural(deal, var)
+
+
+@pytest.mark.core
+def test_structural_quick_look_on_many_deals():
+    # About a third of the deals of the default variant are blocked in plain sight: the quick
+    # look must pass every one of them on to the derivation, and no other.
+    var, found = GAME.variant(stock_waste_pairs=False), 0
+    for seed in range(300):
+        deal = Deal.from_seed(seed)
+        slow = GAME.derive_structural(deal, var)
+        assert GAME.structural_proof(deal, var) == slow
+        found += slow is not None
+    assert found > 30
+
+
+@pytest.mark.core
 def test_matching_rule_is_sound_on_random_positions():
     """Wherever the dead test fires, the reference finds no win (1 pass, small positions)."""
     fired = 0

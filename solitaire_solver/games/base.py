@@ -8,7 +8,7 @@ from typing import Any, Callable, Optional, Protocol
 from ..contract import Limits
 from ..deal import Deal, as_deal
 from ..errors import VariantError, VerificationError
-from ..moves import Move
+from ..moves import Move, from_codes
 from ..proofs import check_exhaustive
 from ..result import BlockProof, Verification
 from ..rules.base import Rules
@@ -141,7 +141,7 @@ class Game:
         keys = None
         if run.certificate is not None:
             keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
-        return CoreAnswer(status, [Move.from_code(w) for w in run.path], run.stats, keys,
+        return CoreAnswer(status, from_codes(run.path), run.stats, keys,
                           run.best, run.end, start)
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:

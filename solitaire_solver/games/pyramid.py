@@ -6,6 +6,7 @@ from dataclasses import replace
 from itertools import combinations
 from typing import Any, Optional, Union
 
+from ..backend import core_module
 from ..cards import CARD_NAMES, value
 from ..deal import Deal, as_deal
 from ..errors import VariantError, VerificationError
@@ -13,6 +14,7 @@ from ..moves import Move
 from ..result import BlockProof
 from ..rules.pyramid import (
     PyramidRules,
+    apart,
     cone,
     covering,
     passes_value,
@@ -76,6 +78,18 @@ def _at(pos: Any) -> dict:
     return {c: p for p, c in enumerate(pos.pyramid) if c is not None}
 
 
+#: For each overlap_pairs value, each place p: a mask of the places q whose card can never be
+#: available together with p's (one covers the other; rules.pyramid.apart). Built once, so the
+#: check below, which runs before every search, costs bit tests rather than set lookups.
+_APART_PLACES = {ov: tuple(sum(1 << q for q in range(28) if apart(p, q, ov)) for p in range(28))
+                 for ov in (False, True)}
+
+
+
+def _ones(mask: int) -> int:
+    return bin(mask).count("1")
+
+
 def short_of_partners(rules: PyramidRules, pos: Any) -> Optional[list[int]]:
     """The MATCHING rule of the core (_pyramid.pyx) on the layout alone: a smallest set of cards
     of one value v (not a King) that must all leave, each with its own card of value 13 - v
@@ -84,26 +98,46 @@ def short_of_partners(rules: PyramidRules, pos: Any) -> Optional[list[int]]:
     at = _at(pos)
     by_value: dict[int, list[int]] = {v: [] for v in range(1, 14)}
     # The order a reader meets the cards: the pyramid row by row, then the stock and the waste.
-    seen = {c: i for i, c in enumerate((*pos.pyramid, *pos.stock, *pos.waste)) if c is not None}
-    for c in sorted(seen, key=seen.get):
-        by_value[value(c)].append(c)
-    meets: dict[int, frozenset] = {}
+    for c in (*pos.pyramid, *pos.stock, *pos.waste):
+        if c is not None:
+            by_value[value(c)].append(c)
+    apart_of = _APART_PLACES[bool(rules.overlap_pairs)]
+    stock_apart = not rules.stock_waste_pairs
+    # meets[x]: the cards of value 13 - v that can ever be available together with x (the
+    # relation of _apart, which partners_sentence states), as bits: a pyramid card by its place
+    # (0..27), a stock or waste card by 28 + its rank in by_value.
+    meets: dict[int, int] = {}
     for v in range(1, 13):
+        in_pyramid = in_stock = 0
+        for j, y in enumerate(by_value[13 - v]):
+            if y in at:
+                in_pyramid |= 1 << at[y]
+            else:
+                in_stock |= 1 << (28 + j)
+        from_stock = in_pyramid if stock_apart else in_pyramid | in_stock
         for x in by_value[v]:
-            if rules.goal == "all" or x in at:
-                meets[x] = frozenset(y for y in by_value[13 - v]
-                                     if _apart(rules, at, x, y) is None)
+            if x in at:
+                meets[x] = (in_pyramid & ~apart_of[at[x]]) | in_stock
+            elif rules.goal == "all":  # goal=pyramid: a stock or waste card need not leave
+                meets[x] = from_stock
+    # Hall's condition fails for a group of k cards when their partners number fewer than k: so
+    # each card of such a group meets fewer than k, and only those cards need be combined. The
+    # groups are tried in the order of combinations over all the cards of the value, so the group
+    # named is the same as with every card tried.
+    short = {v: [(c, n) for c in by_value[v] if c in meets and (n := _ones(meets[c])) < 4]
+             for v in range(1, 13)}
     for size in (1, 2, 3, 4):
         for v in range(1, 13):
-            mine = [c for c in by_value[v] if c in meets]
+            few = [c for c, n in short[v] if n < size]
             if size == 1:
-                # The common case, and the cheap one: a card that no partner can ever meet.
-                lone = [c for c in mine if not meets[c]]
-                if lone:
-                    return lone[:1]
+                if few:  # the common case, and the cheap one: a card no partner can ever meet
+                    return few[:1]
                 continue
-            for group in combinations(mine, size):
-                if len(frozenset().union(*(meets[c] for c in group))) < size:
+            for group in combinations(few, size):
+                union = 0
+                for c in group:
+                    union |= meets[c]
+                if _ones(union) < size:
                     return list(group)
     return None
 
@@ -233,6 +267,19 @@ class Pyramid(Game):
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """The core's MATCHING rule at the start, stated with its cards (docs/pyramid.md, DEAD):
         cards of one value that must leave, and too few partners that can ever meet them."""
+        core = core_module(self.core)
+        # The core's DEAD rule (MATCHING in C) keeps no fewer pairs of cards apart than
+        # short_of_partners, and tries every group: where it sees no block at the start, neither
+        # does this rule. So a deal it passes (every won deal) is spared the derivation below,
+        # most of an easy deal's time in solve() (tests/test_pyramid.py checks the implication).
+        if core is not None and not core.dead(
+                deal.cards, 0, passes_value(variant["passes"]), variant["goal"] == "all", 0,
+                variant.get("overlap_pairs", False), variant["stock_waste_pairs"]):
+            return None
+        return self.derive_structural(deal, variant)
+
+    def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        """structural_proof() from the reference rules alone."""
         rules = self.rules(variant)
         pos = rules.start(deal)
         cards = short_of_partners(rules, pos)
