@@ -37,6 +37,8 @@ DEAD (the dead() rule, switched off for certificates). A non-King pyramid card w
 complements (value 13 minus its own) all lie in its cover cone (they must go before it is
 available) or under it (they are not available while it is there) can never leave, nor can a
 card with no complement left; the pyramid, and so the deal, can no longer be cleared.
+unmatched() generalises it to a matching per class of values, with FROZEN and DIG on the last
+pass (the waste is a stack: see dig()).
 
 Files: this module holds the context, the moves of real positions (and the dispatch to FREE and
 EARLIEST), the DEAD rule, the decide driver and the Python entry points; the searches' own pieces
