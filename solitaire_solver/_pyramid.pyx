@@ -37,6 +37,8 @@ DEAD (the dead() rule, switched off for certificates). A non-King pyramid card w
 complements (value 13 minus its own) all lie in its cover cone (they must go before it is
 available) or under it (they are not available while it is there) can never leave, nor can a
 card with no complement left; the pyramid, and so the deal, can no longer be cleared.
+unmatched() generalises it to a matching per class of values, with FROZEN and DIG on the last
+pass (the waste is a stack: see dig()).
 
 Files: this module holds the context, the moves of real positions (and the dispatch to FREE and
 EARLIEST), the DEAD rule, the decide driver and the Python entry points; the searches' own pieces
@@ -102,6 +104,9 @@ cdef struct PyrCtx:
                         # card's own two covers
     int free            # FREE below: the stock is an unordered pool, aux stays 0
     int earliest        # EARLIEST below: moves are removals, aux is the label pass * 32 + k
+    int dig             # DIG (see dig()) is on
+    bb_t compat[52]     # per card: the cards it is compatible with (see unmatched), but for the
+                        # last pass's parts (the waste, FROZEN)
 
 
 cdef inline int stock_top(PyrCtx *c, bb_t removed, int k) noexcept nogil:
@@ -132,18 +137,19 @@ cdef inline bb_t tops(PyrCtx *c, int st, int k) noexcept nogil:
 cdef inline int complement_pairs(bb_t x, bb_t avail, uint64_t *out, int n) noexcept nogil:
     """Appends the pairs of cards of x totalling 13 with at least one card of avail, Aces and
     Queens first (x: the cards that could take part, avail: the pyramid's available ones)."""
-    cdef bb_t a, b, bb, pair
+    cdef bb_t a, b, bb
     cdef int v
     for v in range(1, 7):
         a = x & bb_rank(v)
         b = x & bb_rank(13 - v)
+        if not ((a | b) & avail):
+            continue
         while a:
-            bb = b
+            # a card not available itself pairs only with available ones
+            bb = b if (a & -a) & avail else b & avail
             while bb:
-                pair = (a & -a) | (bb & -bb)
-                if pair & avail:
-                    out[n] = pair
-                    n += 1
+                out[n] = (a & -a) | (bb & -bb)
+                n += 1
                 bb &= bb - 1
             a &= a - 1
     return n
@@ -267,24 +273,6 @@ cdef int pyr_won(void *ctx, const State *s) noexcept nogil:
     return (s.removed & c.goal) == c.goal
 
 
-cdef inline int hall_ok(int *adj, int nl, int required) noexcept nogil:
-    """Hall's condition for the required left vertices: every subset S of them has at least |S|
-    neighbours (adj[i] is the bitmask of the right vertices compatible with left vertex i)."""
-    cdef int sub, i, nb, size
-    sub = required
-    while sub:
-        nb = 0
-        size = 0
-        for i in range(nl):
-            if sub & (1 << i):
-                nb |= adj[i]
-                size += 1
-        if bb_count(<bb_t>nb) < size:
-            return 0
-        sub = (sub - 1) & required
-    return 1
-
-
 cdef int pyr_dead(void *ctx, const State *s) noexcept nogil:
     return unmatched(<PyrCtx *>ctx, s, (<PyrCtx *>ctx).goal_all)
 
@@ -293,19 +281,48 @@ cdef inline int pass_of(PyrCtx *c, const State *s) noexcept nogil:
     return <int>(s.aux >> 5) if c.earliest else <int>(s.aux >> 8)
 
 
-cdef inline int places_of(PyrCtx *c, bb_t cards, bint need_all, int *places,
-                          int *required) noexcept nogil:
-    """The places of cards (at most four), and in required the bitmask of those that must go."""
-    cdef int n = 0, i
-    required[0] = 0
-    while cards:
-        i = c.where[bb_lowest(cards)]
-        if i < 28 or need_all:
-            required[0] |= 1 << n
-        places[n] = i
+cdef inline bint hall_ok(PyrCtx *c, bb_t left, bb_t right, bb_t must, bb_t waste,
+                         bb_t frozen) noexcept nogil:
+    """Hall's condition for the cards of left that must go (at most four): every set S of them
+    has at least |S| partners in right they are compatible with (see unmatched)."""
+    cdef bb_t nb[4]
+    cdef bb_t x, u
+    cdef int n = 0, req = 0, fewest = 5, size, sub, i
+    while left:
+        x = left & -left
+        if x & frozen:
+            u = 0
+        else:
+            u = c.compat[bb_lowest(left)] & right & ~frozen
+            if x & waste:
+                u &= ~waste
+        if x & must:
+            req |= 1 << n
+            size = bb_count(u)
+            if size < fewest:
+                fewest = size
+        nb[n] = u
         n += 1
-        cards &= cards - 1
-    return n
+        left &= left - 1
+    if req == 0:
+        return 1
+    if fewest == 0:
+        return 0
+    # Every required card with as many partners as there are required cards: Hall holds.
+    if fewest >= bb_count(<bb_t>req):
+        return 1
+    sub = req
+    while sub:
+        u = 0
+        size = 0
+        for i in range(n):
+            if sub & (1 << i):
+                u |= nb[i]
+                size += 1
+        if bb_count(u) < size:
+            return 0
+        sub = (sub - 1) & req
+    return 1
 
 
 cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
@@ -316,41 +333,72 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     the other's cone (DEAD above); two stock or waste cards are not when stock-waste pairs are
     off, nor on the last pass when both are already in the waste (no recycle will bring one back
     to the stock, and only the waste's top is available there). Pyramid cards and stock cards
-    count as compatible. A required set that fails Hall's condition on either side cannot be
-    matched, and by the Mendelsohn-Dulmage theorem matchings covering each side's required cards
-    combine, so the test is exactly "no matching covers them". A single card with no compatible
-    partner left is the DEAD card of the issue. need_all: the stock's and waste's cards must go
-    too."""
+    count as compatible (c.compat holds the relation but for the last pass's parts). A required
+    set that fails Hall's condition on either side cannot be matched, and by the
+    Mendelsohn-Dulmage theorem matchings covering each side's required cards combine, so the
+    test is exactly "no matching covers them". A single card with no compatible partner left
+    is the DEAD card of the issue. need_all: the stock's and waste's cards must go too. On the
+    last pass with goal `pyramid`, FROZEN waste cards pair with nothing and DIG adds the waste
+    cards that must go."""
     cdef bb_t removed = s.removed
-    cdef int v, i, j, nl, nr, req_l, req_r, bit
-    cdef int lp[4]
-    cdef int rp[4]
-    cdef int adj_l[4]
-    cdef int adj_r[4]
+    cdef int v
     cdef bint last = c.passes != 0 and not c.free and pass_of(c, s) == c.passes - 1
     cdef int k = s.aux & 31
-    # With goal `all` a frozen card is itself a card that must go and has no partner, which the
-    # matching already finds; only goal `pyramid` gains from FROZEN.
-    cdef int floor = frozen_below(c, removed, k) if last and not need_all else 0
-    cdef bb_t left, right, b
+    cdef bb_t waste = 0, frozen = 0, left, right
+    cdef bb_t must = BB_FULL_PACK if need_all else c.pyr_all
+    if last:
+        waste = c.stock_all & ~c.stock_from[k] & ~removed
+        # With goal `all` a frozen card is itself a card that must go and has no partner, which
+        # the matching already finds; only goal `pyramid` gains from FROZEN and DIG.
+        if not need_all:
+            frozen = c.stock_all & ~c.stock_from[frozen_below(c, removed, k)]
+            if c.dig:
+                must |= dig(c, removed, c.stock_from[k] & ~removed, waste & ~frozen)
     for v in range(1, 7):
         left = bb_rank(v) & ~removed
         right = bb_rank(13 - v) & ~removed
-        nl = places_of(c, left, need_all, lp, &req_l)
-        nr = places_of(c, right, need_all, rp, &req_r)
-        if req_l == 0 and req_r == 0:
+        if not ((left | right) & must):
             continue
-        for j in range(nr):
-            adj_r[j] = 0
-        for i in range(nl):
-            adj_l[i] = 0
-            for j in range(nr):
-                if compatible(c, lp[i], rp[j], last, k, floor):
-                    adj_l[i] |= 1 << j
-                    adj_r[j] |= 1 << i
-        if not hall_ok(adj_l, nl, req_l) or not hall_ok(adj_r, nr, req_r):
+        if (not hall_ok(c, left, right, must, waste, frozen)
+                or not hall_ok(c, right, left, must, waste, frozen)):
             return 1
     return 0
+
+
+cdef inline bb_t dig(PyrCtx *c, bb_t removed, bb_t stock, bb_t waste) noexcept nogil:
+    """DIG (last pass, goal pyramid). A waste card leaves only as the waste top, so before one is
+    used every waste card above it must leave. A pyramid card whose partners left are all waste
+    cards (none in the pyramid it could meet, none in the stock; FROZEN ones excluded: they
+    never come up) leaves with one of them, at or below the highest: every waste card above
+    that one must go. Returns those cards (the union over such pyramid cards: the waste cards
+    above the lowest such highest partner) for the matching to require. stock, waste: the
+    stock's cards left and the waste's cards left but the FROZEN ones."""
+    cdef int p, h, lowest = 24
+    cdef bb_t partners
+    cdef bb_t left = c.pyr_all & ~removed & ~c.kings
+    while left:
+        p = c.where[bb_lowest(left)]
+        left &= left - 1
+        partners = c.comp[p] & ~removed
+        if partners & ((c.pyr_all & ~c.block[p]) | stock):
+            continue
+        partners &= waste
+        if partners:  # (none at all: the matching finds it)
+            h = highest_place(c, partners)
+            if h < lowest:
+                lowest = h
+    return waste & c.stock_from[lowest + 1] if lowest < 24 else 0
+
+
+cdef inline int highest_place(PyrCtx *c, bb_t cards) noexcept nogil:
+    """The highest stock place (dealt order) of some stock cards."""
+    cdef int h = -1, j
+    while cards:
+        j = c.where[bb_lowest(cards)] - 28
+        if j > h:
+            h = j
+        cards &= cards - 1
+    return h
 
 
 cdef inline int frozen_below(PyrCtx *c, bb_t removed, int k) noexcept nogil:
@@ -359,14 +407,14 @@ cdef inline int frozen_below(PyrCtx *c, bb_t removed, int k) noexcept nogil:
     A non-King waste card with no complement left in the pyramid or the stock never leaves, and
     the waste cards under it never come up: returns the place below which the waste is frozen
     (0 when none is)."""
-    cdef int j
-    cdef bb_t live = (c.pyr_all | c.stock_from[k]) & ~removed
-    for j in range(k - 1, -1, -1):
-        if removed & c.stock_bit[j]:
-            continue
-        if c.stock_comp[j] and not (c.stock_comp[j] & live):
-            return j
-    return 0
+    cdef int v
+    cdef bb_t live = (c.pyr_all | c.stock_from[k]) & ~removed, freezers = 0
+    # the waste cards of a value (not a King) whose complements are all gone from live
+    for v in range(1, 13):
+        if not (bb_rank(13 - v) & live):
+            freezers |= bb_rank(v)
+    freezers &= c.stock_all & ~c.stock_from[k] & ~removed
+    return highest_place(c, freezers) if freezers else 0
 
 
 cdef inline bint compatible(PyrCtx *c, int a, int b, bint last, int k, int floor) noexcept nogil:
@@ -483,6 +531,11 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.score = score
     c.free = 0
     c.earliest = 0
+    c.dig = 1
+    for p in range(28):
+        c.compat[card[p]] = (c.pyr_all & ~c.block[p] & ~c.pyr_bit[p]) | c.stock_all
+    for j in range(24):
+        c.compat[card[28 + j]] = c.pyr_all | ((c.stock_all & ~c.stock_bit[j]) if pairs else 0)
 
 
 cdef object merge_stats(object first, object second):
@@ -624,13 +677,13 @@ def solve(dict spec, str objective, limits, bint certificate):
         spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
         spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
-        spec.get("root"))
+        spec.get("root"), spec.get("dig", True))
     return run_of(status, path, stats, cert, best)
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
                    bint overlap, int objective, bint real_moves, long long max_states, double max_seconds,
-                   size_t memory_bytes, bint certificate, object root_position):
+                   size_t memory_bytes, bint certificate, object root_position, bint dig_rule):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -655,6 +708,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
         force = FORCE_PYRAMID
     setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap, force, restrict,
           objective == OBJ_SCORE)
+    c.dig = dig_rule
     game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
@@ -712,13 +766,16 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
 
 
 def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
-         uint64_t aux=0, bint overlap_pairs=False, bint stock_waste_pairs=True) -> bool:
+         uint64_t aux=0, bint overlap_pairs=False, bint stock_waste_pairs=True,
+         bint dig_rule=True) -> bool:
     """The DEAD rule on a position with these cards removed, aux as in solve() (the tests, and
-    the structural proof's quick look at a deal's start: games/pyramid.py)."""
+    the structural proof's quick look at a deal's start: games/pyramid.py; dig_rule=False
+    leaves DIG out)."""
     cdef PyrCtx c
     cdef State s
     setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap_pairs, FORCE_NONE, False,
           False)
+    c.dig = dig_rule
     s.removed = removed
     s.aux = aux
     return pyr_dead(&c, &s) != 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import deque
 from pathlib import Path
@@ -13,13 +14,15 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _pyramid as core
+from solitaire_solver.cards import value
+from solitaire_solver.contract import Limits
 from solitaire_solver.deal import Deal, as_deal
 from solitaire_solver.errors import LayoutError, VariantError
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import Move
 from solitaire_solver.proofs import check_certificate as _check_certificate
 from solitaire_solver.result import BlockProof, Status
-from solitaire_solver.rules.pyramid import PyramidRules, complements, layout_text, read_layout
+from solitaire_solver.rules.pyramid import PyramidRules, apart, complements, layout_text, read_layout
 from solitaire_solver.search import reference_search
 
 GAME, _ = get_game("pyramid")
@@ -446,6 +449,108 @@ def test_frozen_waste_rule_is_sound():
         ref = reference_search(rules, pos, 20000)
         assert ref.status != "won", seed
     assert fired >= 5 and only_frozen >= 3
+
+
+def matching_blocks(rules: PyramidRules, pos, dig: bool) -> bool:
+    """MATCHING, FROZEN and DIG recomputed from the reference rules on a one-pass position: is
+    there a class {v, 13 - v} whose cards that must go cannot all get distinct partners they
+    could ever be available with?"""
+    need_all = rules.goal == "all"
+    pyr = {c: p for p, c in enumerate(pos.pyramid) if c is not None}
+    waste, stock = list(pos.waste), list(pos.stock)  # bottom first; top first
+    frozen: set = set()
+    if not need_all:
+        live = set(pyr) | set(stock)
+        for i in range(len(waste) - 1, -1, -1):
+            if value(waste[i]) != 13 and not set(complements(waste[i])) & live:
+                frozen = set(waste[:i])
+                break
+    must = set(pyr) | (set(waste) | set(stock) if need_all else set())
+    if dig and not need_all:
+        lowest = None
+        for c, p in pyr.items():
+            partners = set(complements(c))
+            if value(c) == 13 or partners & set(stock) or any(
+                    q in pyr and not apart(p, pyr[q], rules.overlap_pairs) for q in partners):
+                continue
+            usable = [i for i, w in enumerate(waste) if w in partners and w not in frozen]
+            if usable and (lowest is None or max(usable) < lowest):
+                lowest = max(usable)
+        if lowest is not None:
+            must |= set(waste[lowest + 1:])
+
+    def compatible(a: int, b: int) -> bool:
+        if a in frozen or b in frozen:
+            return False
+        if a in pyr and b in pyr:
+            return not apart(pyr[a], pyr[b], rules.overlap_pairs)
+        if a in pyr or b in pyr:
+            return True
+        return rules.stock_waste_pairs and not (a in waste and b in waste)
+
+    left = set(pyr) | set(waste) | set(stock)
+    for v in range(1, 7):
+        cls = [c for c in left if value(c) == v], [c for c in left if value(c) == 13 - v]
+        for side, other in (cls, cls[::-1]):
+            req = [c for c in side if c in must]
+            for size in range(1, len(req) + 1):
+                for group in itertools.combinations(req, size):
+                    if len({o for o in other for g in group if compatible(g, o)}) < size:
+                        return True
+    return False
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("goal,overlap", [("pyramid", False), ("all", False), ("pyramid", True)])
+def test_matching_rule_is_the_reference_recomputation(goal, overlap):
+    """The core's MATCHING test (bitboards; with FROZEN and DIG on the last pass) fires exactly
+    where the rules, recomputed from the reference rules' cover relation, say it does, on
+    one-pass positions of random play, with DIG and without."""
+    rules = PyramidRules(1, goal, True, overlap_pairs=overlap)
+    fired = {True: 0, False: 0}
+    for seed in range(150):
+        deal, pos = random_midgame(seed, rules, 4 + seed % 14)
+        if rules.won(pos):
+            continue
+        for dig in (True, False):
+            got = core.dead(deal.cards, pos.removed, 1, goal == "all", core_aux(rules, pos),
+                            overlap_pairs=overlap, dig_rule=dig)
+            assert got == matching_blocks(rules, pos, dig), (seed, dig)
+            fired[dig] += got
+    assert fired[False] >= 5 and (goal == "all" or fired[True] > fired[False])
+
+
+@pytest.mark.core
+def test_dig_rule_is_sound():
+    """One pass, goal pyramid: wherever DIG makes the dead test fire (and the test without it
+    does not), the reference search finds no win."""
+    rules = PyramidRules(1, "pyramid", True)
+    fired = 0
+    for seed in range(600):
+        deal, pos = random_midgame(seed, rules, 6 + seed % 12)
+        aux = core_aux(rules, pos)
+        if rules.won(pos) or not core.dead(deal.cards, pos.removed, 1, False, aux) or \
+                core.dead(deal.cards, pos.removed, 1, False, aux, dig_rule=False):
+            continue
+        fired += 1
+        assert reference_search(rules, pos, 20000).status != "won", seed
+    assert fired >= 5
+
+
+@pytest.mark.core
+def test_dig_rule_prunes_one_pass_searches():
+    """DIG leaves every verdict of a one-pass decide as it was and searches fewer positions."""
+    states = {True: 0, False: 0}
+    for seed in range(20):
+        spec = GAME.core_spec(Deal.from_seed(seed), GAME.variant(passes=1, goal="pyramid"),
+                              "decide", False)
+        verdicts = set()
+        for dig in (True, False):
+            run = core.solve({**spec, "dig": dig}, "decide", Limits(), False)
+            verdicts.add(run.status)
+            states[dig] += run.stats["states"]
+        assert len(verdicts) == 1, seed
+    assert states[True] < 0.95 * states[False]
 
 
 # -- the test vectors ------------------------------------------------------------------------------
