@@ -82,6 +82,7 @@ def _pysolfc(args: argparse.Namespace) -> Optional[dict]:
     if getattr(args, "pysolfc", None) is None:
         return None
     layout = pysolfc.pysolfc_layout(args.game, args.pysolfc)
+    _say_pysolfc_rules(args)
     rules = pysolfc.pysolfc_preset(args.game)
     info = {"game": layout["game"], "title": layout["title"], "number": layout["number"],
             "rules": rules, "layout": layout}
@@ -95,6 +96,31 @@ def _pysolfc(args: argparse.Namespace) -> Optional[dict]:
         print(f"solitaire-solver: note: PySolFC plays {layout['title']} by other rules: "
               f"`{rules}` answers for the game on its screen", file=sys.stderr)
     return info
+
+
+def _play_pysolfc_rules(args: argparse.Namespace) -> None:
+    """--pysolfc with a plain game name (no preset, no -o option): solve under PySolFC's rules
+    for that game, so that the answer is the one for the game on PySolFC's screen. A preset or
+    an option names the rules instead (docs/pysolfc.md)."""
+    if getattr(args, "pysolfc", None) is None or not getattr(args, "game", None):
+        return
+    named = normalise(args.game)
+    g = get_game(named)[0]
+    if (named in g.presets and named != g.name) or getattr(args, "option", None):
+        return
+    rules = pysolfc.pysolfc_preset(args.game)
+    if rules is not None and rules != g.name:
+        args.game = rules
+        # Said once the number has been read: bad input gets its one line alone.
+        args.pysolfc_note = (f"solitaire-solver: note: PySolFC's rules: solving under "
+                             f"`{rules}` (give an option, e.g. -o NAME=VALUE, to solve under ours)")
+
+
+def _say_pysolfc_rules(args: argparse.Namespace) -> None:
+    note = getattr(args, "pysolfc_note", None)
+    if note:
+        print(note, file=sys.stderr)
+        args.pysolfc_note = None
 
 
 def _show_pysolfc(info: Optional[dict]) -> None:
@@ -367,6 +393,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         which: dict = {"seeds": range(args.start, args.start + args.count)}
         if args.pysolfc is not None:
             which = {"pysolfc": _number_range(args.pysolfc, args.count)}
+            _say_pysolfc_rules(args)
         try:
             r = survey(args.game, **which, won_only=won,
                        workers=args.workers, out=args.out, max_states=args.max_states,
@@ -416,6 +443,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         else:
             args.deal_and_moves = list(args.deal_and_moves) + extra
     try:
+        _play_pysolfc_rules(args)
         return COMMANDS[args.command](args)
     except SolitaireError as e:
         print(f"solitaire-solver: error: {e}", file=sys.stderr)

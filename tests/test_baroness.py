@@ -704,11 +704,16 @@ def test_the_golden_pysolfc_numbers_solve_under_the_preset(capsys):
     data = json.loads(out.out[out.out.index("{"):])
     assert data["pysolfc"]["rules"] == "baroness-pysolfc" and "note" not in out.err
     assert code == (0 if data["status"] == "won" else 1)
-    # Named by our game, the answer is ours and the note names the preset (as for every game).
+    # Named by our game, a PySolFC number is still solved under PySolFC's rules, and a note says
+    # so; an option picks ours.
     cli_main(["solve", "baroness", "--pysolfc", str(rec["deal"]), "--json"])
-    err = capsys.readouterr().err
-    assert "`baroness-pysolfc` answers for the game on its screen" in err
-    assert "not in this version" not in err
+    out = capsys.readouterr()
+    assert "solving under `baroness-pysolfc`" in out.err and "not in this version" not in out.err
+    assert json.loads(out.out[out.out.index("{"):])["variant"]["to_empty"] is True
+    cli_main(["solve", "baroness", "-o", "to_empty=false", "--pysolfc", str(rec["deal"]),
+              "--json"])
+    out = capsys.readouterr()
+    assert json.loads(out.out[out.out.index("{"):])["variant"]["to_empty"] is False
 
 
 @pytest.mark.core
