@@ -56,15 +56,18 @@ def search(cards, prune=True, root=None, certificate=False, max_states=0):
     return core().solve(spec, "decide", Limits(max_states=max_states), certificate)
 
 
-def walk(deal, rng, stop):
-    """Random play (a deal only when nothing else is legal) until stop(pos) or no move."""
-    pos = RULES.start(deal)
-    while not stop(pos):
-        moves = RULES.moves(pos)
+def walk(deal, rng, stop, rules=RULES, plies=10**6):
+    """Random play (a deal only when nothing else is legal, so piles run empty and, with
+    `to_empty`, cards move onto them) until stop(pos), no move, or `plies` moves."""
+    pos = rules.start(deal)
+    for _ in range(plies):
+        if stop(pos):
+            break
+        moves = rules.moves(pos)
         if not moves:
             break
-        removals = [m for m in moves if m != DEAL]
-        pos = RULES.apply(pos, rng.choice(removals or moves))
+        rest = [m for m in moves if m != DEAL]
+        pos = rules.apply(pos, rng.choice(rest or moves))
     return pos
 
 
@@ -494,19 +497,6 @@ def rules_of(given: dict) -> BaronessRules:
     return GAME.rules(GAME.variant(**given))
 
 
-def emptied(rules, deal, rng, plies):
-    """A random line of play that deals only when nothing else is legal, so piles run empty and
-    cards move onto them; at most `plies` moves."""
-    pos = rules.start(deal)
-    for _ in range(plies):
-        moves = rules.moves(pos)
-        if not moves:
-            break
-        rest = [m for m in moves if m != DEAL]
-        pos = rules.apply(pos, rng.choice(rest or moves))
-    return pos
-
-
 def test_the_preset_is_pysolfcs_baroness():
     from solitaire_solver.pysolfc import pysolfc_preset
     game, fixed = get_game("baroness-pysolfc")
@@ -606,7 +596,7 @@ def test_core_and_reference_agree_under_pysolfcs_rules(given):
     compared = won = 0
     for seed in range(40):
         d = ss.random_deal(seed)
-        pos = emptied(rules, d, rng, rng.randrange(0, 45))
+        pos = walk(d, rng, lambda p: False, rules, rng.randrange(0, 45))
         spec = GAME.core_spec(d, var, "decide", False)
         root = GAME.core_position(pos, var)
         assert GAME.certificate_key(*root, var) == rules.key(pos)
