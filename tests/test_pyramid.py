@@ -37,6 +37,14 @@ def core_aux(rules: PyramidRules, pos) -> int:
     return k | (1 << 5) | ((pass_no - 1 if rules.passes else 0) << 8)
 
 
+def assert_line_wins(rules: PyramidRules, pos, path, seed) -> None:
+    """The core's line of move words from pos replays under the reference rules and wins."""
+    for m in map(Move.from_code, path):
+        assert m in rules.moves(pos), (seed, str(m))
+        pos = rules.apply(pos, m)
+    assert rules.won(pos)
+
+
 def random_midgame(seed: int, rules: PyramidRules, removals: int):
     """A position reached by random play (removals preferred), with `removals` removals made."""
     rng = random.Random(seed)
@@ -729,11 +737,7 @@ def test_free_and_earliest_decide_like_the_full_search(passes, goal, sw):
         assert tiny[0] == full[0], seed
         for status, path, *_ in (fast, tiny):
             if status == 0:
-                p = pos
-                for m in map(Move.from_code, path):
-                    assert m in rules.moves(p), (seed, str(m))
-                    p = rules.apply(p, m)
-                assert rules.won(p)
+                assert_line_wins(rules, pos, path, seed)
         compared += 1
         won += fast[0] == 0
     assert compared >= 15 and 3 <= won <= compared - 3
@@ -828,11 +832,7 @@ def test_overlap_pairs_core_matches_reference(passes, goal, sw):
                                               overlap_pairs=True)
             assert (status == 0) == (ref.status == "won"), (seed, certificate)
             if status == 0:
-                p = pos
-                for m in map(Move.from_code, path):
-                    assert m in rules.moves(p), (seed, str(m))
-                    p = rules.apply(p, m)
-                assert rules.won(p)
+                assert_line_wins(rules, pos, path, seed)
         compared += 1
     assert compared >= 5 and added >= 1
 
