@@ -6,7 +6,13 @@
 /* Bit 63 of k1 marks a used slot, so an all-zero key (the start of most games) is storable.
  * Games keep their counters below bit 63. */
 #define TT_USED ((uint64_t)1 << 63)
-#define TT_WINDOW 8
+/* A key lives in the first empty slot of the TT_WINDOW slots from its home. With a window of 8,
+ * some window filled up when a table of 2^24 slots was only 10% full (linear probing clusters),
+ * and every full window below the budget doubled the table: tables grew to 8..16 times the slots
+ * their keys needed, reached the budget early and then replaced keys. With 32 the first full
+ * window comes near 45% full, so growth follows the load (half full) as intended; a lookup still
+ * stops at the first empty slot, which at that load is a slot or two away. */
+#define TT_WINDOW 32
 
 static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
     /* splitmix64 finaliser over both words: removed-card sets differ in few bits */
@@ -54,6 +60,7 @@ static void tt_grow(ttable *t) {
         if (t->slots[i].k1 != 0)
             lost += (size_t)tt_place(grown, n - 1, t->slots[i], tt_label_mask(t));
     t->used -= lost;
+    t->replaced += lost; /* a key overwritten while rehashing is forgotten like any other */
     free(t->slots);
     t->slots = grown;
     t->mask = n - 1;

@@ -2,9 +2,9 @@
  *
  * The table stores 128-bit keys (a removed-cards bitboard plus a word of game counters). It starts
  * small, so that the many tiny searches of a survey stay cheap, and doubles when it is half full
- * (or a key's probe window fills), up to the budget. Past the budget it does not grow: when the probe window of a key
- * is full, the entry at the key's home slot is replaced, so a search that outgrows the budget keeps
- * running and only re-explores some positions. */
+ * (or, rarely, a key's probe window of 32 slots fills), up to the budget. Past the budget it does
+ * not grow: when the probe window of a key is full, the entry at the key's home slot is replaced,
+ * so a search that outgrows the budget keeps running and only re-explores some positions. */
 #ifndef SS_TTABLE_H
 #define SS_TTABLE_H
 

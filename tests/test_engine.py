@@ -108,3 +108,24 @@ def test_labelled_table_keeps_the_lowest_label():
     assert stats["replaced"] == 0 and stats["capacity"] > 4096
     assert got == [0] * 40000 + [1] * 20000 + [0] * 20000
     assert stats["improved"] == 20000
+
+
+@pytest.mark.core
+def test_table_grows_by_load_not_by_clusters():
+    """The table doubles when half full, not long before: 100,000 keys fit in 2^18 slots (a
+    probe window of 8 filled in clusters at a tenth full, and grew it to 2^20). At a budget of
+    2^16 slots, 60,000 keys lose fewer than 5% to replacement, and each key missing afterwards
+    is counted as replaced."""
+    from solitaire_solver._engine import table_ops
+
+    keys = [(k * 0x9E3779B97F4A7C15 % (1 << 52), k % 7) for k in range(1, 100_001)]
+    ops = [("visit", a, b) for a, b in keys] + [("contains", a, b) for a, b in keys]
+    got, stats = table_ops(ops, budget_bytes=256 << 20)
+    assert stats["capacity"] <= 1 << 18 and stats["used"] == 100_000
+    assert got == [0] * 100_000 + [1] * 100_000
+    few = keys[:60_000]
+    ops = [("visit", a, b) for a, b in few] + [("contains", a, b) for a, b in few]
+    got, stats = table_ops(ops, budget_bytes=(1 << 16) * 16)
+    missing = 60_000 - sum(got[60_000:])
+    assert stats["capacity"] == 1 << 16
+    assert missing == stats["replaced"] < 3_000
