@@ -4,7 +4,8 @@
 
 Runs the core's contract entry point (no structural proof, no Python result objects) on the
 seeded deals 0..N-1 with the default limits and prints one JSON line: CPU seconds
-(`time.process_time`), positions, wins, and the tree imported. Run it for an old and a new build
+(`time.process_time`), positions, wins, the search table's size (largest and mean MiB over the
+deals, and the keys it replaced), and the tree imported. Run it for an old and a new build
 (two checkouts, each built in place) alternately in one session: equal positions and wins show
 the same search, and the CPU times give the ratio.
 """
@@ -32,13 +33,20 @@ def main(argv: list[str]) -> None:
     limits = _limits(None, None, ss.api.DEFAULT_MEMORY_MB)
     specs = [g.core_spec(ss.random_deal(s), var, "decide", False) for s in range(n)]
     t = time.process_time()
-    states = won = 0
+    states = won = replaced = 0
+    table = []
     for spec in specs:
         run = core.solve(dict(spec), "decide", limits, False)
         states += run.stats["states"]
         won += run.status == "won"
+        table.append(run.stats.get("table_bytes", 0))
+        replaced += run.stats.get("table_replaced", 0)
+    cpu = time.process_time() - t
     print(json.dumps({"game": game, "variant": var, "deals": n,
-                      "cpu_s": round(time.process_time() - t, 4), "states": states, "won": won,
+                      "cpu_s": round(cpu, 4), "states": states, "won": won,
+                      "table_mib_max": max(table) / 2**20,
+                      "table_mib_mean": round(sum(table) / len(table) / 2**20, 3),
+                      "table_replaced": replaced,
                       "tree": ss.__file__.rsplit("/solitaire_solver/", 1)[0]}))
 
 
