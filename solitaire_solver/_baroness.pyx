@@ -84,7 +84,7 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
-from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t
+from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
 
 from solitaire_solver.contract import run_of
 from solitaire_solver.moves import PILE_SHIFT, word_code
@@ -353,19 +353,14 @@ cdef int baroness_dead(void *ctx, const State *s) noexcept nogil:
 cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
                 bint to_empty=False) except *:
     cdef int i, j, v
-    cdef bb_t seen = 0
-    if len(cards) != 52:
-        raise ValueError("a deal has 52 cards")
-    for j in range(52):
-        if not 0 <= cards[j] < 52 or (seen >> <int>cards[j]) & 1:
-            raise ValueError("a deal holds each of the 52 cards once")
-        seen |= (<bb_t>1) << <int>cards[j]
+    cdef int pack[52]
+    read_pack(cards, pack)
     for i in range(NPILES):
         c.prefix[i][0] = 0
         for j in range(FIVE_DEALS):
-            c.card[i][j] = cards[j * NPILES + i]
+            c.card[i][j] = pack[j * NPILES + i]
             c.prefix[i][j + 1] = c.prefix[i][j] | ((<bb_t>1) << c.card[i][j])
-    c.reserve = ((<bb_t>1) << <int>cards[50]) | ((<bb_t>1) << <int>cards[51])
+    c.reserve = ((<bb_t>1) << pack[50]) | ((<bb_t>1) << pack[51])
     for i in range(NPILES):
         for j in range(FIVE_DEALS):
             c.beneath[c.card[i][j]] = c.prefix[i][j]

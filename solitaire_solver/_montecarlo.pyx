@@ -26,7 +26,7 @@ examined and why none is used).
 from libc.stdint cimport uint64_t
 
 from solitaire_solver._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
-from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_t
+from solitaire_solver.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_t, read_pack
 
 from solitaire_solver.contract import run_of
 from solitaire_solver.moves import word_code
@@ -179,12 +179,8 @@ cdef int montecarlo_won(void *ctx, const State *s) noexcept nogil:
 cdef void setup(MonteCarloCtx *c, object cards, bint stuck) except *:
     cdef int j
     cdef bb_t seen = 0
-    if len(cards) != 52:
-        raise ValueError("a deal has 52 cards")
+    read_pack(cards, c.pack)
     for j in range(52):
-        if not 0 <= cards[j] < 52 or (seen >> <int>cards[j]) & 1:
-            raise ValueError("a deal holds each of the 52 cards once")
-        c.pack[j] = cards[j]
         c.rank[c.pack[j]] = c.pack[j] % 13
         c.before[c.pack[j]] = seen
         seen |= (<bb_t>1) << c.pack[j]
