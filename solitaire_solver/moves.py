@@ -61,7 +61,7 @@ class Move:
         to_pile = _PILE_TEXT.match(t)
         if to_pile:
             where = to_pile.group(2)
-            if not where.isdigit():
+            if not (where.isascii() and where.isdigit()):  # "²" is a digit to isdigit()
                 raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, or the "
                                 "number of a pile)")
             pile = int(where)

@@ -125,14 +125,15 @@ def read_number(number: Union[int, str]) -> tuple[int, bool]:
                            f"{number!r}")
     if isinstance(number, str):
         text = number.strip().lower()
-        m = re.fullmatch(r"ms(\d+)", text)
+        m = re.fullmatch(r"ms([0-9]+)", text)
         if m:
             seed = int(m.group(1))
             if seed > MAX_MS:
                 raise PySolFCError(f"PySolFC game number {number!r}: ms numbers run from ms0 to "
                                    f"ms{MAX_MS}")
             return seed, True
-        if not text.isdigit():
+        # ASCII digits only: str.isdigit() also takes "²", which int() refuses
+        if not (text.isascii() and text.isdigit()):
             raise PySolFCError(f"{number!r} is not a PySolFC game number (digits, or msN)")
         number = int(text)
     if not 0 <= number <= MAX_NUMBER:

@@ -143,6 +143,12 @@ def test_parse_moves_names_position():
         parse_moves(["AD+TD", "4C+ZZ"])
 
 
+@pytest.mark.parametrize("text", ["0>²", "AS>²", "AS>٣"])
+def test_pile_number_is_ascii_digits(text):
+    with pytest.raises(ss.MoveError, match="the number of a pile"):
+        Move.from_text(text)
+
+
 @given(st.text(max_size=30))
 def test_move_parser_fuzz(text):
     try:

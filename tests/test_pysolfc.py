@@ -128,7 +128,10 @@ def test_numbers_and_their_range():
     assert read_number(MAX_NUMBER) == (MAX_NUMBER, False)
     for bad, why in [(-1, "0 to"), (MAX_NUMBER + 1, "0 to"), ("ms8589934592", "ms0 to"),
                      ("12a", "not a PySolFC game number"), (1.5, "is an integer"),
-                     (True, "is an integer")]:
+                     (True, "is an integer"),
+                     # digits to str.isdigit() that int() refuses, or that are not ASCII
+                     ("²", "not a PySolFC game number"), ("ms²", "not a PySolFC game number"),
+                     ("٣", "not a PySolFC game number")]:
         with pytest.raises(PySolFCError, match=why):
             ss.pysolfc_deal("elevens", bad)
     assert issubclass(PySolFCError, ValueError)
