@@ -66,7 +66,8 @@ def _apart(rules: PyramidRules, at: dict, x: int, y: int) -> Optional[str]:
 
 
 def _left_of_value(pos: Any, v: int) -> list[int]:
-    return [c for c in range(52) if value(c) == v and not (pos.removed >> c) & 1]
+    # the four cards of value v are v - 1 + 13 * suit (cards.value), in index order
+    return [c for c in range(v - 1, 52, 13) if not (pos.removed >> c) & 1]
 
 
 def _meets(rules: PyramidRules, pos: Any, at: dict, x: int) -> frozenset:
