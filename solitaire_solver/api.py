@@ -44,7 +44,9 @@ def _limits(max_states: Optional[int], max_seconds: Optional[float], memory_mb: 
     if max_states is None and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB:
         return _DEFAULT_LIMITS
     if max_states is not None and (isinstance(max_states, bool)
-                                   or _number("max_states", max_states, int) < 1):
+                                   or _number("max_states", max_states, int) < 1
+                                   or (isinstance(max_states, float)
+                                       and not max_states.is_integer())):
         raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
     if max_seconds is not None and not _number("max_seconds", max_seconds, float) > 0:
         raise SolitaireError(f"max_seconds must be positive, not {max_seconds!r}")
@@ -106,7 +108,8 @@ def solve(
     max_states, max_seconds: search limits; memory_mb: the transposition table's budget.
     certificate: attach the explored positions to an exhaustive proof, for verify() to check.
     check: replay the answer under the reference rules before returning it (VerificationError if
-    it does not check, which would be a bug).
+    it does not check, which would be a bug). A re-search the check needs keeps to max_states and
+    max_seconds; stats["check"] tells what was checked, or why not (an UNKNOWN claims nothing).
     variant: the game's options, e.g. passes=1, goal="pyramid".
     """
     g, var = _resolve(game, variant)
@@ -119,9 +122,14 @@ def solve(
     prefix = tuple(parse_moves(after)) if after is not None else ()
     result = _solve(g, d, var, objective, limits, certificate, prefix)
     if check:
-        verdict = verify(g, d, result, **var)
-        if not verdict.ok:
+        # The check's re-search (an exhaustive proof without a certificate) keeps to the limits
+        # given for the solve; an answer it could not check in them (or an UNKNOWN, which claims
+        # nothing) comes back unchecked, and stats["check"] says so.
+        verdict = verify(g, d, result, max_states=limits.max_states or None,
+                         max_seconds=limits.max_seconds or None, **var)
+        if verdict.ok is False:
             raise VerificationError(f"the solver's answer does not check: {verdict.reason}")
+        result.stats["check"] = verdict.reason
     return result
 
 
@@ -190,6 +198,7 @@ def verify(
     answer: Union[Result, BlockProof, Iterable[Union[str, Move]], str],
     *,
     max_states: Optional[int] = None,
+    max_seconds: Optional[float] = None,
     after: Union[Iterable[Union[str, Move]], str, None] = None,
     **variant: Any,
 ) -> Verification:
@@ -202,13 +211,14 @@ def verify(
     A winning line must be legal move by move and end in a won position; a proof must check as
     its kind says (docs/proofs.md); a best score (objective "score") must be reached by its line
     and beaten by none. max_states bounds the searches that an exhaustive proof without a
-    certificate and a best score need: when it is reached the answer is not checked (ok None), as
-    it is for an UNKNOWN result, which claims nothing.
+    certificate and a best score need, max_seconds the first of those: when one is reached the
+    answer is not checked (ok None), as it is for an UNKNOWN result, which claims nothing.
     """
     g, var = _resolve(game, variant)
     d = g.read_deal(deal, var)
-    if max_states is not None:
-        max_states = _limits(max_states, None, DEFAULT_MEMORY_MB).max_states
+    if max_states is not None or max_seconds is not None:
+        checked = _limits(max_states, max_seconds, DEFAULT_MEMORY_MB)
+        max_states, max_seconds = checked.max_states or None, checked.max_seconds or None
     prefix = tuple(parse_moves(after)) if after is not None else None
     start = replay(g.rules(var), d, prefix) if prefix else None
     try:
@@ -220,9 +230,9 @@ def verify(
                 raise VerificationError(
                     f"the result is for the position after {_line(answer.after)}, not the one "
                     f"checked (after {_line(prefix)})")
-            return _check_result(g, d, var, answer, max_states, start)
+            return _check_result(g, d, var, answer, max_states, start, max_seconds)
         if isinstance(answer, BlockProof):
-            return g.check_proof(d, var, answer, max_states, start)
+            return g.check_proof(d, var, answer, max_states, start, max_seconds)
         return _check_line(g, d, var, parse_moves(answer), start)
     except VerificationError as e:
         return Verification(False, str(e))
@@ -241,7 +251,7 @@ def _line(moves: Any) -> str:
 
 
 def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[int],
-                  start: Any = None) -> Verification:
+                  start: Any = None, max_seconds: Optional[float] = None) -> Verification:
     """A Result's claim, as what solve() answers for its objective says it (docs/proofs.md)."""
     if r.game != g.name:
         raise VerificationError(f"the result is for {r.game}, not {g.name}")
@@ -268,7 +278,7 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[i
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
             raise VerificationError("a BLOCKED result carries no proof")
-        return g.check_proof(d, var, r.proof, max_states, start)
+        return g.check_proof(d, var, r.proof, max_states, start, max_seconds)
     verdict = _check_line(g, d, var, _moves_of(r.moves), start)
     if r.score is not None:
         actual = g.score(d, var, list(r.after) + list(r.moves))

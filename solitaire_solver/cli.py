@@ -245,6 +245,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         print(f"UNKNOWN: {r.reason}")
     st = r.stats
     print(f"({st.get('states', 0)} states, {st.get('seconds', 0.0) * 1000:.1f} ms)")
+    if "check" in st:
+        print(f"check: {st['check']}")
     return EXIT[r.status]
 
 

@@ -146,17 +146,33 @@ def from_codes(codes: Iterable[int]) -> list[Move]:
     return list(map(_from_code, codes))
 
 
+def _split_moves(text: str) -> list[str]:
+    # "QC + KH" is one move (from_text allows spaces around +); spaces and commas part moves
+    return [m for m in re.split(r"[\s,]+", re.sub(r"\s*\+\s*", "+", text.strip())) if m]
+
+
 def parse_moves(moves: Iterable) -> list[Move]:
-    """Moves from Move objects or text; a single string may hold several separated by spaces or commas."""
+    """Moves from Move objects or text; a string, alone or as an item of the list, may hold
+    several moves separated by spaces or commas (`"QC+KH+JS 7D+4H"`)."""
     if isinstance(moves, str):
-        moves = [m for m in re.split(r"[\s,]+", moves.strip()) if m]
+        moves = _split_moves(moves)  # "" or spaces: no moves
+    try:
+        items = list(moves)
+    except TypeError:
+        raise MoveError(f"moves are text or a list of moves, not {moves!r}") from None
     out = []
-    for i, m in enumerate(moves, start=1):
-        if isinstance(m, Move):
+    for m in items:
+        if isinstance(m, str):
+            for t in _split_moves(m) or [m]:
+                try:
+                    out.append(Move.from_text(t))
+                except MoveError as e:
+                    raise MoveError(f"move {len(out) + 1}: {e}") from None
+        elif isinstance(m, Move):
             out.append(m)
         else:
             try:
                 out.append(Move.from_text(m))
             except MoveError as e:
-                raise MoveError(f"move {i}: {e}") from None
+                raise MoveError(f"move {len(out) + 1}: {e}") from None
     return out

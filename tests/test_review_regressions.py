@@ -226,3 +226,42 @@ def test_shortest_with_many_passes_stays_small_and_exact():
         assert r.won and len(r.moves) == len(want.moves), passes
         assert r.stats["table_bytes"] <= 64 << 20
         assert ss.verify("pyramid", deal, r, passes=passes).ok
+
+
+# A user-level review (session of 2026-12-01): each test failed before its fix.
+
+def test_check_returns_an_unknown_answer_unchecked(capsys):
+    # Before: check=True raised VerificationError ("the solver's answer does not check") for an
+    # UNKNOWN answer, and the CLI called that bad input (exit 3).
+    r = ss.solve("elevens", ss.random_deal(1), max_states=3, check=True)
+    assert r.status is Status.UNKNOWN and "claims nothing" in r.stats["check"]
+    assert cli_main(["solve", "elevens", "--seed", "1", "--check", "--max-states", "3"]) == 2
+    assert "check: not checked" in capsys.readouterr().out
+
+
+def test_check_keeps_to_the_limits_given():
+    # Before: the check's reference re-search ran unbounded (about 30 s here) whatever
+    # max_seconds said. Now it stops at the limit and the answer comes back unchecked.
+    r = ss.solve("pyramid", ss.random_deal(2), passes=1, check=True, max_seconds=0.3)
+    assert r.status is Status.BLOCKED
+    assert "time limit (0.3 s)" in r.stats["check"]
+    v = ss.verify("pyramid", ss.random_deal(2), r, passes=1, max_seconds=0.3)
+    assert v.ok is None
+    won = ss.solve("elevens", ss.random_deal(3), check=True)
+    assert won.stats["check"] == f"the {len(won.moves)} moves are legal and win"
+
+
+def test_moves_in_one_argument_and_moves_that_are_not_a_list():
+    # Before: "QC+KH+JS 7D+4H" as one item was read as one move ("not a card: 'JS 7D'"), and
+    # after=5 raised a bare TypeError.
+    deal = ss.random_deal(1)
+    v = ss.verify("elevens", deal, ["QC+KH+JS 7D+4H"])
+    assert v.ok is False and "2 moves are legal" in v.reason
+    assert ss.verify("elevens", deal, ["QC + KH + JS", "7D+4H"]).reason == v.reason
+    with pytest.raises(ss.MoveError, match="not 5"):
+        ss.solve("elevens", deal, after=5)
+
+
+def test_max_states_must_be_whole():
+    with pytest.raises(ss.SolitaireError, match="positive integer, not 1.5"):
+        ss.solve("elevens", ss.random_deal(1), max_states=1.5)

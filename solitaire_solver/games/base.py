@@ -171,7 +171,8 @@ class Game:
         )
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
-                    max_states: Optional[int], start: Any = None) -> Verification:
+                    max_states: Optional[int], start: Any = None,
+                    max_seconds: Optional[float] = None) -> Verification:
         """Check a proof of a block with the reference rules alone (VerificationError when it
         does not hold), for the deal's start or the reference position `start` reached from it
         (a structural proof of the deal holds for every position it reaches). Games with proof
@@ -179,7 +180,7 @@ class Game:
         if proof.kind == "exhaustive":
             rules = self.rules(variant)
             return check_exhaustive(rules, rules.start(deal) if start is None else start, proof,
-                                    max_states)
+                                    max_states, max_seconds)
         if proof.kind == "structural":
             self.check_structural(deal, variant, proof)
             return Verification(True, "the structural proof holds")
