@@ -1,8 +1,9 @@
 """Check a solution file with the reference rules alone (no search involved).
 
-The file holds the deal on its first line and the moves after it, e.g. as written by
-`solitaire-solver solve elevens --seed 3 --json`, or one JSON object per line as written by
-examples/winnable_seeds.py.
+The file holds the deal on its first line (its 52 cards in dealing order) and the moves after
+it, or one JSON object per line with the fields "deal" and "moves", as examples/winnable_seeds.py
+writes them. (`solitaire-solver solve --json` prints the moves but not the deal: add a "deal"
+field to use its output here.)
 
     python examples/verify_file.py elevens solution.txt
 """
@@ -22,6 +23,8 @@ if text.lstrip().startswith("{"):
     bad = unchecked = 0
     for n, line in enumerate(text.splitlines(), start=1):
         entry = json.loads(line)
+        if not isinstance(entry, dict) or "deal" not in entry or "moves" not in entry:
+            sys.exit(f"line {n}: a JSON line needs the fields \"deal\" and \"moves\"")
         verdict = ss.verify(game, entry["deal"], entry["moves"])
         if verdict.ok is not True:
             bad += verdict.ok is False

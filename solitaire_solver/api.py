@@ -245,6 +245,11 @@ def verify(
         return Verification(False, f"the answer is malformed ({type(e).__name__}: {e})")
 
 
+def _count(moves: list) -> str:
+    """The subject of a line's verdict: "line of 2 moves is", "line of 1 move is"."""
+    return f"line of {len(moves)} move{'' if len(moves) == 1 else 's'} is"
+
+
 def _line(moves: Any) -> str:
     moves = list(moves)
     return f"{len(moves)} moves ({' '.join(map(str, moves))})" if moves else "no moves"
@@ -322,10 +327,10 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
     pos = _replay(g, d, var, moves, start)
     if not rules.won(pos):
         raise VerificationError(
-            f"the {len(moves)} moves are legal but do not win: {rules.cards_left(pos)} cards are "
+            f"the {_count(moves)} legal but does not win: {rules.cards_left(pos)} cards are "
             "left"
         )
-    return Verification(True, f"the {len(moves)} moves are legal and win")
+    return Verification(True, f"the {_count(moves)} legal and wins")
 
 
 def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
@@ -340,4 +345,4 @@ def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
                             max_states)
     if best.ok is None:
         return best
-    return Verification(True, f"the {len(moves)} moves are legal and score {actual}; {best.reason}")
+    return Verification(True, f"the {_count(moves)} legal and scores {actual}; {best.reason}")

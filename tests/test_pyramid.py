@@ -898,3 +898,15 @@ def test_overlap_pairs_structural_proof():
     assert ss.verify("pyramid", deal, plain).ok
     assert GAME.structural_proof(deal, GAME.variant(overlap_pairs=True)) is None
     assert ss.verify("pyramid", deal, plain, overlap_pairs=True).ok is False
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("passes", [1, 3])
+def test_first_card_on_the_waste_wins_the_same_deals(passes):
+    """docs/pyramid.md: PySolFC's start (the first stock card on the waste) is the same game as
+    ours, so the verdicts agree deal by deal."""
+    for seed in range(60):
+        deal = ss.random_deal(seed)
+        ours = ss.solve("pyramid", deal, passes=passes).status
+        theirs = ss.solve("pyramid", deal, passes=passes, first_to_waste=True).status
+        assert ours is theirs, seed

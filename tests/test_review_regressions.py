@@ -248,7 +248,7 @@ def test_check_keeps_to_the_limits_given():
     v = ss.verify("pyramid", ss.random_deal(2), r, passes=1, max_seconds=0.3)
     assert v.ok is None
     won = ss.solve("elevens", ss.random_deal(3), check=True)
-    assert won.stats["check"] == f"the {len(won.moves)} moves are legal and win"
+    assert won.stats["check"] == f"the line of {len(won.moves)} moves is legal and wins"
 
 
 def test_moves_in_one_argument_and_moves_that_are_not_a_list():
@@ -256,7 +256,7 @@ def test_moves_in_one_argument_and_moves_that_are_not_a_list():
     # after=5 raised a bare TypeError.
     deal = ss.random_deal(1)
     v = ss.verify("elevens", deal, ["QC+KH+JS 7D+4H"])
-    assert v.ok is False and "2 moves are legal" in v.reason
+    assert v.ok is False and "line of 2 moves is legal" in v.reason
     assert ss.verify("elevens", deal, ["QC + KH + JS", "7D+4H"]).reason == v.reason
     with pytest.raises(ss.MoveError, match="not 5"):
         ss.solve("elevens", deal, after=5)
@@ -265,3 +265,12 @@ def test_moves_in_one_argument_and_moves_that_are_not_a_list():
 def test_max_states_must_be_whole():
     with pytest.raises(ss.SolitaireError, match="positive integer, not 1.5"):
         ss.solve("elevens", ss.random_deal(1), max_states=1.5)
+
+
+def test_option_words_ignore_case():
+    # Before: Nestor and Monte Carlo read "OPEN" or "Stuck", the other games refused "Pyramid".
+    g = ss.solve("pyramid", ss.random_deal(1), goal="Pyramid", passes=1)
+    assert g.variant["goal"] == "pyramid"
+    assert ss.solve("tens", ss.random_deal(1), quartets=" RANK ").variant["quartets"] == "rank"
+    with pytest.raises(ss.VariantError, match="not one of all, pyramid"):
+        ss.solve("pyramid", ss.random_deal(1), goal="pyramids")

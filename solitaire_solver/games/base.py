@@ -30,6 +30,10 @@ class Option:
                 value = self.parse(raw)
             except (TypeError, ValueError):
                 raise VariantError(f"variant {name}: cannot read {raw!r}") from None
+        if isinstance(value, str) and self.choices is not None and value not in self.choices:
+            # Words are read as every other option's: case and surrounding spaces do not matter.
+            folded = {c.lower(): c for c in self.choices if isinstance(c, str)}
+            value = folded.get(value.strip().lower(), value)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
             raise VariantError(f"variant {name}: {raw!r} is not one of {allowed}")
