@@ -701,7 +701,7 @@ def test_layout_round_trip_and_errors():
         read_layout(text.replace(lines[0].strip(), "XX"))
     with pytest.raises(LayoutError, match="stock"):
         read_layout("\n".join(lines[:7] + ["Stock: " + " ".join(lines[7].split()[2:])]))
-    with pytest.raises(LayoutError, match="twice"):
+    with pytest.raises(LayoutError, match="line 7: .* appears twice .*also on line 1"):
         read_layout(text.replace(lines[0].strip(), lines[6].split()[0]))
     with pytest.raises(ss.DealError if hasattr(ss, "DealError") else ValueError):
         ss.solve("pyramid", "AC 2C")
@@ -910,3 +910,18 @@ def test_first_card_on_the_waste_wins_the_same_deals(passes):
         ours = ss.solve("pyramid", deal, passes=passes).status
         theirs = ss.solve("pyramid", deal, passes=passes, first_to_waste=True).status
         assert ours is theirs, seed
+
+
+def test_the_printed_start_reads_back_under_pysolfcs_rules():
+    """`show pyramid-pysolfc` prints the start with the first stock card on the waste and a
+    `Pass:` line; the layout a PySolFC player sees reads back as the same deal. Under our rules
+    a waste holding cards is a position after a draw, refused with the way to give it."""
+    deal = Deal.from_seed(7)
+    shown = ss.position("pyramid-pysolfc", deal).text
+    assert "Waste: " in shown and "Pass: 1 of 3" in shown
+    assert GAME.read_deal(shown, GAME.variant(first_to_waste=True)) == deal
+    with pytest.raises(LayoutError, match="position after a draw.*--after"):
+        GAME.read_deal(shown, GAME.variant())
+    later = ss.position("pyramid", deal, after=["draw"] * 24 + ["recycle"]).text
+    with pytest.raises(LayoutError, match="pass 1"):
+        GAME.read_deal(later, GAME.variant())

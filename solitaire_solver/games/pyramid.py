@@ -233,7 +233,7 @@ class Pyramid(Game):
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
         if isinstance(deal, str) and "stock" in deal.lower():
-            return read_layout(deal)
+            return read_layout(deal, variant.get("first_to_waste", False))
         return as_deal(deal)
 
     core = "_pyramid"

@@ -248,35 +248,72 @@ def layout_text(deal: Deal) -> str:
     return PyramidRules().render(PyramidRules().start(deal))
 
 
-def read_layout(text: str) -> Deal:
-    """A deal from a layout text (seven rows of 1..7 cards, then `Stock: ...` of 24 cards)."""
+def read_layout(text: str, first_to_waste: bool = False) -> Deal:
+    """A deal from a layout text: seven rows of 1..7 cards, then `Stock: ...` of 24 cards, as
+    `show` prints a start (its `Waste:` and `Pass: 1 of N` lines may follow). With
+    first_to_waste (PySolFC's start) the waste holds the first stock card: `Waste: X` and a stock
+    of 23, or the stock of 24 with an empty waste."""
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
-    rows = [(n, ln) for n, ln in lines if not ln.lower().startswith("stock")]
-    stock = [(n, ln) for n, ln in lines if ln.lower().startswith("stock")]
+
+    def labelled(word: str) -> list[tuple[int, str]]:
+        return [(n, ln) for n, ln in lines if ln.lower().startswith(word)]
+
+    stock, waste, passes = labelled("stock"), labelled("waste"), labelled("pass")
+    rows = [(n, ln) for n, ln in lines if not ln.lower().startswith(("stock", "waste", "pass"))]
     if len(rows) != ROWS:
         raise LayoutError(f"a Pyramid layout has {ROWS} rows, this one {len(rows)}")
-    if len(stock) != 1:
-        raise LayoutError("a Pyramid layout ends with one line `Stock: ...`")
+    if len(stock) != 1 or len(waste) > 1 or len(passes) > 1:
+        raise LayoutError("a Pyramid layout has one line `Stock: ...` (and at most one `Waste:` "
+                          "and one `Pass:` line)")
     n_stock, stock_line = stock[0]
-    if lines[-1][0] != n_stock:
+    if n_stock < rows[-1][0]:
         raise LayoutError(f"line {n_stock}: the `Stock:` line must come after the seven rows")
-    m = re.match(r"stock\s*:?(.*)$", stock_line, re.IGNORECASE)
+    for n, ln in passes:
+        m = re.match(r"pass\s*:?\s*(\d+)", ln, re.IGNORECASE)
+        if not m or m.group(1) != "1":
+            raise LayoutError(f"line {n}: a layout is read as a start, in pass 1 ({ln!r}); for a "
+                              "position later in the game give the moves played (--after)")
+    where: dict[int, int] = {}
     cards: list[int] = []
+
+    def add(token: str, n: int) -> None:
+        c = _card(token, n)
+        if c in where:
+            raise LayoutError(f"line {n}: {CARD_NAMES[c]} appears twice in the layout "
+                              f"(also on line {where[c]})")
+        where[c] = n
+        cards.append(c)
+
     for r, (n, ln) in enumerate(rows):
         tokens = [t for t in re.split(r"[\s,]+", ln) if t]
         if len(tokens) != r + 1:
             raise LayoutError(f"line {n}: row {r + 1} has {r + 1} cards, this one {len(tokens)}")
-        cards += [_card(t, n) for t in tokens]
-    tokens = [t for t in re.split(r"[\s,]+", m.group(1) if m else "") if t]
-    if len(tokens) != STOCK:
-        raise LayoutError(f"line {n_stock}: the stock has {STOCK} cards, this one {len(tokens)}")
-    cards += [_card(t, n_stock) for t in tokens]
-    seen: dict[int, int] = {}
-    for c in cards:
-        if c in seen:
-            raise LayoutError(f"{CARD_NAMES[c]} appears twice in the layout")
-        seen[c] = 1
+        for t in tokens:
+            add(t, n)
+    on_waste = _listed(waste[0][1], "waste") if waste else []
+    n_waste = waste[0][0] if waste else 0
+    if on_waste and not first_to_waste:
+        raise LayoutError(f"line {n_waste}: the waste holds {' '.join(on_waste)}: that is a "
+                          "position after a draw, not a start; give the starting layout (an "
+                          "empty waste) and the moves played (--after)")
+    if len(on_waste) > 1:
+        raise LayoutError(f"line {n_waste}: PySolFC's start has one card on the waste, this "
+                          f"layout {len(on_waste)}")
+    for t in on_waste:
+        add(t, n_waste)
+    tokens = _listed(stock_line, "stock")
+    if len(tokens) != STOCK - len(on_waste):
+        raise LayoutError(f"line {n_stock}: the stock has {STOCK - len(on_waste)} cards, this one "
+                          f"{len(tokens)}")
+    for t in tokens:
+        add(t, n_stock)
     return Deal(cards)
+
+
+def _listed(line: str, word: str) -> list[str]:
+    """The cards of a `Stock: ...` or `Waste: ...` line."""
+    m = re.match(word + r"\s*:?(.*)$", line, re.IGNORECASE)
+    return [t for t in re.split(r"[\s,]+", m.group(1) if m else "") if t]
 
 
 def _card(token: str, line: int) -> int:
