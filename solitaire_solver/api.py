@@ -118,7 +118,7 @@ def solve(
             f"{g.name} has no objective {objective!r} (objectives: {', '.join(g.objectives)})"
         )
     limits = _limits(max_states, max_seconds, memory_mb)
-    d = g.read_deal(deal, var)
+    d = g.read(deal, var)
     prefix = tuple(parse_moves(after)) if after is not None else ()
     result = _solve(g, d, var, objective, limits, certificate, prefix)
     if check:
@@ -215,7 +215,7 @@ def verify(
     answer is not checked (ok None), as it is for an UNKNOWN result, which claims nothing.
     """
     g, var = _resolve(game, variant)
-    d = g.read_deal(deal, var)
+    d = g.read(deal, var)
     if max_states is not None or max_seconds is not None:
         checked = _limits(max_states, max_seconds, DEFAULT_MEMORY_MB)
         max_states, max_seconds = checked.max_states or None, checked.max_seconds or None

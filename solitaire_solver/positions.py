@@ -68,7 +68,7 @@ class Position:
 
 def _start(game: Union[str, Game], deal: Any, after: Moves, variant: dict):
     g, var = _resolve(game, variant)
-    d = g.read_deal(deal, var)
+    d = g.read(deal, var)
     moves = tuple(parse_moves(after)) if after is not None else ()
     return g, var, d, moves
 

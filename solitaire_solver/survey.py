@@ -264,7 +264,7 @@ def survey(
             if isinstance(s, bool) or not isinstance(s, int):
                 raise SolitaireError(f"a seed must be an integer, not {s!r}")
     else:
-        items = [g.read_deal(d, var) for d in deals]  # type: ignore[union-attr]
+        items = [g.read(d, var) for d in deals]  # type: ignore[union-attr]
     total = len(items)
 
     res = SurveyResult(g.name, var, workers=nworkers)

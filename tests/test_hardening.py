@@ -101,7 +101,7 @@ def test_a_won_decide_result_must_win():
     assert r.won
     prefix = Result("pyramid", Status.WON, moves=r.moves[:-1], variant=r.variant)
     v = ss.verify("pyramid", deal, prefix, passes=1)
-    assert v.ok is False and "do not win" in v.reason
+    assert v.ok is False and "does not win" in v.reason
 
 
 # -- 1. verify checks under the caller's game and variant ------------------------------------------

@@ -274,3 +274,10 @@ def test_option_words_ignore_case():
     assert ss.solve("tens", ss.random_deal(1), quartets=" RANK ").variant["quartets"] == "rank"
     with pytest.raises(ss.VariantError, match="not one of all, pyramid"):
         ss.solve("pyramid", ss.random_deal(1), goal="pyramids")
+
+
+def test_a_mid_game_printout_is_refused_with_the_way_to_give_it():
+    # Before: "pile 1 has 4 cards; piles 0..3 hold five", with no word of why or what to do.
+    later = ss.position("fourteen", ss.random_deal(0), after=["KD+AH"]).text
+    with pytest.raises(ss.LayoutError, match="read as the deal's start.*--after"):
+        ss.solve("fourteen", later)

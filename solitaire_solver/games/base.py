@@ -7,7 +7,7 @@ from typing import Any, Callable, Optional, Protocol
 
 from ..contract import Limits
 from ..deal import Deal, as_deal
-from ..errors import VariantError, VerificationError
+from ..errors import LayoutError, VariantError, VerificationError
 from ..moves import Move, from_codes
 from ..proofs import check_exhaustive
 from ..result import BlockProof, Verification
@@ -110,6 +110,18 @@ class Game:
         raise NotImplementedError
 
     # -- input ----------------------------------------------------------------------------------
+    def read(self, deal: Any, variant: dict) -> Deal:
+        """read_deal(), with a LayoutError saying what a layout text must be: the deal's start
+        (show prints positions later in the game too, which are not read back)."""
+        try:
+            return self.read_deal(deal, variant)
+        except LayoutError as e:
+            if "--after" in str(e):
+                raise
+            raise LayoutError(f"{e} (a layout is read as the deal's start; for a position later "
+                              "in the game give the start and the moves played, after= or "
+                              "--after)") from None
+
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal from a Deal, pack-order text or a card list; games with a layout text accept it."""
         return as_deal(deal)

@@ -28,7 +28,7 @@ def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None
     """
     g, var = _resolve(game, dict(variant or {}))
     rules = g.rules(var)
-    d = g.read_deal(deal, var)
+    d = g.read(deal, var)
     moves = tuple(parse_moves(after)) if after is not None else ()
     pos = replay(rules, d, moves)
     marked: tuple[int, ...] = ()
@@ -56,7 +56,7 @@ def render_html(game: Union[str, Game], deal: Any, result: Any,
     if result.game != g.name:
         raise SolitaireError(f"the result is for {result.game}, not {g.name}")
     g, var = _resolve(game, dict(result.variant if variant is None else variant))
-    return page(g, var, g.read_deal(deal, var), result)
+    return page(g, var, g.read(deal, var), result)
 
 
 __all__ = ["SHAPES", "draw", "render_html", "render_svg"]
