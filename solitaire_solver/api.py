@@ -174,7 +174,7 @@ def replay(rules: Any, d: Deal, moves: Iterable[Move], error: type = MoveError,
         if rules.won(pos):
             raise error(f"move {i} ({m}) comes after the deal is already won")
         if m not in rules.moves(pos):
-            raise error(f"move {i} ({m}): {rules.why_illegal(pos, m)}")
+            raise error(f"move {i} ({m}): {rules.unknown_kind(m) or rules.why_illegal(pos, m)}")
         pos = rules.apply(pos, m)
     return pos
 

@@ -281,3 +281,12 @@ def test_a_mid_game_printout_is_refused_with_the_way_to_give_it():
     later = ss.position("fourteen", ss.random_deal(0), after=["KD+AH"]).text
     with pytest.raises(ss.LayoutError, match="read as the deal's start.*--after"):
         ss.solve("fourteen", later)
+
+
+@pytest.mark.parametrize("game", ["pyramid", "elevens", "nestor", "fourteen", "monte-carlo"])
+def test_a_move_of_a_kind_the_rules_never_play_says_so(game):
+    # Before: Pyramid refused KD>R with "only a King leaves alone" (KD is a King), Elevens with
+    # "KD is not showing", without a word that the rules have no reserve.
+    v = ss.verify(game, ss.random_deal(1), ["KD>R"])
+    assert v.ok is False and "move no card to a reserve" in v.reason
+    assert "move no card onto a pile" in ss.verify(game, ss.random_deal(1), ["KD>3"]).reason

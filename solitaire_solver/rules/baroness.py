@@ -45,6 +45,7 @@ class BaronessPosition:
 
 
 class BaronessRules(Rules):
+    pile_moves = True  # its own why_illegal names to_empty
     game = "baroness"
 
     def __init__(self, last_deal: str = "apart", to_empty: bool = False):

@@ -60,6 +60,21 @@ class Rules(ABC):
                 out[name] = _card_data(v)
         return out
 
+    #: Whether these rules ever move a card to a reserve (`JH>R`) or onto a pile (`QH>3`): a move
+    #: of a kind they never play is refused as such, before the position's own reasons.
+    reserve_moves: bool = False
+    pile_moves: bool = False
+
+    def unknown_kind(self, move: Move) -> str:
+        """Why a move of a kind these rules never play is refused, or "" for the others."""
+        if move.reserve and not self.reserve_moves:
+            return (f"{move}: these rules move no card to a reserve (elevens and tens do under "
+                    "PySolFC's rules: reserves=pysolfc)")
+        if move.pile and not self.pile_moves:
+            return (f"{move}: these rules move no card onto a pile (baroness does under "
+                    "to_empty=True)")
+        return ""
+
     def why_illegal(self, pos: Any, move: Move) -> str:
         """A sentence saying why move is not legal in pos (games give better reasons)."""
         return f"{move} is not a legal move here"
@@ -67,7 +82,7 @@ class Rules(ABC):
     def play(self, pos: Any, move: Move) -> Any:
         """The position after move; MoveError when it is not legal in pos."""
         if move not in self.moves(pos):
-            raise MoveError(self.why_illegal(pos, move))
+            raise MoveError(self.unknown_kind(move) or self.why_illegal(pos, move))
         return self.apply(pos, move)
 
 

@@ -108,6 +108,8 @@ class ReserveSlotRules(SlotRules):
     cards leave together. Emptied slots are refilled, lowest first, at once or (refill_while_held
     False) only while the reserve is empty."""
 
+    reserve_moves = True
+
     #: How many cards fill the reserve (its cards then leave).
     reserve_size: int
     refill_while_held: bool
