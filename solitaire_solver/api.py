@@ -113,6 +113,9 @@ def solve(
     variant: the game's options, e.g. passes=1, goal="pyramid".
     """
     g, var = _resolve(game, variant)
+    if not isinstance(certificate, bool) or not isinstance(check, bool):
+        raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
+                             f"{check!r}")
     if objective not in g.objectives:
         raise SolitaireError(
             f"{g.name} has no objective {objective!r} (objectives: {', '.join(g.objectives)})"

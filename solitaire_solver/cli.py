@@ -33,7 +33,10 @@ def _variant(pairs: Sequence[str]) -> dict:
         name, sep, value = p.partition("=")
         if not sep or not name:
             raise SolitaireError(f"a variant is written name=value, not {p!r}")
-        out[name.strip()] = value.strip()
+        name, value = name.strip(), value.strip()
+        if name in out and out[name] != value:
+            raise SolitaireError(f"variant {name} is given twice ({out[name]} and {value})")
+        out[name] = value
     return out
 
 
@@ -48,10 +51,10 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
     if args.pysolfc is not None:
         return pysolfc.pysolfc_deal(args.game, args.pysolfc)
     if args.file == "-":
-        return sys.stdin.read()
+        return sys.stdin.read().lstrip("\ufeff")
     if args.file is not None:
         try:
-            with open(args.file, encoding="utf-8") as f:
+            with open(args.file, encoding="utf-8-sig") as f:  # a BOM (Windows editors) is no card
                 return f.read()
         except OSError as e:
             raise SolitaireError(f"cannot read {args.file}: {e.strerror}") from None

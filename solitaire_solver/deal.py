@@ -77,10 +77,12 @@ def deal_text(deal: Any) -> Any:
     """bytes (or a bytearray) decoded as the card text they hold (UTF-8, of which ASCII is a part,
     so suit symbols read too); anything else as it is. A list of card indexes is the way to give
     indexes: bytes of control characters are refused rather than read as numbers."""
+    if isinstance(deal, str):
+        return deal[1:] if deal.startswith("\ufeff") else deal  # a BOM is no card
     if not isinstance(deal, (bytes, bytearray)):
         return deal
     try:
-        text = bytes(deal).decode("utf-8")
+        text = bytes(deal).decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise DealError(f"a deal given as bytes is read as text, and these are not UTF-8 text "
                         f"({e.reason} at byte {e.start})") from None

@@ -264,7 +264,12 @@ def survey(
             if isinstance(s, bool) or not isinstance(s, int):
                 raise SolitaireError(f"a seed must be an integer, not {s!r}")
     else:
-        items = [g.read(d, var) for d in deals]  # type: ignore[union-attr]
+        items = []
+        for i, d in enumerate(deals):  # type: ignore[union-attr]
+            try:
+                items.append(g.read(d, var))
+            except SolitaireError as e:
+                raise type(e)(f"deal {i} of the list: {e}") from None
     total = len(items)
 
     res = SurveyResult(g.name, var, workers=nworkers)

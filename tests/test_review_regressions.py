@@ -290,3 +290,18 @@ def test_a_move_of_a_kind_the_rules_never_play_says_so(game):
     v = ss.verify(game, ss.random_deal(1), ["KD>R"])
     assert v.ok is False and "move no card to a reserve" in v.reason
     assert "move no card onto a pile" in ss.verify(game, ss.random_deal(1), ["KD>3"]).reason
+
+
+def test_small_input_slips(capsys):
+    # Before: a BOM was read as part of the first card; a bad deal in survey(deals=...) was not
+    # named; certificate="no" counted as true; -o passes=1 -o passes=2 kept the last silently.
+    deal = ss.random_deal(3)
+    assert ss.solve("elevens", "\ufeff" + str(deal)).status is Status.WON
+    layout = ss.position("pyramid", deal).text
+    assert ss.solve("pyramid", "\ufeff" + layout).status == ss.solve("pyramid", deal).status
+    with pytest.raises(ss.DealError, match="deal 1 of the list"):
+        ss.survey("elevens", deals=[deal, "AS AS"])
+    with pytest.raises(ss.SolitaireError, match="True or False"):
+        ss.solve("elevens", deal, certificate="no")
+    assert cli_main(["solve", "pyramid", "--seed", "1", "-o", "passes=1", "-o", "passes=2"]) == 3
+    assert "given twice" in capsys.readouterr().err

@@ -113,6 +113,8 @@ class Game:
     def read(self, deal: Any, variant: dict) -> Deal:
         """read_deal(), with a LayoutError saying what a layout text must be: the deal's start
         (show prints positions later in the game too, which are not read back)."""
+        if isinstance(deal, str) and deal.startswith("\ufeff"):
+            deal = deal[1:]  # a byte-order mark, as some editors write, is no card
         try:
             return self.read_deal(deal, variant)
         except LayoutError as e:
