@@ -239,6 +239,7 @@ def test_check_returns_an_unknown_answer_unchecked(capsys):
     assert "check: not checked" in capsys.readouterr().out
 
 
+@pytest.mark.core  # the core's solve in milliseconds, the reference check cut at the limit
 def test_check_keeps_to_the_limits_given():
     # Before: the check's reference re-search ran unbounded (about 30 s here) whatever
     # max_seconds said. Now it stops at the limit and the answer comes back unchecked.
