@@ -125,19 +125,26 @@ cdef inline int moved_card(const State *s, int i) noexcept nogil:
     return <int>((s.aux >> (DEAL_BITS + MOVED_BITS * i)) & ((1 << MOVED_BITS) - 1)) - 1
 
 
+cdef inline bb_t off_their_piles(BaronessCtx *c, const State *s) noexcept nogil:
+    """The cards no longer on the pile they were dealt to: removed, or moved (to_empty)."""
+    cdef bb_t gone = s.removed
+    cdef int i, m
+    if c.to_empty:
+        for i in range(NPILES):
+            m = moved_card(s, i)
+            if m >= 0:
+                gone |= (<bb_t>1) << m
+    return gone
+
+
 cdef inline int pile_tops(BaronessCtx *c, const State *s, int *top) noexcept nogil:
     """Each pile's top card (-1 for an empty pile) into top; returns the empty piles' count.
     A pile holds the cards dealt to it that are neither removed nor moved away, in dealing
     order, on top of its moved card if it has one."""
     cdef int d = deal_moves(s) + 1
     cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
-    cdef int i, j, m, empty = 0
-    cdef bb_t gone = s.removed, left
-    if c.to_empty:
-        for i in range(NPILES):
-            m = moved_card(s, i)
-            if m >= 0:
-                gone |= (<bb_t>1) << m
+    cdef int i, j, empty = 0
+    cdef bb_t gone = off_their_piles(c, s), left
     for i in range(NPILES):
         left = c.prefix[i][k] & ~gone
         if left:
@@ -156,13 +163,7 @@ cdef inline int pile_size(BaronessCtx *c, const State *s, int i) noexcept nogil:
     """The cards on pile i (to_empty)."""
     cdef int d = deal_moves(s) + 1
     cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
-    cdef int j, m
-    cdef bb_t gone = s.removed
-    for j in range(NPILES):
-        m = moved_card(s, j)
-        if m >= 0:
-            gone |= (<bb_t>1) << m
-    return bb_count(c.prefix[i][k] & ~gone) + (1 if moved_card(s, i) >= 0 else 0)
+    return bb_count(c.prefix[i][k] & ~off_their_piles(c, s)) + (1 if moved_card(s, i) >= 0 else 0)
 
 
 cdef inline bb_t available(BaronessCtx *c, const State *s) noexcept nogil:

@@ -51,10 +51,10 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
     if args.pysolfc is not None:
         return pysolfc.pysolfc_deal(args.game, args.pysolfc)
     if args.file == "-":
-        return sys.stdin.read().lstrip("\ufeff")
+        return sys.stdin.read()
     if args.file is not None:
         try:
-            with open(args.file, encoding="utf-8-sig") as f:  # a BOM (Windows editors) is no card
+            with open(args.file, encoding="utf-8") as f:
                 return f.read()
         except OSError as e:
             raise SolitaireError(f"cannot read {args.file}: {e.strerror}") from None

@@ -162,17 +162,12 @@ def parse_moves(moves: Iterable) -> list[Move]:
         raise MoveError(f"moves are text or a list of moves, not {moves!r}") from None
     out = []
     for m in items:
-        if isinstance(m, str):
-            for t in _split_moves(m) or [m]:
-                try:
-                    out.append(Move.from_text(t))
-                except MoveError as e:
-                    raise MoveError(f"move {len(out) + 1}: {e}") from None
-        elif isinstance(m, Move):
+        if isinstance(m, Move):
             out.append(m)
-        else:
+            continue
+        for t in (_split_moves(m) or [m]) if isinstance(m, str) else [m]:
             try:
-                out.append(Move.from_text(m))
+                out.append(Move.from_text(t))
             except MoveError as e:
                 raise MoveError(f"move {len(out) + 1}: {e}") from None
     return out

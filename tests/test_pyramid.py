@@ -919,9 +919,9 @@ def test_the_printed_start_reads_back_under_pysolfcs_rules():
     deal = Deal.from_seed(7)
     shown = ss.position("pyramid-pysolfc", deal).text
     assert "Waste: " in shown and "Pass: 1 of 3" in shown
-    assert GAME.read_deal(shown, GAME.variant(first_to_waste=True)) == deal
+    assert GAME.read(shown, GAME.variant(first_to_waste=True)) == deal
     with pytest.raises(LayoutError, match="position after a draw.*--after"):
-        GAME.read_deal(shown, GAME.variant())
+        GAME.read(shown, GAME.variant())
     later = ss.position("pyramid", deal, after=["draw"] * 24 + ["recycle"]).text
     with pytest.raises(LayoutError, match="pass 1"):
-        GAME.read_deal(later, GAME.variant())
+        GAME.read(later, GAME.variant())

@@ -118,8 +118,6 @@ class Game:
         try:
             return self.read_deal(deal, variant)
         except LayoutError as e:
-            if "--after" in str(e):
-                raise
             raise LayoutError(f"{e} (a layout is read as the deal's start; for a position later "
                               "in the game give the start and the moves played, after= or "
                               "--after)") from None

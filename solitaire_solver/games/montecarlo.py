@@ -28,10 +28,6 @@ NO_MOVE = ("no two neighbouring cards of the layout share a rank, and a full lay
            "for `consolidate` to close: no move is legal at the start")
 
 
-def _lower(text: str) -> str:
-    return text.strip().lower()
-
-
 class MonteCarlo(Game):
     name = "monte-carlo"
     aliases = ("weddings", "monte-carlo-solitaire")
@@ -39,8 +35,8 @@ class MonteCarlo(Game):
                "of one rank; consolidate closes the gaps and refills from the stock; win by "
                "removing all 52 cards")
     options = {
-        "consolidate": Option("any", ("any", "stuck"), _lower,
-                              "any: whenever there is a gap; stuck: only when no pair of "
+        "consolidate": Option("any", ("any", "stuck"),
+                              doc="any: whenever there is a gap; stuck: only when no pair of "
                               "neighbours can be removed"),
     }
 

@@ -12,10 +12,6 @@ from ..rules.nestor import NestorRules, layout_of, parse_layout
 from .base import CoreAnswer, Game, Option
 
 
-def _lower(text: str) -> str:
-    return text.strip().lower()
-
-
 class Nestor(Game):
     name = "nestor"
     aliases = ("matrimony",)
@@ -23,8 +19,8 @@ class Nestor(Game):
                "exposed cards of the same rank; a stock of four, turned when blocked (closed) "
                "or open")
     options = {
-        "reserve": Option("closed", ("closed", "open"), _lower,
-                          "closed: a stock card is turned only when the tableau is blocked; "
+        "reserve": Option("closed", ("closed", "open"),
+                          doc="closed: a stock card is turned only when the tableau is blocked; "
                           "open: the four stock cards are always available"),
     }
 

@@ -271,8 +271,7 @@ def read_layout(text: str, first_to_waste: bool = False) -> Deal:
     for n, ln in passes:
         m = re.match(r"pass\s*:?\s*(\d+)", ln, re.IGNORECASE)
         if not m or m.group(1) != "1":
-            raise LayoutError(f"line {n}: a layout is read as a start, in pass 1 ({ln!r}); for a "
-                              "position later in the game give the moves played (--after)")
+            raise LayoutError(f"line {n}: {ln!r} is not the start: a layout is read in pass 1")
     where: dict[int, int] = {}
     cards: list[int] = []
 
@@ -294,8 +293,7 @@ def read_layout(text: str, first_to_waste: bool = False) -> Deal:
     n_waste = waste[0][0] if waste else 0
     if on_waste and not first_to_waste:
         raise LayoutError(f"line {n_waste}: the waste holds {' '.join(on_waste)}: that is a "
-                          "position after a draw, not a start; give the starting layout (an "
-                          "empty waste) and the moves played (--after)")
+                          "position after a draw (a start's waste is empty)")
     if len(on_waste) > 1:
         raise LayoutError(f"line {n_waste}: PySolFC's start has one card on the waste, this "
                           f"layout {len(on_waste)}")
