@@ -49,17 +49,26 @@ PLAN = [
     ("fifteens", {}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "closed"}, 1_000_000, {}, None, ""),
     ("nestor", {"reserve": "open"}, 1_000_000, {}, None, ""),
-    ("fourteen", {}, 100_000, {}, None, ""),
-    ("pyramid", {}, 100_000, {"max_seconds": 10.0}, None, ""),
-    ("pyramid", {"goal": "pyramid"}, 100_000, {"max_seconds": 10.0}, 998 / 1500, MSC),
-    ("pyramid", {"passes": 1}, 100_000, {"max_seconds": 10.0}, 0.0680, SWR + ", All Cards, Once"),
-    ("pyramid", {"passes": 1, "goal": "pyramid"}, 100_000, {"max_seconds": 10.0}, 0.0902,
+    # Pyramid and Fourteen at 10^6 (issue 18: intervals within about ±0.1 point); a run stopped
+    # short is written up with --cache-only at the seeds it reached.
+    ("fourteen", {}, 1_000_000, {}, None, ""),
+    ("pyramid", {}, 1_000_000, {"max_seconds": 10.0}, None, ""),
+    ("pyramid", {"goal": "pyramid"}, 1_000_000, {"max_seconds": 10.0}, 998 / 1500, MSC),
+    ("pyramid", {"passes": 1}, 1_000_000, {"max_seconds": 10.0}, 0.0680, SWR + ", All Cards, Once"),
+    ("pyramid", {"passes": 1, "goal": "pyramid"}, 1_000_000, {"max_seconds": 10.0}, 0.0902,
      SWR + ", Pyramid Only, Once"),
-    ("pyramid", {"passes": 2}, 100_000, {"max_seconds": 10.0}, None, ""),
-    ("pyramid", {"passes": "unlimited", "goal": "pyramid"}, 100_000, {"max_seconds": 10.0},
+    ("pyramid", {"passes": 2}, 1_000_000, {"max_seconds": 10.0}, None, ""),
+    ("pyramid", {"passes": "unlimited", "goal": "pyramid"}, 1_000_000, {"max_seconds": 10.0},
      0.6687, SWR + ", Pyramid Only, Unlimited"),
-    ("pyramid", {"passes": "unlimited"}, 100_000, {"max_seconds": 10.0}, None, ""),
-    ("pyramid", {"stock_waste_pairs": False}, 100_000, {"max_seconds": 10.0}, None, ""),
+    ("pyramid", {"passes": "unlimited"}, 1_000_000, {"max_seconds": 10.0}, None, ""),
+    ("pyramid", {"stock_waste_pairs": False}, 1_000_000, {"max_seconds": 10.0}, None, ""),
+    # The same site's figures with its "overlap" option on (docs/pyramid.md).
+    ("pyramid", {"passes": 1, "overlap_pairs": True}, 1_000_000, {"max_seconds": 10.0}, 0.1592,
+     SWR + ", All Cards, Once, overlap"),
+    ("pyramid", {"passes": 1, "goal": "pyramid", "overlap_pairs": True}, 1_000_000,
+     {"max_seconds": 10.0}, 0.2277, SWR + ", Pyramid Only, Once, overlap"),
+    ("pyramid", {"passes": "unlimited", "goal": "pyramid", "overlap_pairs": True}, 1_000_000,
+     {"max_seconds": 10.0}, 0.8315, SWR + ", Pyramid Only, Unlimited, overlap"),
     ("baroness", {}, 1_000_000, {}, 0.20, "\"about 1 in 5\", quoted in issue 13 (no method given)"),
     ("monte-carlo", {"consolidate": "any"}, 1_000_000, {}, None, ""),
     ("monte-carlo", {"consolidate": "stuck"}, 1_000_000, {}, None, ""),
@@ -91,19 +100,19 @@ def cached_prefix(path: str, n: int) -> int:
 GENERATED = ("## Cards left in blocked deals",)
 
 
-def kept_from(path: str, ran: set[str]) -> tuple[list[str], list[str]]:
-    """From the doc already at path: the table rows of games this run left out (--only), and the
-    sections written by other tools (any "## " section but the chart's), so a partial run or a
-    rerun keeps what it did not redo."""
+def kept_from(path: str) -> tuple[dict[str, str], list[str]]:
+    """From the doc already at path: its table rows by variant label, and the sections written
+    by other tools (any "## " section but the chart's), so a partial run or a rerun keeps what
+    it did not redo."""
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
     except OSError:
-        return [], []
+        return {}, []
     # The main table comes before the first section; the sections' own tables stay in them.
     first = next((i for i, ln in enumerate(lines) if ln.startswith("## ")), len(lines))
-    rows = [ln for ln in lines[:first] if ln.startswith("| ")
-            and not ln.startswith("| game and variant") and ln.split("|")[1].split()[0] not in ran]
+    rows = {ln.split("|")[1].strip(): ln for ln in lines[:first]
+            if ln.startswith("| ") and not ln.startswith("| game and variant")}
     sections, keep = [], False
     for ln in lines:
         if ln.startswith("## "):
@@ -111,6 +120,11 @@ def kept_from(path: str, ran: set[str]) -> tuple[list[str], list[str]]:
         if keep:
             sections.append(ln)
     return rows, sections
+
+
+def row_deals(row: str) -> int:
+    """The deals column of a table row."""
+    return int(row.split("|")[2].strip().replace(",", ""))
 
 
 def label(game: str, variant: dict) -> str:
@@ -191,7 +205,9 @@ def main(argv=None) -> int:
     known = {g.name for g in ss.GAMES}
     caps = {k: int(v) for k, _, v in (c.partition("=") for c in args.cap)}
 
-    rows, results, missing = [], [], []
+    old_rows, sections = kept_from(args.out)
+    rows: dict[str, str] = {}
+    results, missing = [], []
     for game, variant, n, limits, published, source in PLAN:
         if game not in known:
             missing.append(label(game, variant) + " (game not in the library)")
@@ -214,7 +230,8 @@ def main(argv=None) -> int:
             if k < n:
                 missing.append(f"{name}: {k:,} of the {n:,} deals asked for (run stopped)")
                 n = k
-            if n == 0:
+            # A stopped run that has not caught up with the doc's row keeps the row.
+            if n == 0 or (name in old_rows and n < row_deals(old_rows[name])):
                 continue
         print(f"{name}: {n:,} deals ...", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
@@ -229,14 +246,18 @@ def main(argv=None) -> int:
                      else "below" if published < lo else "above")
             pub = f"{100 * published:.2f}% ({source}): {where} our interval"
         lim = ", ".join(f"{k}={v}" for k, v in limits.items()) or "none"
-        rows.append(f"| {name} | {r.deals:,} | {r.won:,} | {r.blocked:,} | {r.unknown:,} | "
+        rows[name] = (f"| {name} | {r.deals:,} | {r.won:,} | {r.blocked:,} | {r.unknown:,} | "
                     f"{100 * r.win_rate:.3f}% | {100 * lo:.3f}% .. {100 * hi:.3f}% "
                     f"(±{50 * (hi - lo):.3f}) | {lim} | {pub} |")
 
-    old_rows, sections = kept_from(args.out, {name.split()[0] for name, _ in results})
+    # The table in the plan's order: this run's rows, and the doc's rows for what it did not redo.
+    kept = [old_rows[k] for k in (label(g, v) for g, v, *_ in PLAN)
+            if k not in rows and k in old_rows]
+    table = [rows.get(k) or old_rows[k] for k in (label(g, v) for g, v, *_ in PLAN)
+             if k in rows or k in old_rows]
     png = os.path.join(os.path.dirname(args.out), "cards_left.png")
     # A partial run's chart would drop the games it left out: keep the one already drawn.
-    has_chart = os.path.exists(png) if old_rows else chart(results, png)
+    has_chart = os.path.exists(png) if kept else chart(results, png)
     text = [
         "# How often can each game be won?", "",
         "Written by `benchmarks/winnability.py` "
@@ -250,7 +271,7 @@ def main(argv=None) -> int:
         "| game and variant | deals | won | blocked | unknown | win rate | 95% interval "
         "(± half-width, points) | limit per deal | published figure (source) |",
         "|---|---|---|---|---|---|---|---|---|",
-        *rows, *old_rows, "",
+        *table, "",
         "Published figures: for Elevens and Block Ten the order of play does not matter "
         "(docs/proofs.md), so greedy play wins exactly the winnable deals and the greedy "
         "figures are comparable with ours; so are Tens' and Block Elevens' (docs/proofs.md). "
@@ -260,15 +281,17 @@ def main(argv=None) -> int:
         "two other readings of its deal rule, `later=while` and `later=none`, not the default "
         "`once` (docs/block-elevens.md). The Pyramid figures of solitairewinrates.com are "
         "that site's program's, over 10^8 other deals, under its rules with its \"overlap\" "
-        "option off; where one lies below our interval, note that every deal we count as won "
+        "option off (on for the `overlap_pairs=True` rows; docs/pyramid.md compares the readings "
+        "of its rules); where one lies below our interval, note that every deal we count as won "
         "has a line that replays under the reference rules (a sample of 300 one-pass wins was "
         "re-checked with `check=True`), so the difference is in that program's search or its "
         "rules. `pyramid goal=pyramid` is the `pyramid-msc` preset; its published figure is a "
         "sample of 1,500 other decks (its own 95% interval is about ±2.4 points).", "",
     ]
-    if old_rows:
-        text += [f"The last {len(old_rows)} rows are kept from the previous write-up: this run "
-                 "(`--only`) did not redo them.", ""]
+    if kept:
+        text += [f"{len(kept)} rows are kept from the previous write-up, as it gave them: this "
+                 "run (`--only`, or `--cache-only` short of their counts) did not redo them: "
+                 + ", ".join(f"`{r.split('|')[1].strip()}`" for r in kept) + ".", ""]
     if missing:
         text += ["Short of the planned counts in this run: " + "; ".join(missing) + ".", ""]
     if has_chart:
