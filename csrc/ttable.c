@@ -25,7 +25,7 @@ static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
     return h;
 }
 
-#define TT_START_SLOTS 4096
+#define TT_START_SLOTS 1024
 
 static inline uint64_t tt_label_mask(const ttable *t) {
     return t->label_bits ? (((uint64_t)1 << t->label_bits) - 1) : 0;

@@ -781,6 +781,93 @@ def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
     return pyr_dead(&c, &s) != 0
 
 
+def short_group(object pyramid, object others, object apart_of, bint goal_all,
+                bint stock_waste_pairs):
+    """The structural proof's cards (games/pyramid.py short_of_partners, the reference, which
+    this follows step for step and must equal: tests/test_pyramid.py): the first group of cards
+    of one value that must all leave while fewer partners can ever meet them, or None.
+    pyramid: the 28 places (a card index or None); others: the stock's then the waste's cards;
+    apart_of: per place, the mask of the places kept apart from it."""
+    cdef int cards[14][8]
+    cdef int places[14][8]
+    cdef int count[14]
+    cdef uint64_t apart[28]
+    cdef uint64_t meets[13][4]
+    cdef int short_card[13][4]
+    cdef int n_short[13]
+    cdef int v, j, p, x, size, n_few, i0, i1, i2, i3
+    cdef uint64_t in_pyramid, in_stock, from_stock, m, union
+    cdef int few_card[4]
+    cdef uint64_t few_meets[4]
+    for v in range(14):
+        count[v] = 0
+    for p in range(28):
+        apart[p] = apart_of[p]
+        card = pyramid[p]
+        if card is not None:
+            x = card
+            v = x % 13 + 1
+            cards[v][count[v]] = x
+            places[v][count[v]] = p
+            count[v] += 1
+    for card in others:
+        x = card
+        v = x % 13 + 1
+        cards[v][count[v]] = x
+        places[v][count[v]] = -1
+        count[v] += 1
+    for v in range(1, 13):
+        n_short[v] = 0
+        in_pyramid = in_stock = 0
+        for j in range(count[13 - v]):
+            if places[13 - v][j] >= 0:
+                in_pyramid |= (<uint64_t>1) << places[13 - v][j]
+            else:
+                in_stock |= (<uint64_t>1) << (28 + j)
+        from_stock = in_pyramid if not stock_waste_pairs else in_pyramid | in_stock
+        for j in range(count[v]):
+            p = places[v][j]
+            if p >= 0:
+                m = (in_pyramid & ~apart[p]) | in_stock
+            elif goal_all:
+                m = from_stock
+            else:
+                continue
+            if m == 0:
+                return [cards[v][j]]
+            if bb_count(m) < 4:
+                short_card[v][n_short[v]] = cards[v][j]
+                meets[v][n_short[v]] = m
+                n_short[v] += 1
+    # The groups in itertools.combinations' order over the cards meeting fewer than size.
+    for size in range(2, 5):
+        for v in range(1, 13):
+            n_few = 0
+            for j in range(n_short[v]):
+                if bb_count(meets[v][j]) < size:
+                    few_card[n_few] = short_card[v][j]
+                    few_meets[n_few] = meets[v][j]
+                    n_few += 1
+            if n_few < size:
+                continue
+            for i0 in range(n_few):
+                for i1 in range(i0 + 1, n_few):
+                    if size == 2:
+                        if bb_count(few_meets[i0] | few_meets[i1]) < 2:
+                            return [few_card[i0], few_card[i1]]
+                        continue
+                    for i2 in range(i1 + 1, n_few):
+                        if size == 3:
+                            if bb_count(few_meets[i0] | few_meets[i1] | few_meets[i2]) < 3:
+                                return [few_card[i0], few_card[i1], few_card[i2]]
+                            continue
+                        for i3 in range(i2 + 1, n_few):
+                            union = few_meets[i0] | few_meets[i1] | few_meets[i2] | few_meets[i3]
+                            if bb_count(union) < 4:
+                                return [few_card[i0], few_card[i1], few_card[i2], few_card[i3]]
+    return None
+
+
 def expand(dict spec, uint64_t removed, uint64_t aux):
     """The contract's expand(): the core's moves of one position and where they lead. Every
     legal move, unless spec["all_moves"] is False: then the moves the decide search generates."""

@@ -404,6 +404,32 @@ def test_structural_quick_look_loses_no_proof(seed, v, overlap, to_waste):
 
 
 @pytest.mark.core
+def test_core_group_search_equals_the_reference():
+    """The core's short_group (which names the cards of a structural proof) must name the very
+    cards short_of_partners does. Layouts with random cards gone, not only reachable ones, so
+    that groups of two, three and four cards occur (the counts say the combination code ran)."""
+    from types import SimpleNamespace
+
+    from solitaire_solver.games.pyramid import _APART_PLACES, short_of_partners
+
+    rng, sizes = random.Random(7), {}
+    for _ in range(6000):
+        cards = rng.sample(range(52), 52)
+        keep = rng.random()
+        pyramid = tuple(c if rng.random() < keep else None for c in cards[:28])
+        rest = [c for c in cards[28:] if rng.random() < keep]
+        cut = rng.randint(0, len(rest))
+        pos = SimpleNamespace(pyramid=pyramid, stock=tuple(rest[:cut]), waste=tuple(rest[cut:]))
+        goal, swp, overlap = rng.choice(("all", "pyramid")), rng.random() < 0.3, rng.random() < 0.5
+        want = short_of_partners(PyramidRules(3, goal, swp, overlap_pairs=overlap), pos)
+        got = core.short_group(pyramid, (*pos.stock, *pos.waste), _APART_PLACES[overlap],
+                               goal == "all", swp)
+        assert got == want, (pos, goal, swp, overlap)
+        sizes[len(want or ())] = sizes.get(len(want or ()), 0) + 1
+    assert all(sizes.get(k, 0) >= 5 for k in range(5)), sizes
+
+
+@pytest.mark.core
 def test_structural_quick_look_on_many_deals():
     # About a third of the deals of the default variant are blocked in plain sight: the quick
     # look must pass every one of them on to the derivation, and no other.

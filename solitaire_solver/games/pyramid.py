@@ -149,12 +149,15 @@ def partners(rules: PyramidRules, pos: Any, cards: list[int]) -> list[int]:
     return sorted(frozenset().union(*(_meets(rules, pos, at, x) for x in cards)))
 
 
-def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int]) -> str:
-    """The one sentence of the claim: the cards, their place, the partners they can meet, and
-    where every other card of the partners' rank lies."""
+def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int],
+                      meet: Optional[list[int]] = None) -> str:
+    """The one sentence of the claim: the cards, their place, the partners they can meet (meet:
+    partners(rules, pos, cards), when already known), and where every other card of the
+    partners' rank lies."""
     names = [f"{CARD_NAMES[c]} ({_where(pos, c)})" for c in cards]
     rank = _rank_word(13 - value(cards[0]))
-    meet = partners(rules, pos, cards)
+    if meet is None:
+        meet = partners(rules, pos, cards)
     n = len(cards)
     if n == 1:
         head = f"{names[0]} can never be removed: it leaves only with a {rank}"
@@ -189,6 +192,14 @@ def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int]) -> str:
     if gone:
         reasons.append(f"{gone} already removed")
     return head + ", and " + found + (": " + "; ".join(reasons) if reasons else "")
+
+
+def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockProof:
+    """The structural proof that cards (short_of_partners) cannot all leave."""
+    meet = partners(rules, pos, cards)
+    return BlockProof(kind="structural", sentence=partners_sentence(rules, pos, cards, meet),
+                      details={"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
+                               "partners": [CARD_NAMES[c] for c in meet]})
 
 
 class Pyramid(Game):
@@ -269,27 +280,31 @@ class Pyramid(Game):
         """The core's MATCHING rule at the start, stated with its cards (docs/pyramid.md, DEAD):
         cards of one value that must leave, and too few partners that can ever meet them."""
         core = core_module(self.core)
+        if core is None:
+            return self.derive_structural(deal, variant)
         # The core's DEAD rule (MATCHING in C) keeps no fewer pairs of cards apart than
         # short_of_partners, and tries every group: where it sees no block at the start, neither
         # does this rule. So a deal it passes (every won deal) is spared the derivation below,
         # most of an easy deal's time in solve() (tests/test_pyramid.py checks the implication).
-        if core is not None and not core.dead(
-                deal.cards, 0, passes_value(variant["passes"]), variant["goal"] == "all", 0,
-                variant.get("overlap_pairs", False), variant["stock_waste_pairs"]):
+        if not core.dead(deal.cards, 0, passes_value(variant["passes"]),
+                         variant["goal"] == "all", 0, variant.get("overlap_pairs", False),
+                         variant["stock_waste_pairs"]):
             return None
-        return self.derive_structural(deal, variant)
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        # short_of_partners in C (the tests hold the two equal): the group search was most of
+        # a structurally blocked deal's time in solve().
+        cards = core.short_group(pos.pyramid, (*pos.stock, *pos.waste),
+                                 _APART_PLACES[bool(rules.overlap_pairs)], rules.goal == "all",
+                                 rules.stock_waste_pairs)
+        return None if cards is None else _partners_proof(rules, pos, cards)
 
     def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """structural_proof() from the reference rules alone."""
         rules = self.rules(variant)
         pos = rules.start(deal)
         cards = short_of_partners(rules, pos)
-        if cards is None:
-            return None
-        return BlockProof(kind="structural", sentence=partners_sentence(rules, pos, cards),
-                          details={"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
-                                   "partners": [CARD_NAMES[c] for c in
-                                                partners(rules, pos, cards)]})
+        return None if cards is None else _partners_proof(rules, pos, cards)
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """Re-derive the claim with the reference rules' cover relation: the cards named must
