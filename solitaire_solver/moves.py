@@ -141,9 +141,23 @@ def _from_code(code: int) -> Move:
     return Move(cards=tuple(indexes(code & _CARD_BITS)))
 
 
+class _KnownMoves(dict):
+    """Moves by code: a line's moves are looked up in C (dict.__getitem__), not through
+    lru_cache's wrapper, which cost a tenth of an easy Pyramid deal's solve()."""
+
+    def __missing__(self, code: int) -> Move:
+        if len(self) >= 1 << 16:
+            self.clear()  # bounded like the cache it fronts
+        move = self[code] = _from_code(code)
+        return move
+
+
+_KNOWN_MOVES = _KnownMoves()
+
+
 def from_codes(codes: Iterable[int]) -> list[Move]:
     """The moves of a core's line of move words (Move.from_code of each)."""
-    return list(map(_from_code, codes))
+    return list(map(_KNOWN_MOVES.__getitem__, codes))
 
 
 def _split_moves(text: str) -> list[str]:
