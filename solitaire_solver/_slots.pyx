@@ -648,6 +648,11 @@ cdef object forced_line(SlotsCtx *c, object cards, State root, bint from_start,
     s = root
     line = []
     while not slots_won(c, &s) and slots_moves(c, &s, buf) > 0:
+        if max_states and len(line) + 1 > max_states:
+            # Stop at the limit as the engine does (states = the limit), rather than play the
+            # line out and only then call it UNKNOWN.
+            return run_of(2, [], {"states": max_states, "search": "forced-line",
+                                  "seconds": (now_ns() - t0) * 1e-9})
         line.append(buf[0])
         for i in range(c.slots):
             if from_start and slot[i] >= 0 and (buf[0] >> slot[i]) & 1:
@@ -660,6 +665,7 @@ cdef object forced_line(SlotsCtx *c, object cards, State root, bint from_start,
     states = len(line) + (0 if won else 1)
     stats = {"states": states, "search": "forced-line", "seconds": (now_ns() - t0) * 1e-9}
     if max_states and states > max_states:
+        stats["states"] = max_states
         return run_of(2, [], stats)     # SEARCH_LIMIT_STATES
     if won:
         return run_of(0, line, stats)

@@ -55,7 +55,10 @@ def reference_search(
         if k in seen:
             continue
         seen.add(k)
-        if max_states and len(seen) >= max_states:
+        if max_states and len(seen) > max_states:
+            # As the core counts: at most max_states positions, the one over the limit not kept
+            # (a search that needs exactly max_states positions finishes).
+            seen.discard(k)
             status = "limit-states"
             break
         if max_seconds and (len(seen) & 1023) == 0 and time.perf_counter() - t0 > max_seconds:

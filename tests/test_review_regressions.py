@@ -306,3 +306,22 @@ def test_small_input_slips(capsys):
         ss.solve("elevens", deal, certificate="no")
     assert cli_main(["solve", "pyramid", "--seed", "1", "-o", "passes=1", "-o", "passes=2"]) == 3
     assert "given twice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", ["elevens", "block-ten", "block-elevens"])
+def test_a_forced_line_stops_at_the_state_limit(game):
+    """The slot games' forced line used to play out in full and only then answer UNKNOWN (24
+    positions reported under max_states=3). A limit N now means at most N positions, and a limit
+    at or above the line's own count gives the same answer as no limit."""
+    deal = ss.Deal.from_seed(1)
+    full = ss.solve(game, deal)
+    need = full.stats["states"]
+    for n in (1, 2, need - 1, need, need + 1):
+        if n < 1:
+            continue
+        r = ss.solve(game, deal, max_states=n)
+        assert r.stats["states"] <= n
+        if n >= need:
+            assert (r.status, r.moves) == (full.status, full.moves)
+        else:
+            assert r.status is Status.UNKNOWN
