@@ -51,3 +51,77 @@ def seeded_deals(long long start, Py_ssize_t count) -> bytes:
         with nogil:
             ss_seeded_deals_i64(start, <size_t>count, &buf[0])
     return bytes(out)
+
+
+cdef int rank_of(unsigned char ch) noexcept:
+    if 50 <= ch <= 57:                 # '2' .. '9': value - 1
+        return ch - 49
+    if ch == 65 or ch == 97:           # A a
+        return 0
+    if ch == 84 or ch == 116:          # T t
+        return 9
+    if ch == 74 or ch == 106:          # J j
+        return 10
+    if ch == 81 or ch == 113:          # Q q
+        return 11
+    if ch == 75 or ch == 107:          # K k
+        return 12
+    return -1
+
+
+cdef int suit_of(unsigned char ch) noexcept:
+    if ch == 67 or ch == 99:           # C c
+        return 0
+    if ch == 68 or ch == 100:          # D d
+        return 1
+    if ch == 72 or ch == 104:          # H h
+        return 2
+    if ch == 83 or ch == 115:          # S s
+        return 3
+    return -1
+
+
+cdef inline bint parts(unsigned char ch) noexcept:
+    return ch == 32 or ch == 44 or ch == 9 or ch == 10 or ch == 13   # space , tab LF CR
+
+
+def parse_plain(str text):
+    """The card indexes of a pack written in the plain two-character names (`AS`, `td`, either
+    case; cards.CARD_NAMES: index = 13 * suit + value - 1), parted by spaces or commas, each of
+    the 52 cards once; None for anything else, which deal.py then reads (or refuses, saying
+    why). solve() parses a deal on every call: in Python the split and the lookups were most of
+    a cold call's reading time."""
+    cdef bytes raw
+    try:
+        raw = text.encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    cdef const unsigned char *p = raw
+    cdef Py_ssize_t i = 0, n = len(raw)
+    cdef int r, s, k = 0, card
+    cdef uint8_t seen[52]
+    cdef uint8_t out[52]
+    for i in range(52):
+        seen[i] = 0
+    i = 0
+    while True:
+        while i < n and parts(p[i]):
+            i += 1
+        if i >= n:
+            break
+        if k == 52 or i + 1 >= n:
+            return None
+        r = rank_of(p[i])
+        s = suit_of(p[i + 1])
+        if r < 0 or s < 0 or (i + 2 < n and not parts(p[i + 2])):
+            return None
+        i += 2
+        card = 13 * s + r
+        if seen[card]:
+            return None
+        seen[card] = 1
+        out[k] = <uint8_t>card
+        k += 1
+    if k != 52:
+        return None
+    return tuple([out[i] for i in range(52)])

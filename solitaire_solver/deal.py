@@ -6,6 +6,7 @@ import random
 import re
 from typing import Any, Iterable, Sequence, Union
 
+from .backend import core_module, pure_requested
 from .cards import CARD_NAMES, card_index
 from .errors import CardError, DealError
 
@@ -105,8 +106,6 @@ _C_SEEDED: list = []
 def _seeded() -> Any:
     """The compiled generator, or None: missing, or the pure-Python fallback asked for (which
     then deals in Python too, as it would without the core)."""
-    from .backend import core_module, pure_requested
-
     if pure_requested():
         return None
     if not _C_SEEDED:
@@ -125,6 +124,13 @@ def _parse(cards) -> tuple[int, ...]:
         return tuple(cards)  # a pack of card indexes, each once: nothing to read or report
     cards = deal_text(cards)
     if isinstance(cards, str):
+        compiled = _seeded()
+        if compiled is not None:
+            # The same reading in C for the common text (tests/test_cards_deal.py holds the two
+            # equal); None leaves the rest, and every error message, to the lines below.
+            fast = compiled.parse_plain(cards)
+            if fast is not None:
+                return fast
         tokens: list = cards.split() if "," not in cards else [
             t for t in _SPLIT.split(cards.strip()) if t]
         fast = tuple(map(_PLAIN.get, tokens))

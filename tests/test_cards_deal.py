@@ -156,3 +156,35 @@ def test_move_parser_fuzz(text):
     except ss.MoveError:
         return
     assert Move.from_text(str(m)) == m
+
+
+_PIECES = st.sampled_from([*CARD_NAMES, "as", "tD", "10h", "A♠", "ZZ", "A", "ASK", " ", ",", ", ",
+                           "\n", "\t", "\u3000", "\x0b"])
+
+
+@pytest.mark.core
+@given(st.permutations(range(52)), st.lists(st.sampled_from([" ", ",", ", ", "\n", "\t", "  "]),
+                                            min_size=53, max_size=53), st.integers(0, 2),
+       st.lists(_PIECES, max_size=6), st.integers(0, 60))
+def test_c_reader_reads_as_the_python_reader(pack, seps, case, junk, at):
+    """deal.py reads the common pack text in C (_seeded.parse_plain). Where the C reader gives
+    cards they must be the Python reader's; every plain pack text (any case, spaces or commas)
+    takes the C path; and a text it passes on (None) is read or refused by Python as before."""
+    from solitaire_solver import _seeded
+    from solitaire_solver import deal as deal_module
+
+    names = [CARD_NAMES[c] for c in pack]
+    names = [n.lower() if case == 1 else n if case == 0 else n[0] + n[1].lower() for n in names]
+    plain = seps[0] + "".join(n + s for n, s in zip(names, seps[1:]))
+    assert _seeded.parse_plain(plain) == tuple(pack)
+    words = plain.split()
+    text = " ".join(words[:at] + junk + words[at:])
+    fast = _seeded.parse_plain(text)
+    try:
+        compiled, deal_module._C_SEEDED[:] = list(deal_module._C_SEEDED), [None]
+        slow = deal_module.Deal(text).cards
+    except ss.SolitaireError:
+        slow = None
+    finally:
+        deal_module._C_SEEDED[:] = compiled
+    assert fast is None or fast == slow
