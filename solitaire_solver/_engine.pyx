@@ -196,6 +196,11 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
     r.most = bb_count(root.removed & g.counted)
     if certificate and cert_push(r, root, cert_budget) < 0:
         return SEARCH_LIMIT_MEMORY
+    # The root counts as every position does: a limit of one position stops here (it went on to
+    # a second one and reported two).
+    status = over_limit(r.nodes, max_states, deadline)
+    if status:
+        return status
     descend(g, frames, moves, mm, &d, &root, r)
     while True:
         step = next_position(g, tt, frames, moves, mm, &d, True, &child)

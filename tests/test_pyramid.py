@@ -951,3 +951,22 @@ def test_the_printed_start_reads_back_under_pysolfcs_rules():
     later = ss.position("pyramid", deal, after=["draw"] * 24 + ["recycle"]).text
     with pytest.raises(LayoutError, match="pass 1"):
         GAME.read(later, GAME.variant())
+
+
+@pytest.mark.core
+def test_decide_tries_the_exact_search_first():
+    """decide gives the EARLIEST search (exact for the passes) its first PROBE_STATES positions
+    before the FREE search. Vector deck 143 is won there in 26 positions; FREE first found a line
+    that needs more than three passes and took 106,694 positions in all. A blocked deck the
+    probe cannot settle (161) is still proved by FREE, and the limits bound the searches
+    together: a limit just past the probe is kept."""
+    decks = DATA.joinpath("decks.txt").read_text().split("\n")
+    won = ss.solve("pyramid-msc", decks[142])
+    assert won.won and won.stats["states"] <= 1000
+    assert ss.verify("pyramid-msc", decks[142], won).ok is True
+    blocked = ss.solve("pyramid-msc", decks[160])
+    assert blocked.blocked and blocked.stats.get("relaxed") == "unlimited passes"
+    assert blocked.stats["states"] > 1000
+    for n in (999, 1000, 1001, 1002, 5000):
+        r = ss.solve("pyramid-msc", decks[160], max_states=n)
+        assert r.status is Status.UNKNOWN and r.stats["states"] <= n

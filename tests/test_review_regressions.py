@@ -181,11 +181,16 @@ REVIEW_DEAL = [23, 16, 26, 8, 31, 5, 18, 21, 3, 27, 44, 4, 25, 41, 6, 33, 0, 20,
 
 @pytest.mark.core
 def test_time_used_up_between_searches_is_a_time_limit():
-    """FREE wins with a line that needs too many passes, and the time is then used up: the
-    status is the time limit (3), not the state limit."""
-    status = pyramid_search(REVIEW_DEAL, 2, True, True, 0, 0, 1e-9, 64 << 20, False,
-                            (4151480747375097, 311))[0]
-    assert status == 3
+    """A search that ends with the time used up, before the next of decide's searches, answers
+    with the time limit (3), not the state limit. The review's case: FREE wins with a line that
+    needs too many passes. That position is now settled (blocked in two passes, 1) by the first
+    try of the exact search, so a deck that try cannot settle carries the case on (vector deck
+    161: the try stops at its 1,000 positions, before the time is checked inside it)."""
+    assert pyramid_search(REVIEW_DEAL, 2, True, True, 0, 0, 1e-9, 64 << 20, False,
+                          (4151480747375097, 311))[0] == 1
+    decks = (Path(__file__).parent / "data" / "pyramid-msc-1500" / "decks.txt").read_text()
+    deck = ss.Deal(decks.split("\n")[160]).cards
+    assert pyramid_search(deck, 3, False, True, 0, 0, 1e-9, 64 << 20, False)[0] == 3
 
 
 @pytest.mark.core
@@ -325,3 +330,15 @@ def test_a_forced_line_stops_at_the_state_limit(game):
             assert (r.status, r.moves) == (full.status, full.moves)
         else:
             assert r.status is Status.UNKNOWN
+
+
+@pytest.mark.parametrize("game", ["pyramid", "nestor", "fourteen", "baroness", "monte-carlo",
+                                  "tens"])
+def test_a_state_limit_of_one_keeps_to_one(game):
+    """A search with max_states=1 went on to a second position and reported two; the root now
+    counts as every other position does, in both backends."""
+    deal = ss.Deal.from_seed(2)
+    for n in (1, 2, 3):
+        r = ss.solve(game, deal, max_states=n)
+        assert r.stats["states"] <= n
+        assert r.status is Status.UNKNOWN or r.stats["states"] < n
