@@ -607,17 +607,10 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     blocks can be won with more passes; this order halved the mean time per deal in the
     benchmarks), the EARLIEST search decides. The limits bound the searches together."""
     cdef bint fits
-    cdef State eroot
     stats = {"states": 0, "seconds": 0.0}
-    eroot.removed = root.removed
-    eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
     if c.passes > 1 and (max_states == 0 or max_states > PROBE_STATES):
-        status, path, pstats = search_as(g, c, EARLIEST, eroot, PROBE_STATES, max_seconds,
-                                         memory_bytes)
+        status, path, pstats = earliest(g, c, root, PROBE_STATES, max_seconds, memory_bytes)
         if status == SEARCH_WON:
-            path = realize(c, path, root, &fits)
-            if not fits:
-                raise RuntimeError("pyramid core: an EARLIEST line needs more passes than it has")
             return status, path, pstats, False
         if status != SEARCH_LIMIT_STATES:
             return status, [], pstats, False
@@ -644,13 +637,24 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
         used_up, max_states, max_seconds = remaining(stats, max_states, max_seconds)
         if used_up >= 0:
             return used_up, [], stats, False
-    status, path, estats = search_as(g, c, EARLIEST, eroot, max_states, max_seconds,
-                                     memory_bytes)
+    status, path, estats = earliest(g, c, root, max_states, max_seconds, memory_bytes)
+    return status, path, merge_stats(stats, estats), False
+
+
+cdef object earliest(Game *g, PyrCtx *c, State root, long long max_states, double max_seconds,
+                     size_t memory_bytes):
+    """The EARLIEST search from root (a real position), its won line played out: (status,
+    path, stats)."""
+    cdef bint fits
+    cdef State eroot
+    eroot.removed = root.removed
+    eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
+    status, path, stats = search_as(g, c, EARLIEST, eroot, max_states, max_seconds, memory_bytes)
     if status == SEARCH_WON:
         path = realize(c, path, root, &fits)
         if not fits:
             raise RuntimeError("pyramid core: an EARLIEST line needs more passes than it has")
-    return status, path, merge_stats(stats, estats), False
+    return status, path, stats
 
 
 cdef object shortest(Game *g, PyrCtx *c, State root, long long max_states, double max_seconds,

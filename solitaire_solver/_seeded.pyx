@@ -53,32 +53,15 @@ def seeded_deals(long long start, Py_ssize_t count) -> bytes:
     return bytes(out)
 
 
-cdef int rank_of(unsigned char ch) noexcept:
-    if 50 <= ch <= 57:                 # '2' .. '9': value - 1
-        return ch - 49
-    if ch == 65 or ch == 97:           # A a
-        return 0
-    if ch == 84 or ch == 116:          # T t
-        return 9
-    if ch == 74 or ch == 106:          # J j
-        return 10
-    if ch == 81 or ch == 113:          # Q q
-        return 11
-    if ch == 75 or ch == 107:          # K k
-        return 12
-    return -1
-
-
-cdef int suit_of(unsigned char ch) noexcept:
-    if ch == 67 or ch == 99:           # C c
-        return 0
-    if ch == 68 or ch == 100:          # D d
-        return 1
-    if ch == 72 or ch == 104:          # H h
-        return 2
-    if ch == 83 or ch == 115:          # S s
-        return 3
-    return -1
+# The value - 1 (rank) and the suit of each ASCII letter or digit of a card name, -1 for none.
+cdef signed char RANK_OF[256]
+cdef signed char SUIT_OF[256]
+for _i in range(256):
+    RANK_OF[_i] = SUIT_OF[_i] = -1
+for _i, _ch in enumerate("A23456789TJQK"):
+    RANK_OF[ord(_ch)] = RANK_OF[ord(_ch.lower())] = _i
+for _i, _ch in enumerate("CDHS"):
+    SUIT_OF[ord(_ch)] = SUIT_OF[ord(_ch.lower())] = _i
 
 
 cdef inline bint parts(unsigned char ch) noexcept:
@@ -111,8 +94,8 @@ def parse_plain(str text):
             break
         if k == 52 or i + 1 >= n:
             return None
-        r = rank_of(p[i])
-        s = suit_of(p[i + 1])
+        r = RANK_OF[p[i]]
+        s = SUIT_OF[p[i + 1]]
         if r < 0 or s < 0 or (i + 2 < n and not parts(p[i + 2])):
             return None
         i += 2
