@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable, Optional
 
 from .cards import CARD_NAMES, card_index, indexes, mask
@@ -102,7 +101,7 @@ class Move:
     @classmethod
     def from_code(cls, code: int) -> Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52."""
-        return _from_code(code)
+        return _KNOWN_MOVES[code]
 
     @property
     def code(self) -> int:
@@ -128,9 +127,7 @@ class Move:
         return f"Move.from_text({str(self)!r})"
 
 
-@lru_cache(maxsize=1 << 16)
 def _from_code(code: int) -> Move:
-    # Cached: the same few thousand removals recur across deals, and Moves are immutable.
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
     if code & _PILE_FIELD:
@@ -142,12 +139,13 @@ def _from_code(code: int) -> Move:
 
 
 class _KnownMoves(dict):
-    """Moves by code: a line's moves are looked up in C (dict.__getitem__), not through
-    lru_cache's wrapper, which cost a tenth of an easy Pyramid deal's solve()."""
+    """Moves by code, made once: the same few thousand removals recur across deals, and Moves
+    are immutable. A line's moves are looked up in C (dict.__getitem__): an lru_cache's wrapper
+    cost a tenth of an easy Pyramid deal's solve()."""
 
     def __missing__(self, code: int) -> Move:
         if len(self) >= 1 << 16:
-            self.clear()  # bounded like the cache it fronts
+            self.clear()  # bounded
         move = self[code] = _from_code(code)
         return move
 
