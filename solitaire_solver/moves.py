@@ -18,12 +18,13 @@ _CARD_BITS = (1 << 52) - 1
 #: card's bit with this one. The top bit, clear of the words' flags.
 RESERVE_FLAG = 1 << 63
 _RESERVE_TEXT = re.compile(r"^(\S+?)\s*>\s*R$", re.IGNORECASE)
-#: A move of one card onto an empty pile (Baroness with `to_empty`, written `QH>3`): the card's
-#: bit with the pile's number (1..MAX_PILE) in the field at PILE_SHIFT, clear of the words' flags
-#: (bits 52..56) and of RESERVE_FLAG.
+#: A move of one card onto a pile (Baroness with `to_empty`: an empty pile; Fifteens under
+#: PySolFC's rules: a reserve card onto one of the sixteen rows), written `QH>3`: the card's bit
+#: with the pile's number (1..MAX_PILE) in the 5-bit field at PILE_SHIFT, clear of the words'
+#: flags (bits 52..56) and of RESERVE_FLAG.
 PILE_SHIFT = 57
-MAX_PILE = 15
-_PILE_FIELD = MAX_PILE << PILE_SHIFT
+MAX_PILE = 16
+_PILE_FIELD = 31 << PILE_SHIFT
 _PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")
 
 
@@ -35,7 +36,7 @@ def word_code(word: str) -> int:
 @dataclass(frozen=True)
 class Move:
     """A removal (its cards, ascending index order), a single-word move such as `draw`, one
-    card put into a reserve (`reserve`, written `JH>R`), or one card moved onto the empty pile
+    card put into a reserve (`reserve`, written `JH>R`), or one card moved onto the pile (or row)
     numbered `pile` (1-based, written `QH>3`)."""
 
     cards: tuple[int, ...] = ()
@@ -93,7 +94,7 @@ class Move:
 
     @classmethod
     def to_pile(cls, card: int, pile: int) -> Move:
-        """The move putting `card` onto the empty pile numbered `pile` (1-based)."""
+        """The move putting `card` onto the pile (or row) numbered `pile` (1-based)."""
         if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= MAX_PILE:
             raise MoveError(f"a pile is numbered 1..{MAX_PILE}, not {pile!r}")
         return cls(cards=(card,), pile=pile)

@@ -42,10 +42,12 @@ def test_presets_name_pysolfcs_rules():
     # PySolFC's Tens gathers quartets by rank: the suit rule has no reserve form.
     with pytest.raises(ss.VariantError, match="no variant"):
         ss.solve("tens", ss.random_deal(1), reserves="pysolfc")
-    # Block Ten and Fifteens: no preset (docs/elevens.md, docs/fifteens.md say why).
-    for name in ("block-ten-pysolfc", "fifteens-pysolfc"):
-        with pytest.raises(ss.UnknownGameError):
-            get_game(name)
+    # Block Ten: no preset, PySolFC plays our rules (docs/elevens.md). Fifteens under PySolFC's
+    # rules is a game of its own, not a slot table entry: its rows hold piles (docs/fifteens.md).
+    with pytest.raises(ss.UnknownGameError):
+        get_game("block-ten-pysolfc")
+    g, fixed = get_game("fifteens-pysolfc")
+    assert (g.name, fixed, g.core) == ("fifteens-pysolfc", {}, "_fifteens_pysolfc")
 
 
 def test_the_reserve_move_parses_and_prints():

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import UnknownGameError
 from ..slot_tables import SLOT_TABLES
 from .baroness import Baroness
+from .fifteens_pysolfc import FifteensPySolFC
 from .base import CoreAnswer, Game, Option
 from .fourteen import Fourteen
 from .montecarlo import MonteCarlo
@@ -16,6 +17,7 @@ from .slots import slot_games
 #: The slot games come from their table entries (slot_tables.py).
 GAMES: tuple[Game, ...] = (
     *slot_games(SLOT_TABLES),
+    FifteensPySolFC(),
     Fourteen(),
     Nestor(),
     Pyramid(),

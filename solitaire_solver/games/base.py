@@ -137,6 +137,10 @@ class Game:
 
     #: The compiled core module in solitaire_solver (e.g. "_slots"), or None (reference only).
     core: Optional[str] = None
+    #: True when the core's move words are Move codes (Move.from_code); a core whose words mean
+    #: something else (fifteens-pysolfc: classes of rows by value) turns its lines into moves in
+    #: its own core_solve.
+    core_words_are_moves: bool = True
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> Any:
         """The core's data for this deal and variant (the keys its module docstring lists).
