@@ -115,9 +115,7 @@ def test_search_from_a_midgame_root_agrees_with_the_reference(case):
         compared[run.status] += 1
         if run.status == "won":
             p = pos
-            line = ([Move.from_code(w) for w in run.path] if g.core_words_are_moves
-                    else g.core_line(core, spec, pos, run.path))
-            for m in line:
+            for m in g.core_line(core, spec, pos, run.path):
                 p = rules.play(p, m)
             assert rules.won(p), seed
     assert compared["won"] and compared["exhausted"], compared

@@ -5,8 +5,8 @@ from __future__ import annotations
 from ..errors import UnknownGameError
 from ..slot_tables import SLOT_TABLES
 from .baroness import Baroness
-from .fifteens_pysolfc import FifteensPySolFC
 from .base import CoreAnswer, Game, Option
+from .fifteens_pysolfc import FifteensPySolFC
 from .fourteen import Fourteen
 from .montecarlo import MonteCarlo
 from .nestor import Nestor

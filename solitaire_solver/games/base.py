@@ -139,7 +139,7 @@ class Game:
     core: Optional[str] = None
     #: True when the core's move words are Move codes (Move.from_code); a core whose words mean
     #: something else (fifteens-pysolfc: classes of rows by value) turns its lines into moves in
-    #: its own core_solve.
+    #: core_line.
     core_words_are_moves: bool = True
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> Any:
@@ -163,6 +163,10 @@ class Game:
             keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
         return CoreAnswer(status, from_codes(run.path), run.stats, keys,
                           run.best, run.end, start)
+
+    def core_line(self, core: Any, spec: dict, pos: Any, path: list) -> list[Move]:
+        """The moves of a line of the core's words played from the reference position pos."""
+        return from_codes(path)
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         """The core's packed position (removed, aux) of a reference position: spec["root"] for a

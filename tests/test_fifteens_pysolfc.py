@@ -1,0 +1,214 @@
+"""Fifteens under PySolFC's rules (docs/fifteens.md, "PySolFC"): the reference rules on the rules
+PySolFC's code states, the core over card values against them, and the answers a user gets."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.backend import core_module
+from solitaire_solver.cards import card_index, value
+from solitaire_solver.contract import Limits
+from solitaire_solver.games import get_game
+from solitaire_solver.moves import Move
+from solitaire_solver.pysolfc import pysolfc_preset
+from solitaire_solver.rules.fifteens_pysolfc import (
+    FifteensPySolFCRules,
+    RowsPosition,
+    clears,
+    frozen_and_free,
+)
+from solitaire_solver.search import reference_search
+
+R = FifteensPySolFCRules()
+GAME, _ = get_game("fifteens-pysolfc")
+
+
+def cards(text):
+    return tuple(card_index(w) for w in text.split())
+
+
+def position(rows, reserve="", stock="", removed=0):
+    """A position from row texts ("9H/6C": bottom first), the reserve and the stock."""
+    return RowsPosition(tuple(cards(r.replace("/", " ")) for r in rows), cards(reserve),
+                        cards(stock), removed)
+
+
+def rows_of(*tops):
+    """Sixteen rows: the given ones, then lone court cards (which pair with nothing)."""
+    fill = "KC KD KH KS QC QD QH QS JC JD JH JS TC TD TH TS".split()
+    return list(tops) + fill[: 16 - len(tops)]
+
+
+def test_a_card_dropped_back_covers_its_partner_and_its_row_refills():
+    # docs/fifteens.md: rows show a 6, a 9 and a 4, the next stock card is a 5. The 6 goes to
+    # the reserve and back onto the 9: the reserve is empty, the 6's row takes the 5, and
+    # 4 + 5 + 6 can leave through the reserve with the 9 still in its row.
+    pos = position(rows_of("6C", "9H", "4D"), stock="5S 2C")
+    assert Move.remove(cards("6C 9H")) in R.moves(pos)
+    pos = R.play(pos, Move.from_text("6C>R"))
+    assert pos.rows[0] == () and pos.reserve == cards("6C")        # no refill: a card is held
+    pos = R.play(pos, Move.from_text("6C>2"))
+    assert pos.rows[1] == cards("9H 6C") and pos.reserve == ()
+    assert pos.rows[0] == cards("5S") and pos.stock == cards("2C")
+    for m in ("4D>R", "5S>R", "6C>R"):
+        pos = R.play(pos, Move.from_text(m))
+    assert pos.reserve == () and pos.rows[1] == cards("9H")
+    assert pos.removed == sum(1 << c for c in cards("4D 5S 6C"))
+
+
+def test_the_reserve_clears_at_fifteen_or_ten_jack_queen_king_of_any_suits():
+    assert clears(cards("AC 5D 9H")) and clears(cards("TC JD QH KS"))
+    assert not clears(cards("5C TD")) and not clears(cards("TC JD QH KS AC"))
+    assert not clears(cards("9C JD QH KS"))         # PySolFC's test is exactly 10, J, Q, K
+    pos = position(rows_of("TC", "JD", "QH", "KS", "AC"), stock="2C 3C 4C 5C")
+    for m in ("TC>R", "JD>R", "QH>R"):
+        pos = R.play(pos, Move.from_text(m))
+        assert pos.stock == cards("2C 3C 4C 5C")   # rows wait while the reserve holds cards
+    pos = R.play(pos, Move.from_text("KS>R"))
+    assert pos.reserve == () and pos.rows[:4] == tuple((c,) for c in cards("2C 3C 4C 5C"))
+
+
+def test_a_row_takes_only_a_number_card_totalling_15_with_its_top():
+    pos = position(rows_of("6C", "9H", "5D"), reserve="9S")
+    drops = [m for m in R.moves(pos) if m.pile]
+    assert drops == [Move.to_pile(card_index("9S"), 1)]
+    with pytest.raises(ss.MoveError, match="totals 15 with the row's top"):
+        R.play(pos, Move.from_text("9S>3"))
+    with pytest.raises(ss.MoveError, match="only the reserve's top card"):
+        R.play(pos, Move.from_text("6C>2"))
+    with pytest.raises(ss.MoveError, match="at most 16"):
+        Move.from_text("9S>17")
+
+
+def test_the_key_forgets_suits_row_order_and_the_frozen_parts_order():
+    a = position(rows_of("9H/6C", "9S", "2D"), reserve="AC 3D 7H", stock="5S")
+    b = position(rows_of("9S", "2D", "9D/6S"), reserve="3H AS 7C", stock="5S")
+    assert R.key(a) == R.key(b)
+    assert frozen_and_free(cards("AC 3D 7H 8S")) == (cards("AC 3D"), cards("7H 8S"))
+    # The 6..9s above the frozen part keep their order: the top one may go back to a row.
+    c = position(rows_of("9H/6C", "9S", "2D"), reserve="AC 8S 7H", stock="5S")
+    d = position(rows_of("9H/6C", "9S", "2D"), reserve="AC 7H 8S", stock="5S")
+    assert R.key(c) != R.key(d)
+
+
+def test_seeded_deals_are_won_with_lines_the_reference_rules_accept():
+    for seed in (0, 2, 6):
+        res = ss.solve("fifteens-pysolfc", ss.random_deal(seed), max_states=40_000, check=True)
+        assert res.status is ss.Status.WON, seed
+        assert res.stats["check"]
+        assert ss.verify("fifteens-pysolfc", ss.random_deal(seed), res).ok
+
+
+def test_a_reserve_that_can_never_clear_is_blocked_with_a_checked_proof():
+    # A Jack under an Ace in the reserve never leaves it: the rows never refill again.
+    deal = ss.random_deal(4)
+    pos = R.start(deal)
+    jack = next(c for r in pos.rows for c in r if value(c) == 11)
+    ace = next((c for r in pos.rows for c in r if value(c) <= 5), None)
+    after = [Move.to_reserve(jack), Move.to_reserve(ace)]
+    res = ss.solve("fifteens-pysolfc", deal, after=after, certificate=True)
+    assert res.status is ss.Status.BLOCKED
+    assert ss.verify("fifteens-pysolfc", deal, res).ok
+    cert = res.proof.certificate
+    start = R.key(ss.api.replay(R, deal, after))
+    assert start in cert and len(cert) == res.proof.states
+    torn = cert - {max(cert - {start})}
+    assert not ss.verify("fifteens-pysolfc", deal, replace(res.proof, certificate=torn),
+                         after=after).ok
+
+
+def test_pysolfc_numbers_are_answered_under_pysolfcs_rules():
+    assert pysolfc_preset("fifteens") == pysolfc_preset(597) == "fifteens-pysolfc"
+    deal = ss.pysolfc_deal("fifteens", 5)
+    res = ss.solve("fifteens-pysolfc", deal, max_states=200_000, check=True)
+    assert res.status is ss.Status.WON and res.game == "fifteens-pysolfc"
+
+
+def test_objectives_other_than_decide_are_refused():
+    with pytest.raises(ss.SolitaireError, match="objective"):
+        ss.solve("fifteens-pysolfc", ss.random_deal(1), objective="shortest")
+
+
+# -- the core against the reference rules ---------------------------------------------------------
+
+def walk(seed, plies, rng):
+    """Positions of random play (a removal when there is one) from a seeded deal."""
+    deal = ss.random_deal(seed)
+    pos = R.start(deal)
+    out = [pos]
+    for _ in range(plies):
+        moves = R.moves(pos)
+        if not moves:
+            break
+        removing = [m for m in moves if R.apply(pos, m).removed != pos.removed]
+        pos = R.apply(pos, rng.choice(removing if removing and rng.random() < 0.7 else moves))
+        out.append(pos)
+    return deal, out
+
+
+@pytest.mark.core
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 120), st.integers(0, 10**6))
+def test_core_moves_lead_where_the_reference_moves_lead(seed, plies, rng_seed):
+    core = core_module("_fifteens_pysolfc")
+    deal, walked = walk(seed, plies, random.Random(rng_seed))
+    spec = {"cards": deal.cards}
+    assert core.key_of(*core.start(deal.cards)) == R.key(walked[0])
+    for pos in walked:
+        packed = core.position_of(R.key(pos))
+        assert core.key_of(*packed) == R.key(pos)
+        have = {core.key_of(r, a) for _, r, a in core.expand(spec, *packed)}
+        assert have == {R.key(R.apply(pos, m)) for m in R.moves(pos)}, R.render(pos)
+
+
+@pytest.mark.core
+def test_core_and_reference_search_agree_late_in_the_game():
+    # Positions along random play (late ones, where the reference search ends) and along the
+    # core's own winning lines.
+    core = core_module("_fifteens_pysolfc")
+    rng = random.Random(7)
+    compared = {"won": 0, "exhausted": 0}
+    for seed in range(16):
+        deal, walked = walk(seed, 200, rng)
+        line = ss.solve("fifteens-pysolfc", deal, max_states=100_000).moves
+        pos = R.start(deal)
+        along = [pos]
+        for m in line:
+            pos = R.apply(pos, m)
+            along.append(pos)
+        for pos in walked[-12::6] + along[-24::6]:
+            ref = reference_search(R, pos, max_states=1500)
+            if ref.status not in compared:
+                continue
+            run = core.solve({"cards": deal.cards, "root": core.position_of(R.key(pos))},
+                             "decide", Limits(), False)
+            assert run.status == ref.status, (seed, R.render(pos))
+            compared[ref.status] += 1
+    assert compared["won"] >= 20 and compared["exhausted"] >= 8, compared
+
+
+@pytest.mark.core
+def test_the_dead_reserve_rule_fires_and_only_on_lost_positions():
+    core = core_module("_fifteens_pysolfc")
+    fired = 0
+    rng = random.Random(3)
+    for seed in range(40):
+        deal, walked = walk(seed, 80, rng)
+        for pos in walked[::5]:
+            dead = core.is_dead(*core.position_of(R.key(pos)))
+            frozen = [value(c) for c in frozen_and_free(pos.reserve)[0]]
+            courts = [v for v in frozen if v >= 10]
+            can_clear = (len(set(courts)) == len(frozen) if courts else sum(frozen) < 15)
+            assert dead == (not can_clear), R.render(pos)
+            if dead:
+                fired += 1
+                # The reference search, which has no pruning, finds no win either.
+                ref = reference_search(R, pos, max_states=400)
+                assert ref.status != "won", R.render(pos)
+    assert fired >= 20
