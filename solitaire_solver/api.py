@@ -148,11 +148,19 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
         return Result(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
                       objective=objective, after=after)
     core = core_module(g.core) if g.core else None
-    if core is not None:
-        ans = g.core_solve(core, d, var, objective, limits, certificate, start)
-        ans.stats["backend"] = "core"
+    first = g.first_try(d, var, objective, limits, certificate) if start is None else None
+    if first is not None and first.status == "won":
+        ans = first
     else:
-        ans = reference_answer(g, d, var, objective, limits, certificate, start)
+        left = limits if first is None else limits.less(first.stats)
+        if core is not None:
+            ans = g.core_solve(core, d, var, objective, left, certificate, start)
+            ans.stats["backend"] = "core"
+        else:
+            ans = reference_answer(g, d, var, objective, left, certificate, start)
+        if first is not None:
+            ans.stats["states"] = ans.stats.get("states", 0) + first.stats.get("states", 0)
+            ans.stats["first_try"] = first.stats["first_try"]
     if ans.status == "won":
         return Result(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats, variant=var,
                       objective=objective, score=ans.score, after=after)

@@ -115,8 +115,10 @@ def _play_pysolfc_rules(args: argparse.Namespace) -> None:
     if rules is not None and rules != g.name:
         args.game = rules
         # Said once the number has been read: bad input gets its one line alone.
+        ours = ("give an option, e.g. -o NAME=VALUE, to solve under ours" if g.options else
+                 f"ours in Python: ss.solve({g.name!r}, ss.pysolfc_deal({g.name!r}, N))")
         args.pysolfc_note = (f"solitaire-solver: note: PySolFC's rules: solving under "
-                             f"`{rules}` (give an option, e.g. -o NAME=VALUE, to solve under ours)")
+                             f"`{rules}` ({ours})")
 
 
 def _say_pysolfc_rules(args: argparse.Namespace) -> None:

@@ -31,6 +31,16 @@ class Limits(NamedTuple):
     max_seconds: float = 0.0
     memory_bytes: int = 256 << 20
 
+    def less(self, spent: dict) -> Limits:
+        """The limits left after a first search spent spent["states"] and spent["seconds"]
+        (no limit stays none; a spent limit leaves the least the next search can run under)."""
+        states, seconds = self.max_states, self.max_seconds
+        if states:
+            states = max(1, states - int(spent.get("states", 0)))
+        if seconds:
+            seconds = max(1e-3, seconds - float(spent.get("seconds", 0.0)))
+        return self._replace(max_states=states, max_seconds=seconds)
+
 
 class CoreRun(NamedTuple):
     """What a core's solve() found.

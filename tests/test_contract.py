@@ -9,11 +9,10 @@ import pytest
 
 import solitaire_solver as ss
 from solitaire_solver.backend import core_module
-from solitaire_solver.cards import value
 from solitaire_solver.contract import CoreRun, Limits
 from solitaire_solver.games import GAMES
 from solitaire_solver.moves import Move
-from solitaire_solver.rules.fifteens_pysolfc import frozen_and_free
+from solitaire_solver.rules.fifteens_pysolfc import can_clear
 from solitaire_solver.search import reference_search
 
 pytestmark = pytest.mark.core
@@ -49,13 +48,6 @@ LAST_RESORT = {"baroness": "deal"}
 REMOVING_FIRST = {"fifteens-pysolfc"}
 
 
-def may_clear(reserve):
-    values = [value(c) for c in frozen_and_free(reserve)[0]]
-    if any(v >= 10 for v in values):
-        return all(v >= 10 for v in values) and len(set(values)) == len(values)
-    return sum(values) < 15
-
-
 def midgame(rules, deal, rng, plies):
     pos = rules.start(deal)
     for _ in range(plies):
@@ -65,7 +57,7 @@ def midgame(rules, deal, rng, plies):
         preferred = [m for m in moves if m.word is None or m.word != LAST_RESORT.get(rules.game)]
         if rules.game in REMOVING_FIRST:
             preferred = ([m for m in moves if rules.apply(pos, m).removed != pos.removed]
-                         or [m for m in moves if may_clear(rules.apply(pos, m).reserve)]
+                         or [m for m in moves if can_clear(rules.apply(pos, m).reserve)]
                          or preferred)
         pos = rules.apply(pos, rng.choice(preferred or moves))
     return pos

@@ -20,6 +20,7 @@ from solitaire_solver.pysolfc import pysolfc_preset
 from solitaire_solver.rules.fifteens_pysolfc import (
     FifteensPySolFCRules,
     RowsPosition,
+    can_clear,
     clears,
     frozen_and_free,
 )
@@ -202,13 +203,40 @@ def test_the_dead_reserve_rule_fires_and_only_on_lost_positions():
         deal, walked = walk(seed, 80, rng)
         for pos in walked[::5]:
             dead = core.is_dead(*core.position_of(R.key(pos)))
-            frozen = [value(c) for c in frozen_and_free(pos.reserve)[0]]
-            courts = [v for v in frozen if v >= 10]
-            can_clear = (len(set(courts)) == len(frozen) if courts else sum(frozen) < 15)
-            assert dead == (not can_clear), R.render(pos)
+            assert dead == (not can_clear(pos.reserve)), R.render(pos)
             if dead:
                 fired += 1
                 # The reference search, which has no pruning, finds no win either.
                 ref = reference_search(R, pos, max_states=400)
                 assert ref.status != "won", R.render(pos)
     assert fired >= 20
+
+
+@pytest.mark.core
+def test_every_deal_our_fifteens_wins_pysolfcs_wins():
+    # A group of ours goes onto the empty reserve card by card (no part of it totals 15) and
+    # leaves as one removal: a win of ours is a win under PySolFC's rules (docs/fifteens.md).
+    # solve() takes such a win as its first try, its line checked move by move; the core's own
+    # search, where it ends, finds a win too.
+    core = core_module("_fifteens_pysolfc")
+    won = ended = 0
+    for seed in range(12):
+        deal = ss.random_deal(seed)
+        if ss.solve("fifteens", deal).status is not ss.Status.WON:
+            continue
+        res = ss.solve("fifteens-pysolfc", deal, check=True)
+        assert res.status is ss.Status.WON and res.stats["first_try"] == "fifteens: won", seed
+        run = core.solve({"cards": deal.cards}, "decide", Limits(max_states=100_000), False)
+        assert run.status in ("won", "limit-states"), seed
+        won += 1
+        ended += run.status == "won"
+    assert won >= 10 and ended >= 8
+
+
+@pytest.mark.core
+def test_a_deal_our_fifteens_loses_is_won_under_pysolfcs_rules():
+    deal = ss.random_deal(2)
+    assert ss.solve("fifteens", deal).status is ss.Status.BLOCKED
+    res = ss.solve("fifteens-pysolfc", deal, max_states=20_000, check=True)
+    assert res.status is ss.Status.WON and res.stats["check"]
+    assert any(m.pile for m in res.moves) or any(m.reserve for m in res.moves)

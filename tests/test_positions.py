@@ -12,6 +12,7 @@ import solitaire_solver as ss
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.games import GAMES
 from solitaire_solver.moves import Move
+from solitaire_solver.rules.fifteens_pysolfc import can_clear
 from solitaire_solver.search import reference_search
 
 #: Variants whose reference searches stay short enough for many positions. Pyramid's
@@ -31,6 +32,11 @@ def random_line(game, deal, rng, plies, **variant):
         moves = [] if rules.won(pos) else rules.moves(pos)
         if not moves:
             break
+        if game == "fifteens-pysolfc":
+            # Random pushes mostly leave a reserve that can never clear: prefer a move that
+            # removes cards, then one after which the reserve may still clear.
+            moves = ([m for m in moves if rules.apply(pos, m).removed != pos.removed]
+                     or [m for m in moves if can_clear(rules.apply(pos, m).reserve)] or moves)
         m = rng.choice(moves)
         line.append(m)
         pos = rules.apply(pos, m)

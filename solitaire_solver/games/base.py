@@ -164,6 +164,13 @@ class Game:
         return CoreAnswer(status, from_codes(run.path), run.stats, keys,
                           run.best, run.end, start)
 
+    def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  certificate: bool) -> Optional[CoreAnswer]:
+        """A quick search from the deal's start that may win before the game's own search, on
+        either backend: a CoreAnswer (won, or not with stats["states"] and stats["seconds"]
+        spent and stats["first_try"] saying what was tried), or None for none."""
+        return None
+
     def core_line(self, core: Any, spec: dict, pos: Any, path: list) -> list[Move]:
         """The moves of a line of the core's words played from the reference position pos."""
         return from_codes(path)

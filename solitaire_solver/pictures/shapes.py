@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import SolitaireError
 from ..rules.base import Rules
-from .svg import DEPTH, GAP, LABEL, MARGIN, Drawing, H, W
+from .svg import DEPTH, FAN, GAP, LABEL, MARGIN, Drawing, H, W
 
 if TYPE_CHECKING:
     from ..games.base import Game
@@ -134,6 +134,29 @@ def grid_and_stock(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
     d.squared(xs, y0, pos.stock, "stock")
 
 
+def rows_and_reserve(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Fifteens under PySolFC's rules (docs/fifteens.md): the sixteen rows in four lines of four,
+    each fanned from its bottom card (a card dropped back covers its partner), numbered 1..16 as
+    the moves name them; to the right the reserve, fanned from its bottom, and the stock."""
+    x0, y = MARGIN, MARGIN + LABEL
+    cols = 4
+    for line in range(0, len(pos.rows), cols):
+        rows = pos.rows[line:line + cols]
+        for k, row in enumerate(rows):
+            x = x0 + k * STEP
+            d.label(x + W / 2, y - 4, f"row {line + k + 1}", anchor="middle")
+            d.fanned(x, y, row, f"row {line + k + 1}", marked)
+        tallest = max(max((len(r) for r in rows), default=1), 1)
+        y += H + (tallest - 1) * FAN + GAP + LABEL
+    xr = x0 + cols * STEP + GAP
+    yr = MARGIN + LABEL
+    d.label(xr, yr - 4, f"Reserve {len(pos.reserve)}")
+    d.fanned(xr, yr, pos.reserve, "reserve", marked)
+    xs = xr + STEP + GAP
+    d.label(xs, yr - 4, f"Stock {len(pos.stock)}")
+    d.squared(xs, yr, pos.stock, "stock")
+
+
 #: The shapes a Game may name in `picture`.
 SHAPES: dict[str, Shape] = {
     "pyramid": pyramid,
@@ -142,6 +165,7 @@ SHAPES: dict[str, Shape] = {
     "slot-grid": slot_grid,
     "piles-and-apart": piles_and_apart,
     "grid-and-stock": grid_and_stock,
+    "rows-and-reserve": rows_and_reserve,
 }
 
 

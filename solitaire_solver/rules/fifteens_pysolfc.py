@@ -54,6 +54,15 @@ def frozen_and_free(reserve: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[in
     return reserve[:cut], reserve[cut:]
 
 
+def can_clear(reserve: tuple[int, ...]) -> bool:
+    """Whether the reserve may still clear: its frozen part must be part of a clearing set
+    (number cards totalling less than 15, or Tens and court cards of different values)."""
+    values = [value(c) for c in frozen_and_free(reserve)[0]]
+    if any(v >= 10 for v in values):
+        return all(v >= 10 for v in values) and len(set(values)) == len(values)
+    return sum(values) < 15
+
+
 class FifteensPySolFCRules(Rules):
     game = "fifteens-pysolfc"
     reserve_moves = True
