@@ -273,22 +273,14 @@ cdef int row_classes(Lay *L, int *cls, int *top) noexcept nogil:
 
 
 cdef int push_clears(Lay *L, int x) noexcept nogil:
-    """1 when pushing a card of value x clears the reserve."""
-    cdef int v, total = x, courts = 1 if x >= 10 else 0
-    for v in range(10, 14):
-        courts += L.frozen[v]
-    if courts:
-        if courts != 4 or L.nfree or x < 10 or L.frozen[x]:
-            return 0
-        for v in range(1, 10):
-            if L.frozen[v]:
-                return 0
-        return 1
-    for v in range(1, 10):
-        total += v * L.frozen[v]
-    for v in range(L.nfree):
-        total += L.free[v]
-    return total == 15
+    """1 when pushing a card of value x clears the reserve: clears() of the reserve with it
+    (counted as frozen: the test reads values only, and a court card over free 6..9s fails it
+    either way)."""
+    cdef int r
+    L.frozen[x] += 1
+    r = clears(L)
+    L.frozen[x] -= 1
+    return r
 
 
 cdef int fp_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
