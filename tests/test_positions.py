@@ -15,11 +15,14 @@ from solitaire_solver.moves import Move
 from solitaire_solver.rules.fifteens_pysolfc import can_clear
 from solitaire_solver.search import reference_search
 
-#: Variants whose reference searches stay short enough for many positions. Pyramid's
-#: searches are too long for the pure-Python fallback, so its case needs the core.
-CASES = [(g.name, {}) for g in GAMES if g.name != "pyramid"] + [
+#: Variants whose reference searches stay short enough for many positions. Pyramid's and
+#: PySolFC's Fifteens' searches are too long for the pure-Python fallback (a deal our Fifteens
+#: loses can take it minutes), so their cases need the core.
+NEEDS_CORE = ("pyramid", "fifteens-pysolfc")
+CASES = [(g.name, {}) for g in GAMES if g.name not in NEEDS_CORE] + [
     pytest.param("pyramid", {"passes": 1, "goal": "pyramid"}, marks=pytest.mark.core,
                  id="pyramid-1-pass"),
+    pytest.param("fifteens-pysolfc", {}, marks=pytest.mark.core, id="fifteens-pysolfc"),
     ("nestor", {"reserve": "open"})]
 
 
