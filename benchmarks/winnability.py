@@ -227,7 +227,9 @@ def main(argv=None) -> int:
             out = os.path.join(args.cache, f"{slug}-{n}.jsonl")
         if args.cache_only and out is not None:
             k = cached_prefix(out, n)
-            if k < n:
+            if not os.path.exists(out):
+                missing.append(f"{name}: not run (no cache file)")
+            elif k < n:
                 missing.append(f"{name}: {k:,} of the {n:,} deals asked for (run stopped)")
                 n = k
             # A stopped run that has not caught up with the doc's row keeps the row.
@@ -257,7 +259,8 @@ def main(argv=None) -> int:
              if k in rows or k in old_rows]
     png = os.path.join(os.path.dirname(args.out), "cards_left.png")
     # A partial run's chart would drop the games it left out: keep the one already drawn.
-    has_chart = os.path.exists(png) if kept else chart(results, png)
+    drawn = not kept and chart(results, png)
+    has_chart = drawn or (bool(kept) and os.path.exists(png))
     text = [
         "# How often can each game be won?", "",
         "Written by `benchmarks/winnability.py` "
@@ -314,7 +317,9 @@ def main(argv=None) -> int:
     text += sections
     with open(args.out, "w", encoding="utf-8") as f:
         f.write("\n".join(text).rstrip("\n") + "\n")
-    print(f"wrote {args.out}" + (f" and {png}" if has_chart else ""), file=sys.stderr)
+    print(f"wrote {args.out}" + (f" and {png}" if drawn else
+                                 f" (kept {png}: a partial run)" if has_chart else ""),
+          file=sys.stderr)
     return 0
 
 
