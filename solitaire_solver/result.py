@@ -5,9 +5,34 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .moves import Move
+
+
+class _Lazy:
+    """A dataclass field that may be given as a function of no arguments: it is called when the
+    field is first read, and its value kept. A structural proof's sentence and details take
+    longer to write than the deal takes to decide (Pyramid), so a caller that only wants the
+    verdict does not pay for them."""
+
+    def __init__(self, empty: Callable[[], Any]):
+        self.empty = empty
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = "_" + name
+
+    def __get__(self, obj: Any, owner: Optional[type] = None) -> Any:
+        if obj is None:
+            return self  # the dataclass's default: "not given"
+        value = obj.__dict__[self.key]
+        if value is self or callable(value):
+            value = self.empty() if value is self else value()
+            obj.__dict__[self.key] = value
+        return value
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        obj.__dict__[self.key] = value
 
 
 class Status(enum.Enum):
@@ -29,12 +54,17 @@ class BlockProof:
     """
 
     kind: str
-    sentence: str
+    # Either may be given as a function that writes it (_Lazy).
+    sentence: str = _Lazy(str)  # type: ignore[assignment]
     moves: tuple[Move, ...] = ()
     position: str = ""
     states: int = 0
     certificate: Optional[frozenset] = None
-    details: dict = field(default_factory=dict)
+    details: dict = _Lazy(dict)  # type: ignore[assignment]
+
+    def __getstate__(self) -> dict:
+        # Pickled (a survey's worker, a cache) with its sentence and details written out.
+        return {**self.__dict__, "_sentence": self.sentence, "_details": self.details}
 
     def to_dict(self) -> dict:
         d: dict[str, Any] = {"kind": self.kind, "sentence": self.sentence}

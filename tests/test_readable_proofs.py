@@ -30,6 +30,20 @@ def test_pyramid_seed_4_says_which_cards_cannot_leave():
     assert ss.verify("pyramid", deal, r).ok is True
 
 
+
+def test_pyramid_proof_written_when_read_pickles_and_compares_whole():
+    # The sentence and details are written on first reading (result.py, _Lazy): a proof
+    # pickled before anyone read them (a survey worker's) still carries them, and compares equal
+    # to the one read in place.
+    import pickle
+
+    deal = Deal.from_seed(4)
+    sent = pickle.loads(pickle.dumps(ss.solve("pyramid", deal)))
+    here = ss.solve("pyramid", deal)
+    assert sent.proof.details["partners"] == ["QC"] and sent.proof.sentence.startswith("AS ")
+    assert sent == here and sent.proof.to_dict() == here.proof.to_dict()
+    assert ss.verify("pyramid", deal, sent).ok is True
+
 @pytest.mark.parametrize("tamper", [
     lambda p: dataclasses.replace(p, sentence=p.sentence.replace("AD", "AH")),
     lambda p: dataclasses.replace(p, details={**p.details, "cards": ["AS", "AH"]}),

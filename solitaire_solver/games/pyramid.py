@@ -195,11 +195,19 @@ def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int],
 
 
 def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockProof:
-    """The structural proof that cards (short_of_partners) cannot all leave."""
-    meet = partners(rules, pos, cards)
-    return BlockProof(kind="structural", sentence=partners_sentence(rules, pos, cards, meet),
-                      details={"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
-                               "partners": [CARD_NAMES[c] for c in meet]})
+    """The structural proof that cards (short_of_partners) cannot all leave. Its sentence and
+    details are written when first read (they take longer than deciding the deal)."""
+    meet: list[list[int]] = []
+
+    def met() -> list[int]:
+        if not meet:
+            meet.append(partners(rules, pos, cards))
+        return meet[0]
+
+    return BlockProof(kind="structural",
+                      sentence=lambda: partners_sentence(rules, pos, cards, met()),
+                      details=lambda: {"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
+                                       "partners": [CARD_NAMES[c] for c in met()]})
 
 
 class Pyramid(Game):
