@@ -38,3 +38,22 @@ def test_winnable_seeds_then_verify(tmp_path):
     f.write_text(json.dumps(entry) + "\n")
     q = run(EXAMPLES / "verify_file.py", "elevens", f)
     assert q.returncode == 1 and "line 1" in q.stdout
+
+
+def test_pysolfc_game_shows_the_layout_then_where_the_game_was_lost():
+    # PySolFC's Monte Carlo number 3: pairing the Queens at move 2 loses (the fast check on both
+    # backends; the script's own examples are Pyramid and Elevens).
+    line = "7D+7H QH+QS consolidate TC+TS AC+AD consolidate".split()
+    p = run(EXAMPLES / "pysolfc_game.py", "monte-carlo", "3", *line)
+    assert p.returncode == 0, p.stderr
+    out = p.stdout.splitlines()
+    assert out[0] == "PySolFC Monte Carlo (game 89), number ms3:"
+    assert out[-2].startswith("move 2 (QH+QS) lost the game; consolidate would have kept it "
+                              "winnable")
+    assert out[-1].startswith("blocked: ")
+    q = run(EXAMPLES / "pysolfc_game.py", "monte-carlo", "3")
+    assert q.returncode == 0 and q.stdout.splitlines()[-1].startswith("play ")
+    bad = run(EXAMPLES / "pysolfc_game.py", "monte-carlo", "3", "KS")
+    assert bad.returncode == 1 and bad.stdout.startswith("PySolFC Monte Carlo")
+    err = bad.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("pysolfc_game: move 1 (KS)")
