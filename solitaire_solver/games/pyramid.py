@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from itertools import combinations
 from typing import Any, Optional, Union
@@ -197,13 +198,7 @@ def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int],
 def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockProof:
     """The structural proof that cards (short_of_partners) cannot all leave. Its sentence and
     details are written when first read (they take longer than deciding the deal)."""
-    meet: list[list[int]] = []
-
-    def met() -> list[int]:
-        if not meet:
-            meet.append(partners(rules, pos, cards))
-        return meet[0]
-
+    met = functools.cache(lambda: partners(rules, pos, cards))
     return BlockProof(kind="structural",
                       sentence=lambda: partners_sentence(rules, pos, cards, met()),
                       details=lambda: {"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
