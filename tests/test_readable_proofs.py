@@ -31,6 +31,15 @@ def test_pyramid_seed_4_says_which_cards_cannot_leave():
 
 
 
+def test_pyramid_sentence_says_an_ace():
+    # PySolFC's Pyramid number 10**20: QH and QS each need an Ace, and only AD can meet them.
+    # The sentence once read "each leaves only with a Ace of its own".
+    r = ss.solve("pyramid-pysolfc", ss.pysolfc_deal("pyramid", 10**20))
+    assert r.blocked and r.proof.details["cards"] == ["QH", "QS"]
+    assert "each leaves only with an Ace of its own" in r.proof.sentence
+    assert "the only Ace that can be available" in r.proof.sentence
+
+
 def test_pyramid_proof_written_when_read_pickles_and_compares_whole():
     # The sentence and details are written on first reading (result.py, _Lazy): a proof
     # pickled before anyone read them (a survey worker's) still carries them, and compares equal

@@ -157,15 +157,16 @@ def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int],
     partners' rank lies."""
     names = [f"{CARD_NAMES[c]} ({_where(pos, c)})" for c in cards]
     rank = _rank_word(13 - value(cards[0]))
+    a = "an" if rank in ("Ace", "8") else "a"
     if meet is None:
         meet = partners(rules, pos, cards)
     n = len(cards)
     if n == 1:
-        head = f"{names[0]} can never be removed: it leaves only with a {rank}"
+        head = f"{names[0]} can never be removed: it leaves only with {a} {rank}"
     else:
         joined = ", ".join(names[:-1]) + " and " + names[-1]
         head = (f"{joined} cannot {'both' if n == 2 else 'all'} be removed: each leaves only "
-                f"with a {rank} of its own")
+                f"with {a} {rank} of its own")
     them = "it" if n == 1 else ("either" if n == 2 else "any of them")
     if meet:
         listed = ", ".join(CARD_NAMES[c] for c in meet)
