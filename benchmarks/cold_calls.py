@@ -1,5 +1,6 @@
 """`ss.solve` per call back to back, and after the process has been idle: what a harness that
-waits between calls (../shared/peers/compare.py waits for the peer and our A* search) measures.
+waits between calls measures (the peer harness of docs/benchmarks.md waits for the peer and for
+our A* search before each decide call).
 
     python benchmarks/cold_calls.py [--decks N] [--idle MS] [--rounds R]
 

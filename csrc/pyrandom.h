@@ -1,4 +1,4 @@
-/* Python's random.Random, re-implemented in C for seeded deals (RULES.md, "Deals").
+/* Python's random.Random, re-implemented in C for seeded deals (docs/notation.md, "Deals").
  *
  * A seeded deal is the pack 0..51 shuffled by random.Random(seed).shuffle. CPython's generator is
  * MT19937 seeded by init_by_array() with the 32-bit words of abs(seed), least significant first;
@@ -37,7 +37,7 @@ uint32_t ss_mt_randbelow(ss_mt *r, uint32_t n);
 /* random.shuffle of pack[0..n-1] (n <= 2**32). */
 void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n);
 
-/* The seeded deal of RULES.md: 0..51 shuffled by random.Random(seed).shuffle. */
+/* The seeded deal of docs/notation.md: 0..51 shuffled by random.Random(seed).shuffle. */
 void ss_seeded_deal_i64(int64_t seed, uint8_t out[52]);
 
 /* The seeded deals of start, start + 1, ..., count of them (52 bytes each), many seeds at once:

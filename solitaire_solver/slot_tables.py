@@ -188,12 +188,12 @@ class SlotTable:
 TENS_PAIRS = ((1, 9), (2, 8), (3, 7), (4, 6), (5, 5))
 TENS_SUMMARY = ("thirteen slots; remove two number cards totalling 10 or four tens or court "
                 "cards (variant quartets), refill from the stock; win by removing all 52 cards")
-ELEVENS_DOC = (("reserves", "none: a J-Q-K set leaves from the slots (RULES.md); pysolfc: each "
+ELEVENS_DOC = (("reserves", "none: a J-Q-K set leaves from the slots (docs/elevens.md); pysolfc: each "
                             "Jack, Queen or King waits in a reserve of three, one per rank, its "
                             "slot refilled at once (PySolFC's Elevens, preset elevens-pysolfc)"),)
 TENS_DOC = (("quartets", "suit: a Ten, Jack, Queen and King of one suit leave together; rank: "
                          "four Tens, Jacks, Queens or Kings"),
-            ("reserves", "none: quartets leave from the slots (RULES.md); pysolfc: four reserves "
+            ("reserves", "none: quartets leave from the slots (docs/tens.md); pysolfc: four reserves "
                          "gather four cards of one rank, Ten..King, one at a time, and emptied "
                          "slots wait until they empty (PySolFC's Tens, with quartets=rank; "
                          "preset tens-pysolfc)"))

@@ -13,7 +13,7 @@ from .nestor import Nestor
 from .pyramid import Pyramid
 from .slots import slot_games
 
-#: Every game, in the order `solitaire-solver games` lists them. A new game adds one line here.
+#: Every game, in the order `solitaire-solver games` lists them. A new game adds its import above and one line here.
 #: The slot games come from their table entries (slot_tables.py).
 GAMES: tuple[Game, ...] = (
     *slot_games(SLOT_TABLES),

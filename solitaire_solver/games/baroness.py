@@ -63,7 +63,7 @@ class Baroness(Game):
                "King alone or two available cards totalling 13; win by removing all 52 cards")
     options = {
         "last_deal": Option("apart", ("apart", "together"), doc=(
-            "apart: an eleventh deal lays the last two cards apart (RULES.md); together: the "
+            "apart: an eleventh deal lays the last two cards apart (docs/baroness.md); together: the "
             "tenth deal puts five on the piles and lays the last two apart at once (PySolFC)")),
         "to_empty": Option(False, (False, True), parse_bool, doc=(
             "True: the top card of a pile may move onto an empty pile, written QH>3 (PySolFC); "

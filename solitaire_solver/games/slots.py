@@ -73,7 +73,7 @@ class SlotGame(Game):
         # Confluence (docs/proofs.md): then one forced line decides and proves a block. The game
         # claims it when every variant has it; table_of(variant).confluent says it per variant.
         self.order_independent = all(t.confluent for t in entries)
-        # PySolFC's own rules, where they differ from RULES.md: `<game>-pysolfc`.
+        # PySolFC's own rules, where they differ from our classic rules (docs/pysolfc.md): `<game>-pysolfc`.
         self.presets = {f"{self.name}-pysolfc": dict(t.variant) for t in entries
                         if dict(t.variant).get("reserves") == "pysolfc"}
         self._rules: dict = {}
