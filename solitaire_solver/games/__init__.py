@@ -13,8 +13,8 @@ from .nestor import Nestor
 from .pyramid import Pyramid
 from .slots import slot_games
 
-#: Every game, in the order `solitaire-solver games` lists them. A new game adds its import above and one line here.
-#: The slot games come from their table entries (slot_tables.py).
+#: Every game, in the order `solitaire-solver games` lists them. A new game adds its import
+#: above and one line here. The slot games come from their table entries (slot_tables.py).
 GAMES: tuple[Game, ...] = (
     *slot_games(SLOT_TABLES),
     FifteensPySolFC(),
