@@ -216,6 +216,9 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
     u.add_argument("--max-states", type=int, help="per deal: UNKNOWN after this many positions")
     u.add_argument("--max-seconds", type=float, help="per deal: UNKNOWN after this many seconds")
+    u.add_argument("--retry-unknown", action="store_true",
+                   help="with --out: decide again the deals the file holds as UNKNOWN (under "
+                        "the limits given now)")
     u.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a variant option, e.g. -o passes=1 (repeatable)")
     u.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -404,7 +407,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         try:
             r = survey(args.game, **which, won_only=won,
                        workers=args.workers, out=args.out, max_states=args.max_states,
-                       max_seconds=args.max_seconds, progress=None if args.quiet else show,
+                       max_seconds=args.max_seconds, retry_unknown=args.retry_unknown,
+                       progress=None if args.quiet else show,
                        **_variant(args.option))
         finally:
             if drawn[0]:

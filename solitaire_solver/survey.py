@@ -213,6 +213,7 @@ def survey(
     max_states: Optional[int] = None,
     max_seconds: Optional[float] = None,
     memory_mb: Optional[float] = None,
+    retry_unknown: bool = False,
     progress: Optional[Callable[[Progress], None]] = None,
     **variant: Any,
 ) -> SurveyResult:
@@ -228,6 +229,8 @@ def survey(
     when it exists (SurveyFileError if it is not a survey file of this game and variant; a last
     line cut short by a stop is dropped, with a SurveyFileWarning). max_states, max_seconds,
     memory_mb: limits of each solve (the generic path; a limit reached counts the deal UNKNOWN).
+    retry_unknown: decide again the deals `out` holds as UNKNOWN (under this call's limits; the
+    new record is appended and stands in place of the old one).
     variant: the game's options.
     """
     g, var = _resolve(game, variant)
@@ -275,6 +278,10 @@ def survey(
     res = SurveyResult(g.name, var, workers=nworkers)
     key = "pysolfc" if by_number else "seed" if by_seed else "deal"
     done = records.read(out, g.name, var, key) if out else {}
+    if not isinstance(retry_unknown, bool):
+        raise SolitaireError(f"retry_unknown is True or False, not {retry_unknown!r}")
+    if retry_unknown:
+        done = {k: v for k, v in done.items() if v[0] != "unknown"}
 
     def keyed(it: Any) -> Any:
         return it if by_seed else str(it)

@@ -223,6 +223,10 @@ def read(path: str, game: str, variant: dict,
     file. Every line is checked: the first that is not a record of this survey (game and variant)
     raises SurveyFileError naming the file, the line and why, and the file is left as it is.
 
+    A deal recorded more than once keeps its decision: a later record replaces an unknown one
+    (the deal decided again), a later unknown leaves a decision as it was, and two decisions
+    that differ are an error.
+
     The one line dropped is a last line without its newline, a write cut short by a stop: the file
     is cut before it (its deal is decided again) and a SurveyFileWarning says so."""
     _check_path(path)
@@ -257,12 +261,15 @@ def read(path: str, game: str, variant: dict,
                 else:
                     key, *kept = _check_record(rec, game, fmt, expect)
                     old = done.get(key)
-                    if old is not None and old[:4] != tuple(kept[:4]):
+                    if old is None or old[0] == "unknown":
+                        # A deal decided again (survey(retry_unknown=True)): the later record
+                        # stands; an unknown claims nothing for it to contradict.
+                        done[key] = (*kept, lineno)  # type: ignore[assignment]
+                    elif kept[0] != "unknown" and old[:4] != tuple(kept[:4]):
+                        # (a later unknown takes nothing from a decision)
                         kind = expect or ("seed" if isinstance(key, int) else "deal")
                         raise _BadLine(f"{kind} {key} is recorded at line {old[5]} with "
                                        "another result")
-                    if old is None:
-                        done[key] = (*kept, lineno)  # type: ignore[assignment]
             except _BadLine as e:
                 raise SurveyFileError(f"{path}, line {lineno}: {e}") from None
             good_end += len(raw)

@@ -272,6 +272,39 @@ def test_a_deal_recorded_twice_with_different_results_is_refused(tmp_path):
         ss.survey("elevens", deals=deals, workers=1, out=str(path))
 
 
+def test_retry_unknown_decides_them_again_and_the_decision_stands(tmp_path, capsys):
+    # A survey run with a tight limit leaves UNKNOWN deals; retrying them with no limit decides
+    # every one, and the file then reads as the survey run without a limit.
+    path = tmp_path / "u.jsonl"
+    first = ss.survey("elevens", seeds=range(12), workers=1, out=str(path), max_states=2)
+    assert first.unknown > 0
+    plain = ss.survey("elevens", seeds=range(12), workers=1)
+    again = ss.survey("elevens", seeds=range(12), workers=1, out=str(path), retry_unknown=True)
+    assert again.resumed == 12 - first.unknown
+    assert (again.won, again.blocked, again.unknown) == (plain.won, plain.blocked, 0)
+    assert len(lines(path)) == 1 + 12 + first.unknown  # appended; the old lines stay
+    resumed = ss.survey("elevens", seeds=range(12), workers=1, out=str(path))
+    assert resumed.resumed == 12 and (resumed.won, resumed.unknown) == (plain.won, 0)
+    # Without retry_unknown an unknown deal stays as it was recorded.
+    kept = tmp_path / "k.jsonl"
+    ss.survey("elevens", seeds=range(12), workers=1, out=str(kept), max_states=2)
+    assert ss.survey("elevens", seeds=range(12), workers=1, out=str(kept)).unknown == first.unknown
+    assert cli.main(["survey", "elevens", "--count", "12", "--workers", "1", "--out", str(kept),
+                     "--retry-unknown", "--json", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["unknown"] == 0
+
+
+def test_a_later_unknown_takes_nothing_from_a_decision(tmp_path):
+    path = survey_file(tmp_path, 10)
+    rec = json.loads(lines(path)[4])
+    rec.update(status="unknown", cards_left=None, states=2)
+    with open(path, "a") as f:
+        f.write(json.dumps(rec) + "\n")
+    r = ss.survey("elevens", seeds=range(10), workers=1, out=str(path))
+    plain = ss.survey("elevens", seeds=range(10), workers=1)
+    assert r.resumed == 10 and (r.won, r.blocked, r.unknown) == (plain.won, plain.blocked, 0)
+
+
 # -- the last line ------------------------------------------------------------------------------
 
 def test_a_complete_garbage_last_line_is_refused_not_deleted(tmp_path):
