@@ -280,6 +280,9 @@ def survey(
     done = records.read(out, g.name, var, key) if out else {}
     if not isinstance(retry_unknown, bool):
         raise SolitaireError(f"retry_unknown is True or False, not {retry_unknown!r}")
+    if retry_unknown and not out:
+        raise SolitaireError("retry_unknown decides again the unknown deals of a survey file: "
+                             "give out=... (--out FILE)")
     if retry_unknown:
         done = {k: v for k, v in done.items() if v[0] != "unknown"}
 

@@ -292,6 +292,10 @@ def test_retry_unknown_decides_them_again_and_the_decision_stands(tmp_path, caps
     assert cli.main(["survey", "elevens", "--count", "12", "--workers", "1", "--out", str(kept),
                      "--retry-unknown", "--json", "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)["unknown"] == 0
+    with pytest.raises(SolitaireError, match="out="):
+        ss.survey("elevens", seeds=range(3), workers=1, retry_unknown=True)
+    assert cli.main(["survey", "elevens", "--count", "3", "--retry-unknown"]) != 0
+    assert "--out" in capsys.readouterr().err
 
 
 def test_a_later_unknown_takes_nothing_from_a_decision(tmp_path):
