@@ -11,11 +11,15 @@ import sys
 import time
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
+from solitaire_solver.survey_records import header_line
+from solitaire_solver.survey_records import read as read_records
 
 needs_batch = pytest.mark.core  # the batch decider is the compiled core's
 
@@ -307,6 +311,35 @@ def test_a_later_unknown_takes_nothing_from_a_decision(tmp_path):
     r = ss.survey("elevens", seeds=range(10), workers=1, out=str(path))
     plain = ss.survey("elevens", seeds=range(10), workers=1)
     assert r.resumed == 10 and (r.won, r.blocked, r.unknown) == (plain.won, plain.blocked, 0)
+
+
+_OUTCOME = {"won": (24, 0, 30), "blocked": (4, 44, 5), "unknown": (0, None, 2)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(["won", "blocked", "unknown"])),
+                max_size=12))
+def test_a_file_reads_as_its_first_decision_per_seed(tmp_path_factory, recs):
+    # Any sequence of records: a seed reads as its first decision (later unknowns take nothing
+    # from it), as unknown when it has none, and two different decisions are refused.
+    path = tmp_path_factory.mktemp("recs") / "r.jsonl"
+    text = header_line("elevens", {})
+    for seed, status in recs:
+        moves, left, states = _OUTCOME[status]
+        text += json.dumps({"seed": seed, "game": "elevens", "status": status, "moves": moves,
+                            "cards_left": left, "states": states, "ms": 0.01}) + "\n"
+    path.write_text(text)
+    decided: dict = {}
+    clash = False
+    for seed, status in recs:
+        if status != "unknown":
+            clash |= decided.setdefault(seed, status) != status
+    if clash:
+        with pytest.raises(SolitaireError, match="another result"):
+            read_records(str(path), "elevens", {}, "seed")
+        return
+    got = {k: v[0] for k, v in read_records(str(path), "elevens", {}, "seed").items()}
+    assert got == {seed: decided.get(seed, "unknown") for seed, _ in recs}
 
 
 # -- the last line ------------------------------------------------------------------------------
