@@ -229,6 +229,7 @@ def main(argv=None) -> int:
             k = cached_prefix(out, n)
             if not os.path.exists(out):
                 missing.append(f"{name}: not run (no cache file)")
+                n = 0
             elif k < n:
                 missing.append(f"{name}: {k:,} of the {n:,} deals asked for (run stopped)")
                 n = k
