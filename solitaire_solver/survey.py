@@ -241,6 +241,11 @@ def survey(
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
                                    or chunk_size < 1):
         raise SolitaireError(f"chunk_size must be a positive integer, not {chunk_size!r}")
+    if not isinstance(retry_unknown, bool):
+        raise SolitaireError(f"retry_unknown is True or False, not {retry_unknown!r}")
+    if retry_unknown and not out:
+        raise SolitaireError("retry_unknown decides again the unknown deals of a survey file: "
+                             "give out=... (--out FILE)")
     nworkers = int(workers) if workers else (os.cpu_count() or 1)
     lim = _limits(max_states, max_seconds, memory_mb if memory_mb is not None else 256)
     limits: dict = {}
@@ -278,11 +283,6 @@ def survey(
     res = SurveyResult(g.name, var, workers=nworkers)
     key = "pysolfc" if by_number else "seed" if by_seed else "deal"
     done = records.read(out, g.name, var, key) if out else {}
-    if not isinstance(retry_unknown, bool):
-        raise SolitaireError(f"retry_unknown is True or False, not {retry_unknown!r}")
-    if retry_unknown and not out:
-        raise SolitaireError("retry_unknown decides again the unknown deals of a survey file: "
-                             "give out=... (--out FILE)")
     if retry_unknown:
         done = {k: v for k, v in done.items() if v[0] != "unknown"}
 
