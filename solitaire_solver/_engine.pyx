@@ -586,6 +586,13 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                     if n_closed(nd) or n_g(nd) + n_h(nd) != fmin:
                         continue    # a stale entry: the node was queued again with a lower f
                     n_set(nd, n_g(nd), n_h(nd), True)
+                    # The game's dead test runs when a node is taken from the queue, not when it
+                    # is stored: most stored nodes are never taken (the search ends when the
+                    # lowest f reaches the answer's length), and a dead node is not expanded
+                    # either way, as it leads to no win.
+                    if use_dead and g.dead(g.ctx, &nd.state):
+                        pruned += 1
+                        continue
                     expanded += 1
                     if fmin > max_f:
                         max_f = fmin
@@ -622,9 +629,6 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                                 break
                             if f < fmin:
                                 fmin = f
-                            continue
-                        if use_dead and g.dead(g.ctx, &child):
-                            pruned += 1
                             continue
                         hv = lower(g.ctx, &child) if lower != NULL else 0
                         if hv < 0 or hv >= H_SPAN:

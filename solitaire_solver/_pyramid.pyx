@@ -47,6 +47,7 @@ _pyramid_score.pxi.
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
 
 from solitaire_solver._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
@@ -72,6 +73,12 @@ cdef enum:
 OBJ_DECIDE = 0
 OBJ_SHORTEST = 1
 OBJ_SCORE = 2
+
+# SHAPES (see pyr_lower): one pyramid shape's part of the lower bound.
+cdef struct LowEntry:
+    uint64_t key        # the pyramid cards removed, with bit 63 set (0: an empty slot)
+    uint64_t packed     # bits 0..6: k + n - M; bits 8 + 4 * (v - 1) ..: need[v], v = 1..12
+
 
 cdef struct PyrCtx:
     int pyr[28]
@@ -107,6 +114,9 @@ cdef struct PyrCtx:
     int dig             # DIG (see dig()) is on
     bb_t compat[52]     # per card: the cards it is compatible with (see unmatched), but for the
                         # last pass's parts (the waste, FROZEN)
+    int sval[24]        # the value of the card at each stock place
+    LowEntry *lows      # SHAPES (pyr_lower), goal pyramid, shortest only; else NULL
+    int n_lows
 
 
 cdef inline int stock_top(PyrCtx *c, bb_t removed, int k) noexcept nogil:
@@ -535,6 +545,10 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     for p in range(28):
         c.compat[card[p]] = (c.pyr_all & ~c.block[p] & ~c.pyr_bit[p]) | c.stock_all
     for j in range(24):
+        c.sval[j] = card[28 + j] % 13 + 1
+    c.lows = NULL
+    c.n_lows = 0
+    for j in range(24):
         c.compat[card[28 + j]] = c.pyr_all | ((c.stock_all & ~c.stock_bit[j]) if pairs else 0)
 
 
@@ -667,6 +681,8 @@ cdef object shortest(Game *g, PyrCtx *c, State root, long long max_states, doubl
     cdef long long cost = 0
     eroot.removed = root.removed
     eroot.aux = (root.aux & 31) | ((root.aux >> 8) << 5)
+    if not c.goal_all:
+        c.lows = <LowEntry *>calloc(LOW_SLOTS, sizeof(LowEntry))
     c.earliest = 1
     g.cost = pyr_cost
     try:
@@ -680,6 +696,8 @@ cdef object shortest(Game *g, PyrCtx *c, State root, long long max_states, doubl
     finally:
         c.earliest = 0
         g.cost = NULL
+        free(c.lows)
+        c.lows = NULL
     if status == SEARCH_WON:
         path = realize(c, path, root, &fits)
         if not fits or len(path) != cost:
@@ -926,3 +944,26 @@ def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,
     s.removed = removed
     s.aux = aux
     return pyr_lower(&c, &s)
+
+
+def lower_bounds_by_shape(object cards, list positions, int passes=3,
+                          bint stock_waste_pairs=True) -> list:
+    """The shortest objective's lower bound, goal pyramid, of each (removed, aux) position as
+    the search computes it: through the SHAPES table (pyr_lower), each position twice, so that
+    the second reads what the first stored (for the tests)."""
+    cdef PyrCtx c
+    cdef State s
+    setup(&c, cards, passes, False, stock_waste_pairs, False, FORCE_NONE, False, False)
+    c.lows = <LowEntry *>calloc(LOW_SLOTS, sizeof(LowEntry))
+    if c.lows == NULL:
+        raise MemoryError
+    out = []
+    try:
+        for _ in range(2):
+            for removed, aux in positions:
+                s.removed = removed
+                s.aux = aux
+                out.append(pyr_lower(&c, &s))
+    finally:
+        free(c.lows)
+    return out

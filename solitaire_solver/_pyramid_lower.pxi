@@ -1,6 +1,10 @@
 # Included by _pyramid.pyx: the lower bound of the moves still needed (the A* heuristic of the
 # shortest objective): a largest matching of the cards that must go, plus the stock waits.
 
+cdef enum:
+    LOW_SLOTS = 4096    # SHAPES (pyr_lower): about three times the 1,430 shapes, a power of two
+
+
 cdef int augment(int i, int *adj, int *match_r, int *seen) noexcept nogil:
     """Kuhn's augmenting path from left vertex i (adj: bitmasks of right neighbours)."""
     cdef int j
@@ -38,13 +42,50 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
     <= 1. Cards never come back, so nothing else changes the graph."""
     cdef PyrCtx *c = <PyrCtx *>ctx
     cdef bb_t req = c.goal & ~s.removed
+    cdef int need[14]
+    cdef int m, v
+    cdef uint64_t key, packed
+    cdef size_t i
+    if c.lows == NULL:
+        m = removal_part(c, req, need)
+    else:
+        # SHAPES: with goal pyramid, R is the pyramid's cards left, so k + n - M and need[]
+        # depend on them alone. The removed places are closed under covering (a card leaves
+        # only when uncovered, or with the one card covering it), so a deal has at most 1,430
+        # such sets, the pyramid's shapes, met again and again: each is computed once. A full
+        # table (a root that is no shape) only means computing again.
+        key = (s.removed & c.pyr_all) | (<uint64_t>1 << 63)
+        i = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 52) & (LOW_SLOTS - 1)
+        while c.lows[i].key != 0 and c.lows[i].key != key:
+            i = (i + 1) & (LOW_SLOTS - 1)
+        if c.lows[i].key == key:
+            packed = c.lows[i].packed
+            m = <int>(packed & 127)
+            need[13] = 0
+            for v in range(1, 13):
+                need[v] = <int>((packed >> (4 * v + 4)) & 15)
+        else:
+            m = removal_part(c, req, need)
+            if c.n_lows < LOW_SLOTS * 3 // 4:
+                packed = <uint64_t>m
+                for v in range(1, 13):
+                    packed |= <uint64_t>need[v] << (4 * v + 4)
+                c.lows[i].key = key
+                c.lows[i].packed = packed
+                c.n_lows += 1
+    if not c.goal_all:
+        m += stock_wait(c, s, req, need)
+    return m if m < 64 else 64  # the engine's range; a lower value stays admissible, consistent
+
+
+cdef int removal_part(PyrCtx *c, bb_t req, int *need) noexcept nogil:
+    """k + n - M of pyr_lower, and need[v] (v = 1..13) for stock_wait."""
     cdef bb_t b
     cdef int v, i, j, nl, nr, m = 0, seen, mv
     cdef int lp[4]
     cdef int rp[4]
     cdef int adj[4]
     cdef int match_r[4]
-    cdef int need[14]
     for v in range(14):
         need[v] = 0
     for v in range(1, 7):
@@ -77,17 +118,14 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
         # waste card of value 13 - v (v), whatever pairs the line makes inside the pyramid
         need[13 - v] = nl - mv
         need[v] = nr - mv
-    m = bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
-    if not c.goal_all:
-        m += stock_wait(c, s, req, need)
-    return m if m < 64 else 64  # the engine's range; a lower value stays admissible, consistent
+    return bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
 
 
 cdef inline int reached(PyrCtx *c, int *cnt, int *rcnt, int j) noexcept nogil:
     """STOCK WAIT: counts the stock card at place j among the cards that leave the stock top
     (or the waste) before some card y: returns 1 when the largest matching of those cards with
     R's cards of the complement value grows by one (the card may leave in a counted removal)."""
-    cdef int v = bb_value_of(c.stock[j])
+    cdef int v = c.sval[j]
     cnt[v] += 1
     return 1 if v != 13 and cnt[v] <= rcnt[13 - v] else 0
 

@@ -247,6 +247,36 @@ def test_lower_bound_admissible_and_consistent(passes, goal, sw):
         assert stronger >= 1
 
 
+@pytest.mark.core
+@pytest.mark.parametrize("passes,sw", [(3, True), (1, False), (0, True)])
+def test_lower_bound_by_shape_is_the_bound(passes, sw):
+    """SHAPES: the search keeps the removal part of the bound (k + n - M and the stock cards
+    needed per value) per set of pyramid cards left and reads it back for every later position
+    with that set. Read back, on positions whose stock and waste differ, it gives the bound
+    computed afresh, for positions along several random lines of the same deals."""
+    rules = PyramidRules(passes, "pyramid", sw)
+    shared = 0
+    for seed in range(8):
+        deal = Deal.from_seed(seed)
+        positions = []
+        for line in range(6):
+            rng = random.Random(100 * seed + line)
+            pos = rules.start(deal)
+            for _ in range(60):
+                positions.append((pos.removed, core_aux(rules, pos)))
+                moves = rules.moves(pos)
+                if rules.won(pos) or not moves:
+                    break
+                pos = rules.apply(pos, rng.choice(moves))
+        want = [core.lower_bound(deal.cards, r, a, passes, False, sw) for r, a in positions]
+        got = core.lower_bounds_by_shape(deal.cards, positions, passes, sw)
+        assert got == want + want, seed
+        pyramid = deal.cards[:28]
+        shapes = {frozenset(c for c in pyramid if r >> c & 1) for r, _ in positions}
+        shared += len(positions) - len(shapes)
+    assert shared > 100  # most positions were read back from a shape stored before
+
+
 def useless_wait(deal, pos, rules: PyramidRules) -> int:
     """The stock-wait term before the matching counts (goal pyramid): for each pyramid card with
     no pyramid complement it may leave with, the fewest stock or waste cards that are no
