@@ -171,15 +171,16 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nog
     cdef int e[24]
     cdef int j, v, a, m, worst = 0, t, best, w, n
     cdef int vals[4]
-    cdef bb_t b, x
+    cdef bb_t b
     cdef bint can_recycle = c.passes == 0 or pass_of(c, s) < c.passes - 1
+    for w in range(1, 13):
+        if need[w] > 0:
+            break
+    else:
+        return 0    # no stock or waste card is needed: nothing to wait for
     for v in range(14):
-        rcnt[v] = 0
+        rcnt[v] = bb_count(req & bb_rank(v)) if v else 0
         cnt[v] = 0
-    x = req
-    while x:
-        rcnt[bb_value_of(bb_lowest(x))] += 1
-        x &= x - 1
     # the stock, from its top down
     a = m = 0
     for j in range(k, 24):
