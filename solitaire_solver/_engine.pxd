@@ -83,11 +83,12 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 # A* (best-first) search for a shortest line (every move counts one, or g.cost). lower (NULL: 0)
 # is a lower bound of the cost still needed from s to a win; it must be admissible (never above
 # the true cost) and consistent (lower(s) <= cost(s, m) + lower(t) for every move m: s -> t), and
-# lower(s) <= 64.
+# lower(s) <= 64. refine (NULL: none) is a second such bound, no lower than lower and dearer to
+# compute: a stored node gets it only when it is taken from the queue (LAZY in _engine.pyx).
 # Same limits and return shape as depth_first (the 4th item None): on SEARCH_WON the path is a shortest line; a limit
 # reached before the length is proven returns that limit (never a longer line).
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
-                       double max_seconds, size_t memory_bytes)
+                       double max_seconds, size_t memory_bytes, test_fn refine=*)
 
 # The moves g generates at one position and where each leads: [(word, removed, aux)].
 cdef list expand_state(Game *g, uint64_t removed, uint64_t aux)

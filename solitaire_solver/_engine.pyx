@@ -360,13 +360,15 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 cdef struct ANode:
     State state
     uint32_t parent     # index of the parent node (the root is its own parent)
-    uint32_t ghc        # g, the fewest moves known from the root (bits 0-23: G_MAX is checked
-                        # against the game's depth bound); h, the game's lower bound of the moves
-                        # still needed (bits 24-30, < H_SPAN); bit 31: expanded with its final g
+    uint32_t ghc        # g, the fewest moves known from the root (bits 0-22: G_MAX is checked
+                        # against the game's depth bound); bit 23: h is refine's (LAZY); h, the
+                        # game's lower bound of the moves still needed (bits 24-30, < H_SPAN);
+                        # bit 31: expanded with its final g
 
 
 cdef enum:
-    G_MAX = 0xFFFFFF
+    G_MAX = 0x7FFFFF
+    REFINED = 0x800000
 
 
 cdef inline int n_g(const ANode *n) noexcept nogil:
@@ -382,13 +384,17 @@ cdef inline bint n_closed(const ANode *n) noexcept nogil:
 
 
 cdef inline void n_set(ANode *n, int g, int h, bint closed) noexcept nogil:
-    n.ghc = <uint32_t>g | (<uint32_t>h << 24) | (<uint32_t>closed << 31)
+    n.ghc = <uint32_t>g | (<uint32_t>h << 24) | (<uint32_t>closed << 31) | (n.ghc & REFINED)
 
 
 cdef struct Bucket:
     uint32_t *items
     size_t n
     size_t cap
+
+
+cdef extern from *:
+    void __builtin_prefetch(const void *addr) noexcept nogil
 
 
 cdef inline size_t key_hash(const State *s) noexcept nogil:
@@ -489,6 +495,7 @@ cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, int
     idx = <long long>a.count
     a.nodes[idx].state = s[0]
     a.nodes[idx].parent = parent
+    a.nodes[idx].ghc = 0    # n_set keeps the REFINED bit: a new node has none
     n_set(&a.nodes[idx], g, h, False)
     a.slots[slot] = <uint32_t>(idx + 1)
     a.count += 1
@@ -516,7 +523,7 @@ cdef inline long long move_cost(Game *g, const State *s, uint64_t move) noexcept
 
 
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
-                       double max_seconds, size_t memory_bytes):
+                       double max_seconds, size_t memory_bytes, test_fn refine=NULL):
     """A* with a bucket queue on f = g + h, ties going to the lowest h (the deepest node: the
     last layer, f = the shortest length, is then walked depth-first). Each position is stored once (the hash map keeps its
     best g and the parent it was reached from). Won positions are not stored: a won child sets
@@ -527,7 +534,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     (an inconsistent h), the node is reopened, which keeps the answer exact."""
     cdef AStar a
     cdef uint64_t *buf = NULL
-    cdef long long generated = 0, pruned = 0, leaves = 0, expanded = 0, j
+    cdef State *kids = NULL
+    cdef long long generated = 0, pruned = 0, leaves = 0, expanded = 0, refined = 0, j
     cdef long long best = -1, cost
     cdef uint32_t win_parent = 0, idx
     cdef uint64_t win_move = 0
@@ -552,11 +560,12 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     a.rows = <Bucket **>calloc(a.nb, sizeof(Bucket *))
     a.queued = <size_t *>calloc(a.nb, sizeof(size_t))
     buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    kids = <State *>malloc(sizeof(State) * g.max_moves)
     a.bytes = (a.cap * sizeof(ANode) + (a.mask + 1) * sizeof(uint32_t)
                + <size_t>a.nb * (sizeof(Bucket *) + sizeof(size_t)))
     try:
         if (a.nodes == NULL or a.slots == NULL or a.rows == NULL or a.queued == NULL
-                or buf == NULL):
+                or buf == NULL or kids == NULL):
             raise MemoryError("cannot allocate the search tables")
         with nogil:
             if g.won(g.ctx, &root):
@@ -585,6 +594,27 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                     nd = &a.nodes[idx]
                     if n_closed(nd) or n_g(nd) + n_h(nd) != fmin:
                         continue    # a stale entry: the node was queued again with a lower f
+                    if refine != NULL and not (nd.ghc & REFINED):
+                        # LAZY: a node is stored with the cheap bound and gets the dear one when
+                        # first taken from the queue; a higher f queues it again (or drops it when
+                        # it reaches the best length found). Every key in the queue is still a
+                        # lower bound of its node's cost, which is all A*'s exactness needs, and
+                        # the nodes never taken (f at or above the answer) never pay for it.
+                        nd.ghc |= REFINED
+                        refined += 1
+                        hv = refine(g.ctx, &nd.state)
+                        if hv < 0 or hv >= H_SPAN:
+                            with gil:
+                                raise RuntimeError("lower bound out of 0..64")
+                        if hv > n_h(nd):
+                            n_set(nd, n_g(nd), hv, False)
+                            f = n_g(nd) + hv
+                            if best >= 0 and f >= best:
+                                continue
+                            if a_push(&a, f, hv, idx) < 0:
+                                status = SEARCH_LIMIT_MEMORY
+                                break
+                            continue
                     n_set(nd, n_g(nd), n_h(nd), True)
                     # The game's dead test runs when a node is taken from the queue, not when it
                     # is stored: most stored nodes are never taken (the search ends when the
@@ -601,13 +631,18 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                     if n == 0:
                         leaves += 1
                     cg = n_g(nd) + 1
+                    # Every child's hash slot is asked of the cache before any is looked up, so
+                    # that their misses (the map outgrows the cache) overlap.
+                    for k in range(n):
+                        g.play(g.ctx, &a.nodes[idx].state, buf[k], &kids[k])
+                        __builtin_prefetch(&a.slots[key_hash(&kids[k]) & a.mask])
                     for k in range(n):
                         if g.cost != NULL:
                             cg = n_g(&a.nodes[idx]) + g.cost(g.ctx, &a.nodes[idx].state, buf[k])
                         if cg > g.max_depth:
                             with gil:
                                 raise RuntimeError("line of play longer than the game's bound")
-                        g.play(g.ctx, &a.nodes[idx].state, buf[k], &child)
+                        child = kids[k]
                         if g.won(g.ctx, &child):
                             if best < 0 or cg < best:
                                 best = cg
@@ -668,6 +703,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
         stats = {
             "states": a.count,
             "expanded": expanded,
+            "refined": refined,
             "moves_generated": generated,
             "pruned": pruned,
             "dead_ends": leaves,
@@ -680,6 +716,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
         return status, path, stats, None
     finally:
         free(buf)
+        free(kids)
         if a.rows != NULL:
             for i in range(<size_t>a.nb):
                 if a.rows[i] != NULL:

@@ -686,8 +686,13 @@ cdef object shortest(Game *g, PyrCtx *c, State root, long long max_states, doubl
     c.earliest = 1
     g.cost = pyr_cost
     try:
-        status, path, stats, _ = best_first(g, eroot, pyr_lower, max_states, max_seconds,
-                                            memory_bytes)
+        if c.goal_all:
+            status, path, stats, _ = best_first(g, eroot, pyr_lower, max_states, max_seconds,
+                                                memory_bytes)
+        else:
+            # LAZY: the stock-wait term only for the nodes taken from the queue
+            status, path, stats, _ = best_first(g, eroot, pyr_removals, max_states,
+                                                max_seconds, memory_bytes, pyr_lower)
         s = eroot
         for move in path:
             cost += pyr_cost(c, &s, move)

@@ -41,41 +41,52 @@ cdef int pyr_lower(void *ctx, const State *s) noexcept nogil:
     u-v is a matching before: M_after <= M_before - 1, and h drops by 2 - (M_before - M_after)
     <= 1. Cards never come back, so nothing else changes the graph."""
     cdef PyrCtx *c = <PyrCtx *>ctx
-    cdef bb_t req = c.goal & ~s.removed
     cdef int need[14]
+    cdef int m = removals(c, s, need)
+    if not c.goal_all:
+        m += stock_wait(c, s, c.goal & ~s.removed, need)
+    return m if m < 64 else 64  # the engine's range; a lower value stays admissible, consistent
+
+
+cdef int pyr_removals(void *ctx, const State *s) noexcept nogil:
+    """k + n - M alone: the cheap bound of LAZY (shortest with goal pyramid; see best_first),
+    pyr_lower being the dear one. Admissible and consistent, as pyr_lower's first part."""
+    cdef int need[14]
+    return removals(<PyrCtx *>ctx, s, need)
+
+
+cdef inline int removals(PyrCtx *c, const State *s, int *need) noexcept nogil:
+    """k + n - M of pyr_lower, and need[] for stock_wait, through SHAPES when c.lows is set."""
+    cdef bb_t req = c.goal & ~s.removed
     cdef int m, v
     cdef uint64_t key, packed
     cdef size_t i
     if c.lows == NULL:
-        m = removal_part(c, req, need)
-    else:
-        # SHAPES: with goal pyramid, R is the pyramid's cards left, so k + n - M and need[]
-        # depend on them alone. The removed places are closed under covering (a card leaves
-        # only when uncovered, or with the one card covering it), so a deal has at most 1,430
-        # such sets, the pyramid's shapes, met again and again: each is computed once. A full
-        # table (a root that is no shape) only means computing again.
-        key = (s.removed & c.pyr_all) | (<uint64_t>1 << 63)
-        i = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 52) & (LOW_SLOTS - 1)
-        while c.lows[i].key != 0 and c.lows[i].key != key:
-            i = (i + 1) & (LOW_SLOTS - 1)
-        if c.lows[i].key == key:
-            packed = c.lows[i].packed
-            m = <int>(packed & 127)
-            need[13] = 0
-            for v in range(1, 13):
-                need[v] = <int>((packed >> (4 * v + 4)) & 15)
-        else:
-            m = removal_part(c, req, need)
-            if c.n_lows < LOW_SLOTS * 3 // 4:
-                packed = <uint64_t>m
-                for v in range(1, 13):
-                    packed |= <uint64_t>need[v] << (4 * v + 4)
-                c.lows[i].key = key
-                c.lows[i].packed = packed
-                c.n_lows += 1
-    if not c.goal_all:
-        m += stock_wait(c, s, req, need)
-    return m if m < 64 else 64  # the engine's range; a lower value stays admissible, consistent
+        return removal_part(c, req, need)
+    # SHAPES: with goal pyramid, R is the pyramid's cards left, so k + n - M and need[] depend
+    # on them alone. The removed places are closed under covering (a card leaves only when
+    # uncovered, or with the one card covering it), so a deal has at most 1,430 such sets, the
+    # pyramid's shapes, met again and again: each is computed once. A full table (a root that is
+    # no shape) only means computing again.
+    key = (s.removed & c.pyr_all) | (<uint64_t>1 << 63)
+    i = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 52) & (LOW_SLOTS - 1)
+    while c.lows[i].key != 0 and c.lows[i].key != key:
+        i = (i + 1) & (LOW_SLOTS - 1)
+    if c.lows[i].key == key:
+        packed = c.lows[i].packed
+        need[13] = 0
+        for v in range(1, 13):
+            need[v] = <int>((packed >> (4 * v + 4)) & 15)
+        return <int>(packed & 127)
+    m = removal_part(c, req, need)
+    if c.n_lows < LOW_SLOTS * 3 // 4:
+        packed = <uint64_t>m
+        for v in range(1, 13):
+            packed |= <uint64_t>need[v] << (4 * v + 4)
+        c.lows[i].key = key
+        c.lows[i].packed = packed
+        c.n_lows += 1
+    return m
 
 
 cdef int removal_part(PyrCtx *c, bb_t req, int *need) noexcept nogil:

@@ -654,6 +654,29 @@ def test_msc_vectors_shortest():
 
 
 @pytest.mark.core  # the fallback has the decide objective only
+def test_shortest_refines_its_bound_lazily_and_repeats_itself():
+    """LAZY: with goal pyramid the A* search stores a node with the removal part of the bound
+    and computes the stock-wait term only when the node is taken from the queue, so most stored
+    nodes never pay for it; the lengths are still the vectors', and a second call stores,
+    expands and refines exactly as many nodes (nothing depends on memory left over from another
+    search)."""
+    stored = refined = 0
+    for deck, length in vectors(6):
+        first = ss.solve("pyramid-msc", deck, objective="shortest")
+        assert (len(first.moves) if first.won else 0) == length
+        if not first.won:
+            continue
+        stats = first.stats
+        assert 0 < stats["refined"] < stats["states"], stats
+        stored += stats["states"]
+        refined += stats["refined"]
+        again = ss.solve("pyramid-msc", deck, objective="shortest").stats
+        for key in ("states", "expanded", "refined", "pruned", "moves_generated"):
+            assert again[key] == stats[key], key
+    assert refined < stored // 2  # a third when written (269,000 of 825,000)
+
+
+@pytest.mark.core  # the fallback has the decide objective only
 def test_shortest_uses_its_whole_memory_budget():
     """Near its budget the A* search grows its arrays only as far as the budget allows and lets
     its map fill further, rather than stopping at the first doubling that does not fit: a search
