@@ -77,6 +77,8 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     for i in range(m):
         when = moment(c, removed, k, pass_no, cand[i], &at)
         if when >= 0:
+            if c.hint[bb_lowest(cand[i])] == cand[i]:
+                when -= 64     # HINT (see decide): the removals of FREE's line first
             n = add_move(out, label, n, cand[i], when * 32 + at)
     return n
 

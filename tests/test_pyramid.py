@@ -617,6 +617,29 @@ def test_dig_rule_prunes_one_pass_searches():
     assert states[True] < 0.95 * states[False]
 
 
+@pytest.mark.core
+def test_hint_try_keeps_verdicts_and_wins_deck_41_fast():
+    """HINT (decide tries the removals of FREE's line first when that line needs more passes than
+    the variant has) leaves every verdict as it was, and on vector deck 41, won but not by
+    FREE's line within three passes, it searches a small part of the positions."""
+    deck = DATA.joinpath("decks.txt").read_text().split("\n")[40]
+    spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "decide", False)
+    on = core.solve(spec, "decide", Limits(), False)
+    off = core.solve({**spec, "hint_states": 0}, "decide", Limits(), False)
+    assert on.status == off.status == "won"
+    assert on.stats["states"] * 20 < off.stats["states"]
+    r = ss.solve("pyramid-msc", deck)
+    assert r.won and ss.verify("pyramid-msc", deck, r).ok
+    changed = 0
+    for seed in range(60):
+        spec = GAME.core_spec(Deal.from_seed(seed), GAME.variant(passes=2), "decide", False)
+        on = core.solve(spec, "decide", Limits(), False)
+        off = core.solve({**spec, "hint_states": 0}, "decide", Limits(), False)
+        assert on.status == off.status, seed
+        changed += on.stats["states"] != off.stats["states"]
+    assert changed >= 5
+
+
 # -- the test vectors ------------------------------------------------------------------------------
 
 def vectors(n: int):
