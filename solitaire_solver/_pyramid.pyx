@@ -48,6 +48,7 @@ _pyramid_score.pxi.
 
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 
 from solitaire_solver._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
@@ -89,6 +90,9 @@ cdef struct PyrCtx:
     bb_t block[28]      # card bits of the places that can never leave together with p: its
                         # cone and the places under it (OVERLAP: but for those next to it)
     bb_t comp[28]       # card bits of the complements of the card at p (0 for a King)
+    bb_t before[28]     # DEADLOCK: card bits that must leave strictly before the card at p:
+                        # its cone (OVERLAP: but for the two cards covering it directly)
+    int deadlock        # DEADLOCK (see deadlocked()) is on
     bb_t stock_comp[24]
     bb_t stock_from[25]  # card bits of the stock places j.. (j = 0..24)
     int where[52]       # place of each card: 0..27 pyramid, 28 + j stock place j
@@ -374,6 +378,92 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
         if (not hall_ok(c, left, right, must, waste, frozen)
                 or not hall_ok(c, right, left, must, waste, frozen)):
             return 1
+    return c.deadlock and deadlocked(c, removed)
+
+
+cdef inline bb_t closure(PyrCtx *c, int q, bb_t left, bb_t waiting, const signed char *at,
+                         const bb_t *pre) noexcept nogil:
+    """The cards known to leave strictly before the card at place q (see deadlocked)."""
+    cdef bb_t out, w
+    if at[q] >= 0:
+        return pre[at[q]]
+    out = c.before[q] & left
+    w = out & waiting
+    while w:
+        out |= pre[at[c.where[bb_lowest(w)]]]
+        w &= w - 1
+    return out
+
+
+cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
+    """DEADLOCK: pyramid cards that wait on each other. Facts "a leaves strictly before b", for
+    pyramid cards left (all of them must go in a win, with either goal):
+    - a lies in b's cone (OVERLAP: not one of the two cards covering b directly: b may leave
+      with one of those, but the cones of both, and the other one, must be gone first);
+    - transitivity;
+    - b leaves together with a partner, so when no stock or waste card left can be b's
+      partner (b is WAITING; an optimistic reading of the stock: any stock or waste card
+      counts), b leaves with a pyramid partner y, and whatever leaves strictly before every
+      such y leaves strictly before b. A partner y with y before b, or b before y, cannot pair
+      with b.
+    A card that must leave before itself, or that has no partner left that can pair with it,
+    never leaves: the position cannot be won. The facts only grow, so the rounds end (most
+    positions settle in one or two), at the least set of facts the three rules give. The plain MATCHING test sees each class {v, 13 - v} alone; this
+    finds the cycles across classes (a Five whose Eights all lie above a Three whose Tens all
+    lie above the Five)."""
+    cdef bb_t left = c.pyr_all & ~removed
+    cdef bb_t pool = c.stock_all & ~removed
+    cdef bb_t waiting = 0, cards, cands, inter, y, new, w
+    cdef signed char at[28]
+    cdef int xs[28]
+    cdef bb_t pre[28]
+    cdef int m = 0, i, p, changed = 1, feasible
+    cdef int v
+    # the values whose partners are all gone from the stock and the waste
+    for v in range(1, 13):
+        if not (bb_rank(13 - v) & pool):
+            waiting |= bb_rank(v)
+    waiting &= left
+    # A single waiting card gains nothing over MATCHING: its pyramid partners' facts are their
+    # cones alone, and a partner in its cone, or whose cone holds it, MATCHING sets apart.
+    if bb_count(waiting) < 2:
+        return 0
+    memset(at, -1, sizeof(at))
+    cards = waiting
+    while cards:
+        p = c.where[bb_lowest(cards)]
+        cards &= cards - 1
+        at[p] = m
+        xs[m] = p
+        pre[m] = c.before[p] & left
+        m += 1
+    while changed:
+        changed = 0
+        for i in range(m):
+            p = xs[i]
+            cands = c.comp[p] & left & ~pre[i]
+            inter = ~(<bb_t>0)
+            feasible = 0
+            while cands:
+                y = cands & -cands
+                cands &= cands - 1
+                new = closure(c, c.where[bb_lowest(y)], left, waiting, at, pre)
+                if new & c.pyr_bit[p]:
+                    continue
+                inter &= new
+                feasible = 1
+            if not feasible:
+                return 1
+            new = pre[i] | inter
+            w = new & waiting
+            while w:
+                new |= pre[at[c.where[bb_lowest(w)]]]
+                w &= w - 1
+            if new & c.pyr_bit[p]:
+                return 1
+            if new != pre[i]:
+                pre[i] = new
+                changed = 1
     return 0
 
 
@@ -451,9 +541,11 @@ include "_pyramid_score.pxi"
 
 
 # The shape of the pyramid, the same for every deal (built once: setup() runs per solve call):
-# ROW_OF[p] is the 0-based row of place p, BLOCK_PLACES[p] the places in its cone or under it.
+# ROW_OF[p] is the 0-based row of place p, BLOCK_PLACES[p] the places in its cone or under it,
+# CONE_PLACES[p] those in its cone (the places covering it, directly or not).
 cdef int ROW_OF[28]
 cdef uint64_t BLOCK_PLACES[28]
+cdef uint64_t CONE_PLACES[28]
 
 
 cdef void shape_tables() noexcept:
@@ -471,6 +563,7 @@ cdef void shape_tables() noexcept:
             for q in (p + r + 1, p + r + 2):
                 cone[p] |= (<uint64_t>1 << q) | cone[q]
     for p in range(28):
+        CONE_PLACES[p] = cone[p]
         BLOCK_PLACES[p] = cone[p]
         for q in range(28):
             if cone[q] & (<uint64_t>1 << p):
@@ -501,6 +594,11 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
         c.cover[p] = 0
         if r < 6:
             c.cover[p] = c.pyr_bit[p + r + 1] | c.pyr_bit[p + r + 2]
+        c.before[p] = 0
+        places = CONE_PLACES[p]
+        while places:
+            c.before[p] |= c.pyr_bit[bb_lowest(places)]
+            places &= places - 1
         c.block[p] = 0
         places = BLOCK_PLACES[p]
         while places:
@@ -517,6 +615,7 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
                 # q and p are next to each other: they may leave together
                 c.block[p] &= ~c.pyr_bit[q]
                 c.block[q] &= ~c.pyr_bit[p]
+                c.before[p] &= ~c.pyr_bit[q]
                 if card[p] % 13 + card[q] % 13 + 2 == 13:
                     c.ovl_pair[c.n_overlap] = c.pyr_bit[p] | c.pyr_bit[q]
                     c.ovl_free[c.n_overlap] = c.pyr_bit[other] | c.cover[q]
@@ -544,6 +643,7 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.free = 0
     c.earliest = 0
     c.dig = 1
+    c.deadlock = 1
     for p in range(28):
         c.compat[card[p]] = (c.pyr_all & ~c.block[p] & ~c.pyr_bit[p]) | c.stock_all
     for j in range(24):
@@ -763,14 +863,15 @@ def solve(dict spec, str objective, limits, bint certificate):
         spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
         spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
-        spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES))
+        spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
+        spec.get("deadlock", True))
     return run_of(status, path, stats, cert, best)
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
                    bint overlap, int objective, bint real_moves, long long max_states, double max_seconds,
                    size_t memory_bytes, bint certificate, object root_position, bint dig_rule,
-                   int hint_states=HINT_STATES):
+                   int hint_states=HINT_STATES, bint deadlock=True):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -797,6 +898,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
           objective == OBJ_SCORE)
     c.dig = dig_rule
     c.hint_states = hint_states
+    c.deadlock = deadlock
     game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
@@ -855,7 +957,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
 
 def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
          uint64_t aux=0, bint overlap_pairs=False, bint stock_waste_pairs=True,
-         bint dig_rule=True) -> bool:
+         bint dig_rule=True, bint deadlock=True) -> bool:
     """The DEAD rule on a position with these cards removed, aux as in solve() (the tests, and
     the structural proof's quick look at a deal's start: games/pyramid.py; dig_rule=False
     leaves DIG out)."""
@@ -864,6 +966,7 @@ def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
     setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap_pairs, FORCE_NONE, False,
           False)
     c.dig = dig_rule
+    c.deadlock = deadlock
     s.removed = removed
     s.aux = aux
     return pyr_dead(&c, &s) != 0

@@ -578,7 +578,7 @@ def test_matching_rule_is_the_reference_recomputation(goal, overlap):
             continue
         for dig in (True, False):
             got = core.dead(deal.cards, pos.removed, 1, goal == "all", core_aux(rules, pos),
-                            overlap_pairs=overlap, dig_rule=dig)
+                            overlap_pairs=overlap, dig_rule=dig, deadlock=False)
             assert got == matching_blocks(rules, pos, dig), (seed, dig)
             fired[dig] += got
     assert fired[False] >= 5 and (goal == "all" or fired[True] > fired[False])
@@ -748,7 +748,7 @@ def test_score_objective_and_tampered_score():
 
 
 def test_certificate_checks_and_tampering():
-    deal = Deal.from_seed(775)  # blocked under one pass; 3,539 positions
+    deal = Deal.from_seed(752)  # blocked under one pass; 13,459 positions
     for goal in ("all", "pyramid"):
         r = ss.solve("pyramid", deal, passes=1, goal=goal, certificate=True)
         assert r.blocked and r.proof.kind == "exhaustive"
@@ -1046,3 +1046,42 @@ def test_decide_tries_the_exact_search_first():
     for n in (999, 1000, 1001, 1002, 5000):
         r = ss.solve("pyramid-msc", decks[160], max_states=n)
         assert r.status is Status.UNKNOWN and r.stats["states"] <= n
+
+
+@pytest.mark.core
+def test_deadlock_rule_is_sound():
+    """Wherever DEADLOCK makes the dead test fire (and the test without it does not), the
+    reference search finds no win: pyramid cards waiting on each other across classes."""
+    fired = proved = 0
+    for passes, goal, overlap in ((1, "all", False), (1, "pyramid", False), (3, "all", False),
+                                  (0, "all", False), (0, "pyramid", True)):
+        rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
+        for seed in range(400):
+            deal, pos = random_midgame(seed, rules, 4 + seed % 14)
+            aux = core_aux(rules, pos)
+            args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
+            if rules.won(pos) or not core.dead(*args) or core.dead(*args, deadlock=False):
+                continue
+            fired += 1
+            status = reference_search(rules, pos, 20000).status
+            assert status != "won", (passes, goal, overlap, seed)
+            proved += status == "exhausted"
+    assert fired >= 15 and proved >= 12
+
+
+@pytest.mark.core
+def test_deadlock_prunes_a_blocked_vector_deck():
+    """Vector deck 1454 (blocked) with DEADLOCK searches well under half the positions, and
+    DEADLOCK keeps the verdicts of 40 three-pass deals."""
+    deck, length = vectors(1454)[-1]
+    assert length == 0
+    spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "decide", False)
+    on = core.solve(spec, "decide", Limits(), False)
+    off = core.solve({**spec, "deadlock": False}, "decide", Limits(), False)
+    assert on.status == off.status == "exhausted"
+    assert on.stats["states"] * 2 < off.stats["states"]
+    for seed in range(40):
+        spec = GAME.core_spec(Deal.from_seed(seed), GAME.variant(), "decide", False)
+        on = core.solve(spec, "decide", Limits(), False)
+        off = core.solve({**spec, "deadlock": False}, "decide", Limits(), False)
+        assert on.status == off.status, seed

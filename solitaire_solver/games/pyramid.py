@@ -206,6 +206,119 @@ def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockPro
                                        "partners": [CARD_NAMES[c] for c in met()]})
 
 
+def _before(rules: PyramidRules, p: int) -> frozenset[int]:
+    """The places whose cards must leave strictly before the card at place p: its cone
+    (overlap_pairs: but for the two places covering it directly, either of which it may leave
+    with)."""
+    return cone(p) - frozenset(covering(p)) if rules.overlap_pairs else cone(p)
+
+
+def _waiting(pos: Any) -> list[int]:
+    """The pyramid cards (not Kings), in reading order, with no partner left in the stock or
+    the waste: each can leave only with a pyramid card."""
+    others = {*pos.stock, *pos.waste}
+    return [x for x in pos.pyramid if x is not None and value(x) != 13
+            and not others.intersection(_left_of_value(pos, 13 - value(x)))]
+
+
+def waiting_cycle(rules: PyramidRules, pos: Any) -> Optional[list[int]]:
+    """The DEADLOCK rule of the core (_pyramid.pyx) in its plainest form, on the layout alone:
+    pyramid cards x1 .. xk (k >= 2), none with a partner left in the stock or the waste, where
+    x(i+1) covers every partner x(i) can meet (and x1 every partner xk can meet), not directly
+    with overlap_pairs. Each then leaves after the next one, so none can leave first. The
+    shortest such cycle, starting with the first of its cards in reading order, or None."""
+    waiting = _waiting(pos)
+    if len(waiting) < 2:
+        return None
+    at = _at(pos)
+    # after[x]: the waiting cards that must leave before x (they cover all its partners)
+    after: dict[int, list[int]] = {}
+    for x in waiting:
+        meet = _meets(rules, pos, at, x)
+        if meet:
+            common = frozenset.intersection(*(_before(rules, at[y]) for y in meet))
+            after[x] = [z for z in waiting if at[z] in common]
+    best: Optional[list[int]] = None
+    for start in waiting:
+        # breadth first from start: the shortest cycle through it
+        came: dict[int, Optional[int]] = {start: None}
+        frontier = [start]
+        while frontier and (best is None or len(came) < 28):
+            nxt = []
+            for u in frontier:
+                for z in after.get(u, ()):
+                    if z == start:
+                        cycle = [u]
+                        while came[cycle[-1]] is not None:
+                            cycle.append(came[cycle[-1]])  # type: ignore[arg-type]
+                        cycle.reverse()
+                        if best is None or len(cycle) < len(best):
+                            best = cycle
+                        nxt = []
+                        break
+                    if z not in came:
+                        came[z] = u
+                        nxt.append(z)
+                else:
+                    continue
+                break
+            frontier = nxt
+    return best
+
+
+def waiting_sentence(rules: PyramidRules, pos: Any, cards: list[int]) -> str:
+    """The one sentence of the claim of waiting_cycle: each card's place, the partners it can
+    meet, and the card covering them all."""
+    at = _at(pos)
+    names = [f"{CARD_NAMES[c]} ({_where(pos, c)})" for c in cards]
+    head = (f"{', '.join(names[:-1])} and {names[-1]} wait on each other, so "
+            f"{'neither' if len(cards) == 2 else 'none of them'} can be removed: ")
+    steps = []
+    for i, x in enumerate(cards):
+        nxt = CARD_NAMES[cards[(i + 1) % len(cards)]]
+        rank = _rank_word(13 - value(x))
+        meet = sorted(_meets(rules, pos, at, x))
+        if meet:
+            listed = " or ".join(CARD_NAMES[y] for y in meet)
+            steps.append(f"{CARD_NAMES[x]} can leave only with {listed} (no {rank} is left in the "
+                         f"stock or the waste), and {nxt} covers "
+                         f"{'it' if len(meet) == 1 else 'each of them'}")
+        else:
+            steps.append(f"{CARD_NAMES[x]} can leave with no {rank} left")
+    order = ", ".join(f"{CARD_NAMES[cards[(i + 1) % len(cards)]]} must leave before "
+                      f"{CARD_NAMES[x]}" for i, x in enumerate(cards))
+    last = "neither" if len(cards) == 2 else "none"
+    return head + "; ".join(steps) + f"; so {order}, and {last} can leave first"
+
+
+def _check_waiting(rules: PyramidRules, pos: Any, cards: list[int], proof: BlockProof) -> None:
+    """Re-derive the claim of waiting_cycle from the reference rules' cover relation."""
+    named = [CARD_NAMES[c] for c in cards]
+    if len(cards) < 2 or len(set(cards)) != len(cards):
+        raise VerificationError(f"a cycle of waiting cards names two distinct cards or more ({named})")
+    waiting = _waiting(pos)
+    for c, n in zip(cards, named):
+        if c not in waiting:
+            raise VerificationError(f"{n} is not a pyramid card (not a King) without a partner in "
+                                    "the stock or the waste")
+    at = _at(pos)
+    for i, x in enumerate(cards):
+        z = cards[(i + 1) % len(cards)]
+        for y in _meets(rules, pos, at, x):
+            if at[z] not in _before(rules, at[y]):
+                raise VerificationError(f"{CARD_NAMES[x]} can leave with {CARD_NAMES[y]}, which "
+                                        f"{CARD_NAMES[z]} does not cover")
+    if proof.sentence != waiting_sentence(rules, pos, cards):
+        raise VerificationError("the proof's sentence does not state its claim")
+
+
+def _waiting_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockProof:
+    """The structural proof that the cards of waiting_cycle wait on each other."""
+    return BlockProof(kind="structural",
+                      sentence=lambda: waiting_sentence(rules, pos, cards),
+                      details=lambda: {"rule": "waiting", "cards": [CARD_NAMES[c] for c in cards]})
+
+
 class Pyramid(Game):
     name = "pyramid"
     aliases = ("pyramid-solitaire",)
@@ -301,21 +414,28 @@ class Pyramid(Game):
         cards = core.short_group(pos.pyramid, (*pos.stock, *pos.waste),
                                  _APART_PLACES[bool(rules.overlap_pairs)], rules.goal == "all",
                                  rules.stock_waste_pairs)
-        return None if cards is None else _partners_proof(rules, pos, cards)
+        if cards is not None:
+            return _partners_proof(rules, pos, cards)
+        # DEADLOCK fired (about 1 deal in 100): its plainest form, when it explains the block
+        cards = waiting_cycle(rules, pos)
+        return None if cards is None else _waiting_proof(rules, pos, cards)
 
     def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """structural_proof() from the reference rules alone."""
         rules = self.rules(variant)
         pos = rules.start(deal)
         cards = short_of_partners(rules, pos)
-        return None if cards is None else _partners_proof(rules, pos, cards)
+        if cards is not None:
+            return _partners_proof(rules, pos, cards)
+        cards = waiting_cycle(rules, pos)
+        return None if cards is None else _waiting_proof(rules, pos, cards)
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """Re-derive the claim with the reference rules' cover relation: the cards named must
         all leave, have one value (not a King), and fewer partners that can meet them; the
         partners and the sentence must be the ones that claim gives."""
         d = proof.details
-        if not isinstance(d, dict) or d.get("rule") != "partners":
+        if not isinstance(d, dict) or d.get("rule") not in ("partners", "waiting"):
             raise VerificationError(f"unknown structural rule for pyramid ({d!r})")
         named = d.get("cards")
         if not isinstance(named, list) or not named or not all(isinstance(n, str) for n in named):
@@ -326,6 +446,8 @@ class Pyramid(Game):
             raise VerificationError(f"the proof names a card that does not exist ({named})") from None
         rules = self.rules(variant)
         pos = rules.start(deal)
+        if d["rule"] == "waiting":
+            return _check_waiting(rules, pos, cards, proof)
         if len(set(cards)) != len(cards) or len({value(c) for c in cards}) != 1:
             raise VerificationError(f"the cards named are not distinct cards of one rank ({named})")
         if value(cards[0]) == 13:
