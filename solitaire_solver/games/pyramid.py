@@ -206,117 +206,159 @@ def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockPro
                                        "partners": [CARD_NAMES[c] for c in met()]})
 
 
-def _before(rules: PyramidRules, p: int) -> frozenset[int]:
-    """The places whose cards must leave strictly before the card at place p: its cone
-    (overlap_pairs: but for the two places covering it directly, either of which it may leave
-    with)."""
-    return cone(p) - frozenset(covering(p)) if rules.overlap_pairs else cone(p)
-
-
 def _waiting(pos: Any) -> list[int]:
     """The pyramid cards (not Kings), in reading order, with no partner left in the stock or
-    the waste: each can leave only with a pyramid card."""
+    the waste: each can leave only with a pyramid card (WAITING)."""
     others = {*pos.stock, *pos.waste}
     return [x for x in pos.pyramid if x is not None and value(x) != 13
             and not others.intersection(_left_of_value(pos, 13 - value(x)))]
 
 
-def waiting_cycle(rules: PyramidRules, pos: Any) -> Optional[list[int]]:
-    """The DEADLOCK rule of the core (_pyramid.pyx) in its plainest form, on the layout alone:
-    pyramid cards x1 .. xk (k >= 2), none with a partner left in the stock or the waste, where
-    x(i+1) covers every partner x(i) can meet (and x1 every partner xk can meet), not directly
-    with overlap_pairs. Each then leaves after the next one, so none can leave first. The
-    shortest such cycle, starting with the first of its cards in reading order, or None."""
-    waiting = _waiting(pos)
-    if len(waiting) < 2:
+class _Order:
+    """Facts "a leaves strictly before b" about the pyramid cards of a position, as the DEADLOCK
+    rule of the core (_pyramid.pyx, deadlocked) derives them: a card's cone (with overlap_pairs,
+    but for the two cards covering it directly) leaves before it; transitivity; and the steps
+    of a waiting card (add())."""
+
+    def __init__(self, rules: PyramidRules, pos: Any) -> None:
+        self.rules, self.pos, self.at = rules, pos, _at(pos)
+        self.waiting = _waiting(pos)
+        self.before: dict[int, set[int]] = {}
+        for x, p in self.at.items():
+            places = cone(p) - frozenset(covering(p)) if rules.overlap_pairs else cone(p)
+            self.before[x] = {pos.pyramid[q] for q in places if pos.pyramid[q] is not None}
+
+    def partners(self, x: int) -> list[int]:
+        """The cards x can leave with, in index order: those it can meet (_meets) that are not
+        known to leave before it or after it."""
+        return sorted(y for y in _meets(self.rules, self.pos, self.at, x)
+                      if y in self.at and y not in self.before[x] and x not in self.before[y])
+
+    def common(self, x: int) -> set[int]:
+        """The cards known to leave before every partner of x (partners() not empty)."""
+        return set.intersection(*(self.before[y] for y in self.partners(x)))
+
+    def add(self, x: int, cards: set[int]) -> None:
+        """x, waiting, leaves with one of its partners: cards, which leave before each of them,
+        leave before x, and so before every card x leaves before."""
+        self.before[x] |= cards
+        changed = True
+        while changed:
+            changed = False
+            for known in self.before.values():
+                more = set().union(*(self.before[a] for a in known)) - known
+                if more:
+                    known |= more
+                    changed = True
+
+    def stuck(self, x: int) -> bool:
+        return x in self.before[x] or not self.partners(x)
+
+
+def waiting_steps(rules: PyramidRules, pos: Any) -> Optional[list[tuple[int, list[int]]]]:
+    """The DEADLOCK rule of the core on the layout alone, as steps: (x, cards) says that x,
+    waiting, can leave only with its partners, and that the cards leave before each of those,
+    so before x. The last step's card then leaves before itself or has no partner left. Only
+    cards that are waiting or partners of waiting cards are named (no other fact is used
+    later). The steps, or None when the rule does not fire."""
+    if len(_waiting(pos)) < 2:  # one waiting card alone: MATCHING says all (as in the core)
         return None
-    at = _at(pos)
-    # after[x]: the waiting cards that must leave before x (they cover all its partners)
-    after: dict[int, list[int]] = {}
-    for x in waiting:
-        meet = _meets(rules, pos, at, x)
-        if meet:
-            common = frozenset.intersection(*(_before(rules, at[y]) for y in meet))
-            after[x] = [z for z in waiting if at[z] in common]
-    best: Optional[list[int]] = None
-    for start in waiting:
-        # breadth first from start: the shortest cycle through it
-        came: dict[int, Optional[int]] = {start: None}
-        frontier = [start]
-        while frontier and (best is None or len(came) < 28):
-            nxt = []
-            for u in frontier:
-                for z in after.get(u, ()):
-                    if z == start:
-                        cycle = [u]
-                        while came[cycle[-1]] is not None:
-                            cycle.append(came[cycle[-1]])  # type: ignore[arg-type]
-                        cycle.reverse()
-                        if best is None or len(cycle) < len(best):
-                            best = cycle
-                        nxt = []
-                        break
-                    if z not in came:
-                        came[z] = u
-                        nxt.append(z)
-                else:
-                    continue
-                break
-            frontier = nxt
-    return best
+    order = _Order(rules, pos)
+    named = set(order.waiting).union(*(_left_of_value(pos, 13 - value(x)) for x in order.waiting))
+    steps: list[tuple[int, list[int]]] = []
+    changed = True
+    while changed:
+        changed = False
+        for x in order.waiting:
+            if not order.partners(x):
+                return [*steps, (x, [])]
+            new = (order.common(x) & named) - order.before[x]
+            if new:
+                order.add(x, new)
+                steps.append((x, sorted(new)))
+                changed = True
+                if order.stuck(x):
+                    return steps
+    return None
 
 
-def waiting_sentence(rules: PyramidRules, pos: Any, cards: list[int]) -> str:
-    """The one sentence of the claim of waiting_cycle: each card's place, the partners it can
-    meet, and the card covering them all."""
-    at = _at(pos)
-    names = [f"{CARD_NAMES[c]} ({_where(pos, c)})" for c in cards]
-    head = (f"{', '.join(names[:-1])} and {names[-1]} wait on each other, so "
-            f"{'neither' if len(cards) == 2 else 'none of them'} can be removed: ")
-    steps = []
-    for i, x in enumerate(cards):
-        nxt = CARD_NAMES[cards[(i + 1) % len(cards)]]
-        rank = _rank_word(13 - value(x))
-        meet = sorted(_meets(rules, pos, at, x))
-        if meet:
-            listed = " or ".join(CARD_NAMES[y] for y in meet)
-            steps.append(f"{CARD_NAMES[x]} can leave only with {listed} (no {rank} is left in the "
-                         f"stock or the waste), and {nxt} covers "
-                         f"{'it' if len(meet) == 1 else 'each of them'}")
-        else:
-            steps.append(f"{CARD_NAMES[x]} can leave with no {rank} left")
-    order = ", ".join(f"{CARD_NAMES[cards[(i + 1) % len(cards)]]} must leave before "
-                      f"{CARD_NAMES[x]}" for i, x in enumerate(cards))
-    last = "neither" if len(cards) == 2 else "none"
-    return head + "; ".join(steps) + f"; so {order}, and {last} can leave first"
+def _and(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _check_waiting(rules: PyramidRules, pos: Any, cards: list[int], proof: BlockProof) -> None:
-    """Re-derive the claim of waiting_cycle from the reference rules' cover relation."""
-    named = [CARD_NAMES[c] for c in cards]
-    if len(cards) < 2 or len(set(cards)) != len(cards):
-        raise VerificationError(f"a cycle of waiting cards names two distinct cards or more ({named})")
-    waiting = _waiting(pos)
-    for c, n in zip(cards, named):
-        if c not in waiting:
-            raise VerificationError(f"{n} is not a pyramid card (not a King) without a partner in "
-                                    "the stock or the waste")
-    at = _at(pos)
-    for i, x in enumerate(cards):
-        z = cards[(i + 1) % len(cards)]
-        for y in _meets(rules, pos, at, x):
-            if at[z] not in _before(rules, at[y]):
-                raise VerificationError(f"{CARD_NAMES[x]} can leave with {CARD_NAMES[y]}, which "
-                                        f"{CARD_NAMES[z]} does not cover")
-    if proof.sentence != waiting_sentence(rules, pos, cards):
+def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[tuple[int, list[int]]]) -> str:
+    """The sentence of the claim of waiting_steps: one clause a step, in order."""
+    order = _Order(rules, pos)
+    cards = list(dict.fromkeys(x for x, _ in steps))
+    head = (f"{_and([f'{CARD_NAMES[x]} ({_where(pos, x)})' for x in cards])} "
+            f"{'has' if len(cards) == 1 else 'have'} no partner left in the stock or the waste, "
+            "so each leaves with a pyramid card after the cards covering it and its partner's, "
+            "and they wait on each other: ")
+    clauses = []
+    for x, new in steps:
+        name = CARD_NAMES[x]
+        meet = order.partners(x)
+        if not meet:
+            can = sorted(_meets(rules, pos, order.at, x))
+            early = [CARD_NAMES[y] for y in can if y in order.before[x]]
+            late = [CARD_NAMES[y] for y in can if y not in order.before[x]]
+            if early and late:
+                why = f": {_and(early)} must leave before {name} and {_and(late)} after it"
+            else:
+                why = f", which must leave {'before' if early else 'after'} {name}"
+            clauses.append(f"{name} can meet only {_and([CARD_NAMES[y] for y in can])}{why}, so "
+                           f"{name} can never leave")
+            break
+        them = "it" if len(meet) == 1 else "each of them"
+        clauses.append(f"{name} can leave only with {' or '.join(CARD_NAMES[y] for y in meet)}, "
+                       f"and {_and([CARD_NAMES[c] for c in new])} must leave before {them}, "
+                       f"so before {name}")
+        order.add(x, set(new))
+        if x in order.before[x]:
+            clauses[-1] += f": {name} must leave before itself"
+    return head + "; ".join(clauses)
+
+
+def _check_waiting(rules: PyramidRules, pos: Any, steps: Any, proof: BlockProof) -> None:
+    """Re-derive each step of a waiting proof from the reference rules' cover relation: the
+    step's card is waiting, every card it names leaves before each partner the card has left,
+    and the last step ends with a card that leaves before itself or has no partner."""
+    if not isinstance(steps, list) or not steps:
+        raise VerificationError(f"a waiting proof lists its steps ({steps!r})")
+    order = _Order(rules, pos)
+    for i, step in enumerate(steps):
+        try:
+            x, cards = CARD_NAMES.index(step[0]), [CARD_NAMES.index(c) for c in step[1]]
+        except (ValueError, TypeError, IndexError, KeyError):
+            raise VerificationError(f"step {i + 1} is not a card and a list of cards "
+                                    f"({step!r})") from None
+        if x not in order.waiting:
+            raise VerificationError(f"{step[0]} is not a pyramid card (not a King) without a "
+                                    "partner in the stock or the waste")
+        if order.partners(x):
+            late = sorted(set(cards) - order.common(x))
+            if late:
+                raise VerificationError(f"{', '.join(CARD_NAMES[c] for c in late)} need not "
+                                        f"leave before every partner of {step[0]}")
+            order.add(x, set(cards))
+        if order.stuck(x):
+            if i != len(steps) - 1:
+                raise VerificationError(f"the proof goes on after step {i + 1}, which ends it")
+            break
+    else:
+        raise VerificationError("the steps end with no card that can never leave")
+    decoded = [(CARD_NAMES.index(a), [CARD_NAMES.index(c) for c in b]) for a, b in steps]
+    if proof.sentence != waiting_sentence(rules, pos, decoded):
         raise VerificationError("the proof's sentence does not state its claim")
 
 
-def _waiting_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockProof:
-    """The structural proof that the cards of waiting_cycle wait on each other."""
+def _waiting_proof(rules: PyramidRules, pos: Any, steps: list[tuple[int, list[int]]]) -> BlockProof:
+    """The structural proof that the cards of waiting_steps wait on each other."""
     return BlockProof(kind="structural",
-                      sentence=lambda: waiting_sentence(rules, pos, cards),
-                      details=lambda: {"rule": "waiting", "cards": [CARD_NAMES[c] for c in cards]})
+                      sentence=lambda: waiting_sentence(rules, pos, steps),
+                      details=lambda: {"rule": "waiting",
+                                       "steps": [[CARD_NAMES[x], [CARD_NAMES[c] for c in cs]]
+                                                 for x, cs in steps]})
 
 
 class Pyramid(Game):
@@ -416,9 +458,9 @@ class Pyramid(Game):
                                  rules.stock_waste_pairs)
         if cards is not None:
             return _partners_proof(rules, pos, cards)
-        # DEADLOCK fired (about 1 deal in 100): its plainest form, when it explains the block
-        cards = waiting_cycle(rules, pos)
-        return None if cards is None else _waiting_proof(rules, pos, cards)
+        # DEADLOCK fired (about 1 deal in 100): its steps
+        steps = waiting_steps(rules, pos)
+        return None if steps is None else _waiting_proof(rules, pos, steps)
 
     def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """structural_proof() from the reference rules alone."""
@@ -427,8 +469,8 @@ class Pyramid(Game):
         cards = short_of_partners(rules, pos)
         if cards is not None:
             return _partners_proof(rules, pos, cards)
-        cards = waiting_cycle(rules, pos)
-        return None if cards is None else _waiting_proof(rules, pos, cards)
+        steps = waiting_steps(rules, pos)
+        return None if steps is None else _waiting_proof(rules, pos, steps)
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """Re-derive the claim with the reference rules' cover relation: the cards named must
@@ -437,6 +479,10 @@ class Pyramid(Game):
         d = proof.details
         if not isinstance(d, dict) or d.get("rule") not in ("partners", "waiting"):
             raise VerificationError(f"unknown structural rule for pyramid ({d!r})")
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        if d["rule"] == "waiting":
+            return _check_waiting(rules, pos, d.get("steps"), proof)
         named = d.get("cards")
         if not isinstance(named, list) or not named or not all(isinstance(n, str) for n in named):
             raise VerificationError(f"the proof names no cards ({named!r})")
@@ -444,10 +490,6 @@ class Pyramid(Game):
             cards = [CARD_NAMES.index(n) for n in named]
         except ValueError:
             raise VerificationError(f"the proof names a card that does not exist ({named})") from None
-        rules = self.rules(variant)
-        pos = rules.start(deal)
-        if d["rule"] == "waiting":
-            return _check_waiting(rules, pos, cards, proof)
         if len(set(cards)) != len(cards) or len({value(c) for c in cards}) != 1:
             raise VerificationError(f"the cards named are not distinct cards of one rank ({named})")
         if value(cards[0]) == 13:
