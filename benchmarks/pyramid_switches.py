@@ -24,7 +24,7 @@ from solitaire_solver.games import get_game
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")
-OFF = {"deadlock": False, "dig": False, "hint_states": 0}
+OFF = {"deadlock": False, "dig": False, "hint_states": 0, "pool": False}
 
 
 def deals(which: str, options: list[str]):

@@ -93,6 +93,7 @@ cdef struct PyrCtx:
     bb_t before[28]     # DEADLOCK: card bits that must leave strictly before the card at p:
                         # its cone (OVERLAP: but for the two cards covering it directly)
     int deadlock        # DEADLOCK (see deadlocked()) is on
+    int pool            # POOL (see free_moves) is on
     bb_t stock_comp[24]
     bb_t stock_from[25]  # card bits of the stock places j.. (j = 0..24)
     int where[52]       # place of each card: 0..27 pyramid, 28 + j stock place j
@@ -286,6 +287,11 @@ cdef void pyr_play(void *ctx, const State *s, uint64_t move, State *out) noexcep
 
 cdef int pyr_won(void *ctx, const State *s) noexcept nogil:
     cdef PyrCtx *c = <PyrCtx *>ctx
+    if c.free and c.pool and c.goal_all:
+        # POOL (free_moves): the stock's own moves come last
+        if (s.removed & c.pyr_all) != c.pyr_all:
+            return 0
+        return stock_clears(c, s.removed, NULL, NULL)
     return (s.removed & c.goal) == c.goal
 
 
@@ -644,6 +650,7 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.earliest = 0
     c.dig = 1
     c.deadlock = 1
+    c.pool = 1
     for p in range(28):
         c.compat[card[p]] = (c.pyr_all & ~c.block[p] & ~c.pyr_bit[p]) | c.stock_all
     for j in range(24):
@@ -738,7 +745,9 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     blocks can be won with more passes; this order halved the mean time per deal in the
     benchmarks), the EARLIEST search decides. The limits bound the searches together."""
     cdef bint fits
-    cdef int j
+    cdef int i, j
+    cdef uint64_t tail[24]
+    cdef bb_t gone
     stats = {"states": 0, "seconds": 0.0}
     if c.passes > 1 and (max_states == 0 or max_states > PROBE_STATES):
         status, path, pstats = earliest(g, c, root, PROBE_STATES, max_seconds, memory_bytes)
@@ -755,15 +764,22 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
                                          memory_bytes)
         fstats = merge_stats(stats, fstats) if stats["states"] else fstats
         if status == SEARCH_EXHAUSTED:
-            if c.passes:
+            if c.passes or (c.pool and c.goal_all):
                 # Its positions may need more passes than there are: their cards left say
-                # nothing of this variant's best line.
+                # nothing of this variant's best line. POOL with goal all: they keep the
+                # stock's own moves for the end, so their cards left overstate it.
                 fstats.pop("fewest_left", None)
             return status, [], fstats, c.passes != 0
         if status != SEARCH_WON:
             return status, [], fstats, False
         stats = fstats
         line = path
+        if c.pool and c.goal_all:
+            gone = root.removed
+            for move in path:
+                gone |= <bb_t>move
+            stock_clears(c, gone, tail, &j)
+            path = list(path) + [tail[i] for i in range(j)]
         path = realize(c, path, root, &fits)
         if fits:
             return status, path, stats, False
@@ -864,14 +880,14 @@ def solve(dict spec, str objective, limits, bint certificate):
         spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
         spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
-        spec.get("deadlock", True))
+        spec.get("deadlock", True), spec.get("pool", True))
     return run_of(status, path, stats, cert, best)
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
                    bint overlap, int objective, bint real_moves, long long max_states, double max_seconds,
                    size_t memory_bytes, bint certificate, object root_position, bint dig_rule,
-                   int hint_states=HINT_STATES, bint deadlock=True):
+                   int hint_states=HINT_STATES, bint deadlock=True, bint pool=True):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -899,6 +915,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     c.dig = dig_rule
     c.hint_states = hint_states
     c.deadlock = deadlock
+    c.pool = pool
     game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
