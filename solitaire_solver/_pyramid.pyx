@@ -31,14 +31,16 @@ pyramid Kings are forced.
 FREE and EARLIEST (the decide searches, see free_moves, earliest_moves and decide): the stock as
 an unordered pool with one key per set of removed cards (exact with unlimited passes, a
 relaxation with fewer), and removals made at their first moment with (pass, k) as a label that the
-engine compares instead of keying on it. docs/pyramid.md gives the arguments.
+engine compares instead of keying on it; FREE plays the moves taking no pyramid card last (POOL,
+see free_moves). docs/pyramid.md gives the arguments.
 
 DEAD (the dead() rule, switched off for certificates). A non-King pyramid card whose remaining
 complements (value 13 minus its own) all lie in its cover cone (they must go before it is
 available) or under it (they are not available while it is there) can never leave, nor can a
 card with no complement left; the pyramid, and so the deal, can no longer be cleared.
 unmatched() generalises it to a matching per class of values, with FROZEN and DIG on the last
-pass (the waste is a stack: see dig()).
+pass (the waste is a stack: see dig()), and DEADLOCK (deadlocked()) follows the order in which
+pyramid cards can leave, across the classes.
 
 Files: this module holds the context, the moves of real positions (and the dispatch to FREE and
 EARLIEST), the DEAD rule, the decide driver and the Python entry points; the searches' own pieces
