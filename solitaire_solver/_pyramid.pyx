@@ -416,9 +416,10 @@ cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
       with b.
     A card that must leave before itself, or that has no partner left that can pair with it,
     never leaves: the position cannot be won. The facts only grow, so the rounds end (most
-    positions settle in one or two), at the least set of facts the three rules give. The plain MATCHING test sees each class {v, 13 - v} alone; this
-    finds the cycles across classes (a Five whose Eights all lie above a Three whose Tens all
-    lie above the Five)."""
+    positions settle in one or two), at the least set of facts the three rules give. MATCHING
+    sees each class {v, 13 - v} alone; this follows the order of leaving across the classes (a
+    Six whose only Seven is covered by a Six whose Sevens are all covered by the first: seed
+    64, docs/pyramid.md)."""
     cdef bb_t left = c.pyr_all & ~removed
     cdef bb_t pool = c.stock_all & ~removed
     cdef bb_t waiting = 0, cards, cands, inter, y, new, w
