@@ -389,18 +389,23 @@ cdef int unmatched(PyrCtx *c, const State *s, bint need_all) noexcept nogil:
     return c.deadlock and deadlocked(c, removed)
 
 
+cdef inline bb_t through_waiting(PyrCtx *c, bb_t cards, bb_t waiting, const signed char *at,
+                                 const bb_t *pre) noexcept nogil:
+    """cards with, for each waiting card among them, the cards known to leave before it
+    (transitivity, see deadlocked)."""
+    cdef bb_t w = cards & waiting
+    while w:
+        cards |= pre[at[c.where[bb_lowest(w)]]]
+        w &= w - 1
+    return cards
+
+
 cdef inline bb_t closure(PyrCtx *c, int q, bb_t left, bb_t waiting, const signed char *at,
                          const bb_t *pre) noexcept nogil:
     """The cards known to leave strictly before the card at place q (see deadlocked)."""
-    cdef bb_t out, w
     if at[q] >= 0:
         return pre[at[q]]
-    out = c.before[q] & left
-    w = out & waiting
-    while w:
-        out |= pre[at[c.where[bb_lowest(w)]]]
-        w &= w - 1
-    return out
+    return through_waiting(c, c.before[q] & left, waiting, at, pre)
 
 
 cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
@@ -422,7 +427,7 @@ cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
     64, docs/pyramid.md)."""
     cdef bb_t left = c.pyr_all & ~removed
     cdef bb_t pool = c.stock_all & ~removed
-    cdef bb_t waiting = 0, cards, cands, inter, y, new, w
+    cdef bb_t waiting = 0, cards, cands, inter, y, new
     cdef signed char at[28]
     cdef int xs[28]
     cdef bb_t pre[28]
@@ -463,11 +468,7 @@ cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
                 feasible = 1
             if not feasible:
                 return 1
-            new = pre[i] | inter
-            w = new & waiting
-            while w:
-                new |= pre[at[c.where[bb_lowest(w)]]]
-                w &= w - 1
+            new = through_waiting(c, pre[i] | inter, waiting, at, pre)
             if new & c.pyr_bit[p]:
                 return 1
             if new != pre[i]:

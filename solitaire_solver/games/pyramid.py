@@ -361,6 +361,15 @@ def _waiting_proof(rules: PyramidRules, pos: Any, steps: list[tuple[int, list[in
                                                  for x, cs in steps]})
 
 
+def _structural(rules: PyramidRules, pos: Any, cards: Optional[list[int]]) -> Optional[BlockProof]:
+    """The structural proof at the start: the partners proof of cards (short_of_partners'
+    group, or None), else the waiting cards' steps (DEADLOCK, about 1 deal in 100), else None."""
+    if cards is not None:
+        return _partners_proof(rules, pos, cards)
+    steps = waiting_steps(rules, pos)
+    return None if steps is None else _waiting_proof(rules, pos, steps)
+
+
 class Pyramid(Game):
     name = "pyramid"
     aliases = ("pyramid-solitaire",)
@@ -456,26 +465,19 @@ class Pyramid(Game):
         cards = core.short_group(pos.pyramid, (*pos.stock, *pos.waste),
                                  _APART_PLACES[bool(rules.overlap_pairs)], rules.goal == "all",
                                  rules.stock_waste_pairs)
-        if cards is not None:
-            return _partners_proof(rules, pos, cards)
-        # DEADLOCK fired (about 1 deal in 100): its steps
-        steps = waiting_steps(rules, pos)
-        return None if steps is None else _waiting_proof(rules, pos, steps)
+        return _structural(rules, pos, cards)
 
     def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """structural_proof() from the reference rules alone."""
         rules = self.rules(variant)
         pos = rules.start(deal)
-        cards = short_of_partners(rules, pos)
-        if cards is not None:
-            return _partners_proof(rules, pos, cards)
-        steps = waiting_steps(rules, pos)
-        return None if steps is None else _waiting_proof(rules, pos, steps)
+        return _structural(rules, pos, short_of_partners(rules, pos))
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
-        """Re-derive the claim with the reference rules' cover relation: the cards named must
-        all leave, have one value (not a King), and fewer partners that can meet them; the
-        partners and the sentence must be the ones that claim gives."""
+        """Re-derive the claim with the reference rules' cover relation. Partners: the cards
+        named must all leave, have one value (not a King), and fewer partners that can meet
+        them; the partners and the sentence must be the ones that claim gives. Waiting: each
+        step replays (_check_waiting)."""
         d = proof.details
         if not isinstance(d, dict) or d.get("rule") not in ("partners", "waiting"):
             raise VerificationError(f"unknown structural rule for pyramid ({d!r})")
