@@ -2,19 +2,20 @@
 
     python benchmarks/pyramid_switches.py SWITCH DEALS [--objective O] [option=value ...]
 
-SWITCH is a key of the core's spec that the tests use to switch a rule off (`deadlock`, `dig`;
-`hint_states` is set to 0 for off). DEALS is `msc:A-B` (decks A..B of
+SWITCH is a key of the core's spec that the tests use to switch a rule off (`deadlock`, `dig`,
+`pool`, `partial`; `hint_states` is set to 0 for off). DEALS is `msc:A-B` (decks A..B of
 tests/data/pyramid-msc-1500, the `pyramid-msc` preset) or `seeds:A-B` (seeded deals, the `pyramid`
 game with the options given). Each deal is searched with the rule on and off, the order
-alternating from deal to deal, so that a noisy machine slows both alike. Prints the positions and
-the seconds in all for each setting, how many verdicts (and, for `shortest`, lengths) differ, and
-the slowest deals.
+alternating from deal to deal, so that a noisy machine slows both alike. Prints the positions, the
+seconds in all and the median per deal for each setting, how many verdicts (and, for `shortest`,
+lengths) differ, and the slowest deals.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import time
 
 from solitaire_solver.backend import core_module
@@ -24,7 +25,7 @@ from solitaire_solver.games import get_game
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")
-OFF = {"deadlock": False, "dig": False, "hint_states": 0, "pool": False}
+OFF = {"deadlock": False, "dig": False, "hint_states": 0, "pool": False, "partial": False}
 
 
 def deals(which: str, options: list[str]):
@@ -67,8 +68,10 @@ def main() -> None:
             got[side] = (r.status, len(r.path) if args.objective == "shortest" else 0, dt)
         differ += got["on"][:2] != got["off"][:2]
         times.append((got["off"][2], got["on"][2], n))
-    for side in ("off", "on"):
-        print(f"{args.switch} {side}: {totals[side][0]:,} positions, {totals[side][1]:.2f} s")
+    for i, side in enumerate(("off", "on")):
+        median = statistics.median(t[i] for t in times) * 1000
+        print(f"{args.switch} {side}: {totals[side][0]:,} positions, {totals[side][1]:.2f} s, "
+              f"median {median:.2f} ms")
     print(f"deals: {len(todo)}, verdicts or lengths that differ: {differ}")
     times.sort(reverse=True)
     print("slowest with it off (deal: off ms -> on ms):",

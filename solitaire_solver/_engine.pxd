@@ -52,6 +52,9 @@ ctypedef struct Game:
     # the table, at its memory budget, forgot a position on the line; it then stops at the
     # memory limit instead of raising.
     int cyclic
+    # best_first: 1 stores every child of a node it expands (plain A*), 0 (the default) only
+    # those with the node's f, taking the node again for the rest (PARTIAL, in best_first).
+    int expand_all
 
 # A Game with every field zero (NULL hooks, no labels): cores fill in what they use.
 cdef inline void game_clear(Game *g) noexcept nogil:

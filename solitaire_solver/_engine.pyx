@@ -360,15 +360,18 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 cdef struct ANode:
     State state
     uint32_t parent     # index of the parent node (the root is its own parent)
-    uint32_t ghc        # g, the fewest moves known from the root (bits 0-22: G_MAX is checked
-                        # against the game's depth bound); bit 23: h is refine's (LAZY); h, the
-                        # game's lower bound of the moves still needed (bits 24-30, < H_SPAN);
-                        # bit 31: expanded with its final g
+    uint32_t ghc        # g, the fewest moves known from the root (bits 0-21: G_MAX is checked
+                        # against the game's depth bound); bit 22: expanded in part (PARTIAL);
+                        # bit 23: h is refine's (LAZY); h, the game's lower bound of the moves
+                        # still needed, raised by PARTIAL (bits 24-30); bit 31: expanded with
+                        # its final g and every child stored
 
 
 cdef enum:
-    G_MAX = 0x7FFFFF
+    G_MAX = 0x3FFFFF
+    PARTIAL = 0x400000
     REFINED = 0x800000
+    H_FIELD = 0x7F      # the largest h the node keeps (a raised one is clamped: still a bound)
 
 
 cdef inline int n_g(const ANode *n) noexcept nogil:
@@ -384,7 +387,8 @@ cdef inline bint n_closed(const ANode *n) noexcept nogil:
 
 
 cdef inline void n_set(ANode *n, int g, int h, bint closed) noexcept nogil:
-    n.ghc = <uint32_t>g | (<uint32_t>h << 24) | (<uint32_t>closed << 31) | (n.ghc & REFINED)
+    n.ghc = (<uint32_t>g | (<uint32_t>h << 24) | (<uint32_t>closed << 31)
+             | (n.ghc & (REFINED | PARTIAL)))
 
 
 cdef struct Bucket:
@@ -456,6 +460,11 @@ cdef long long a_find(AStar *a, const State *s, size_t *slot) noexcept nogil:
 
 cdef enum:
     H_SPAN = 65     # lower bounds are 0..64
+    H_NONE = 0x7FFFFFFF
+    # PARTIAL stores a node's children with f up to its key + PEA_DELTA (docs/pyramid.md: over
+    # the 1,500 vector decks 3 saved the most time; 0 stored the fewest positions but took the
+    # node again too often).
+    PEA_DELTA = 3
 
 
 cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
@@ -468,7 +477,7 @@ cdef int a_push(AStar *a, int f, int h, uint32_t idx) noexcept nogil:
         if a.rows[f] == NULL:
             return -1
         a.bytes += H_SPAN * sizeof(Bucket)
-    b = &a.rows[f][h]
+    b = &a.rows[f][h if h < H_SPAN else H_SPAN - 1]  # h raised by PARTIAL: ties only
     if b.n == b.cap:
         grown = <uint32_t *>grow(b.items, &b.cap, sizeof(uint32_t), 256, &a.bytes, a.budget)
         if grown == NULL:
@@ -531,7 +540,9 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     lowest f in the queue reaches U. Since h never overestimates, every line shorter than U would
     keep a node with f < U in the queue, so U is then the shortest length. With a consistent h a
     node's g is final when it is expanded; should a shorter line to an expanded node still turn up
-    (an inconsistent h), the node is reopened, which keeps the answer exact."""
+    (an inconsistent h), the node is reopened, which keeps the answer exact. PARTIAL (unless
+    g.expand_all): an expansion stores only the children near the node's f and queues the node
+    again for the rest (see the loop, and docs/pyramid.md)."""
     cdef AStar a
     cdef uint64_t *buf = NULL
     cdef State *kids = NULL
@@ -539,7 +550,11 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef long long best = -1, cost
     cdef uint32_t win_parent = 0, idx
     cdef uint64_t win_move = 0
-    cdef int n, k, fmin, f, cg, hv, limit, status = SEARCH_EXHAUSTED, max_f = 0
+    cdef int n, k, fmin, f, cg, hv, limit, status = SEARCH_EXHAUSTED, max_f = 0, nextf, keep
+    cdef long long reexpanded = 0
+    cdef bint again
+    cdef int *cgs = NULL
+    cdef int *hs = NULL
     cdef size_t slot, i
     cdef State child
     cdef ANode *nd
@@ -561,11 +576,13 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     a.queued = <size_t *>calloc(a.nb, sizeof(size_t))
     buf = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
     kids = <State *>malloc(sizeof(State) * g.max_moves)
+    cgs = <int *>malloc(sizeof(int) * g.max_moves)
+    hs = <int *>malloc(sizeof(int) * g.max_moves)
     a.bytes = (a.cap * sizeof(ANode) + (a.mask + 1) * sizeof(uint32_t)
                + <size_t>a.nb * (sizeof(Bucket *) + sizeof(size_t)))
     try:
         if (a.nodes == NULL or a.slots == NULL or a.rows == NULL or a.queued == NULL
-                or buf == NULL or kids == NULL):
+                or buf == NULL or kids == NULL or cgs == NULL or hs == NULL):
             raise MemoryError("cannot allocate the search tables")
         with nogil:
             if g.won(g.ctx, &root):
@@ -616,45 +633,79 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                                 break
                             continue
                     n_set(nd, n_g(nd), n_h(nd), True)
+                    again = (nd.ghc & PARTIAL) != 0
                     # The game's dead test runs when a node is taken from the queue, not when it
                     # is stored: most stored nodes are never taken (the search ends when the
                     # lowest f reaches the answer's length), and a dead node is not expanded
-                    # either way, as it leads to no win.
-                    if use_dead and g.dead(g.ctx, &nd.state):
+                    # either way, as it leads to no win. A node taken again (PARTIAL) passed it.
+                    if not again and use_dead and g.dead(g.ctx, &nd.state):
                         pruned += 1
                         continue
-                    expanded += 1
+                    if again:
+                        reexpanded += 1
+                    else:
+                        expanded += 1
                     if fmin > max_f:
                         max_f = fmin
                     n = g.moves(g.ctx, &nd.state, buf)
-                    generated += n
-                    if n == 0:
-                        leaves += 1
-                    cg = n_g(nd) + 1
-                    # Every child's hash slot is asked of the cache before any is looked up, so
-                    # that their misses (the map outgrows the cache) overlap.
+                    if not again:
+                        generated += n
+                        if n == 0:
+                            leaves += 1
+                    # PARTIAL: only the children with f <= fmin (the node's key) are stored now;
+                    # the node is queued again at the least f of the others, the f its next
+                    # child can have. Every key stays a lower bound of a line through its node,
+                    # so the answer is A*'s; most children lie above the answer's length and are
+                    # never stored (seeds and vectors: tests/test_pyramid.py). The children's f
+                    # (with the cheap bound) come first, and only the kept ones are looked up:
+                    # a skipped child already stored with a higher g keeps a key above this f,
+                    # so the node, queued at most at f, improves it before it is taken.
+                    nextf = H_NONE
                     for k in range(n):
                         g.play(g.ctx, &a.nodes[idx].state, buf[k], &kids[k])
-                        __builtin_prefetch(&a.slots[key_hash(&kids[k]) & a.mask])
-                    for k in range(n):
-                        if g.cost != NULL:
-                            cg = n_g(&a.nodes[idx]) + g.cost(g.ctx, &a.nodes[idx].state, buf[k])
-                        if cg > g.max_depth:
+                        cgs[k] = n_g(&a.nodes[idx]) + (
+                            g.cost(g.ctx, &a.nodes[idx].state, buf[k]) if g.cost != NULL else 1)
+                        if cgs[k] > g.max_depth:
                             with gil:
                                 raise RuntimeError("line of play longer than the game's bound")
+                        if g.won(g.ctx, &kids[k]):
+                            hs[k] = -1
+                            continue
+                        hv = lower(g.ctx, &kids[k]) if lower != NULL else 0
+                        if hv < 0 or hv >= H_SPAN:
+                            with gil:
+                                raise RuntimeError("lower bound out of 0..64")
+                        hs[k] = hv
+                        f = cgs[k] + hv
+                        if f > fmin + PEA_DELTA and not g.expand_all:
+                            if f < nextf:
+                                nextf = f
+                            continue
+                        __builtin_prefetch(&a.slots[key_hash(&kids[k]) & a.mask])
+                    # The raised h must fit the node's field (else every child is stored now).
+                    keep = fmin + PEA_DELTA if nextf - n_g(&a.nodes[idx]) <= H_FIELD else H_NONE
+                    for k in range(n):
+                        cg = cgs[k]
                         child = kids[k]
-                        if g.won(g.ctx, &child):
+                        if hs[k] < 0:
                             if best < 0 or cg < best:
                                 best = cg
                                 win_parent = idx
                                 win_move = buf[k]
+                            continue
+                        if not g.expand_all and cg + hs[k] > keep:
                             continue
                         j = a_find(&a, &child, &slot)
                         if j >= 0:
                             nd = &a.nodes[j]
                             if n_g(nd) <= cg:
                                 continue
-                            n_set(nd, cg, n_h(nd), False)
+                            if nd.ghc & PARTIAL:
+                                # its raised h held for its old g only: back to the plain bound
+                                nd.ghc &= ~(<uint32_t>(PARTIAL | REFINED))
+                                n_set(nd, cg, hs[k], False)
+                            else:
+                                n_set(nd, cg, n_h(nd), False)
                             nd.parent = idx
                             f = cg + n_h(nd)
                             if best >= 0 and f >= best:
@@ -665,10 +716,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                             if f < fmin:
                                 fmin = f
                             continue
-                        hv = lower(g.ctx, &child) if lower != NULL else 0
-                        if hv < 0 or hv >= H_SPAN:
-                            with gil:
-                                raise RuntimeError("lower bound out of 0..64")
+                        hv = hs[k]
                         f = cg + hv
                         if best >= 0 and f >= best:
                             continue
@@ -682,6 +730,13 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                         if limit:
                             status = limit
                             break
+                    if (status == SEARCH_EXHAUSTED and keep != H_NONE and nextf != H_NONE
+                            and (best < 0 or nextf < best)):
+                        nd = &a.nodes[idx]
+                        n_set(nd, n_g(nd), nextf - n_g(nd), False)
+                        nd.ghc |= PARTIAL
+                        if a_push(&a, nextf, nextf - n_g(nd), idx) < 0:
+                            status = SEARCH_LIMIT_MEMORY
         path = []
         if status == SEARCH_EXHAUSTED and best >= 0:
             status = SEARCH_WON
@@ -703,6 +758,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
         stats = {
             "states": a.count,
             "expanded": expanded,
+            "reexpanded": reexpanded,
             "refined": refined,
             "moves_generated": generated,
             "pruned": pruned,
@@ -717,6 +773,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     finally:
         free(buf)
         free(kids)
+        free(cgs)
+        free(hs)
         if a.rows != NULL:
             for i in range(<size_t>a.nb):
                 if a.rows[i] != NULL:
@@ -782,3 +840,88 @@ cdef State root_of(dict spec) except *:
     if root is not None:
         s.removed, s.aux = root
     return s
+
+
+# -- a weighted graph as a game, for the tests of best_first ----------------------------------------
+
+cdef struct Graph:
+    int *first      # node v's edges are first[v] .. first[v + 1] - 1
+    int *to
+    int *weight
+    int *h
+    int target
+
+
+cdef int graph_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
+    cdef Graph *gr = <Graph *>ctx
+    cdef int v = <int>s.removed, e
+    for e in range(gr.first[v], gr.first[v + 1]):
+        out[e - gr.first[v]] = <uint64_t>(e + 1)
+    return gr.first[v + 1] - gr.first[v]
+
+
+cdef void graph_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
+    out.removed = <uint64_t>(<Graph *>ctx).to[move - 1]
+    out.aux = 0
+
+
+cdef int graph_won(void *ctx, const State *s) noexcept nogil:
+    return s.removed == <uint64_t>(<Graph *>ctx).target
+
+
+cdef int graph_cost(void *ctx, const State *s, uint64_t move) noexcept nogil:
+    return (<Graph *>ctx).weight[move - 1]
+
+
+cdef int graph_lower(void *ctx, const State *s) noexcept nogil:
+    return (<Graph *>ctx).h[s.removed]
+
+
+def graph_shortest(list edges, list h, int target, bint expand_all=False):
+    """best_first over a directed graph from node 0 to target: edges (u, v, weight >= 1), h[v]
+    the lower bound at node v (admissible or not: the tests give admissible, often inconsistent,
+    bounds). Returns (status code, edges of the line found as indexes into edges, stats)."""
+    cdef Game g
+    cdef Graph gr
+    cdef State root
+    cdef int n = len(h), i, most = 1, wmax = 1
+    order = sorted(range(len(edges)), key=lambda e: edges[e][0])
+    if not 0 <= target < n or any(not (0 <= u < n and 0 <= v < n and 1 <= w <= 63)
+                                  for u, v, w in edges) or any(not 0 <= x <= 64 for x in h):
+        raise ValueError("nodes 0..len(h)-1, weights 1..63, bounds 0..64")
+    gr.first = <int *>calloc(n + 1, sizeof(int))
+    gr.to = <int *>calloc(len(edges) + 1, sizeof(int))
+    gr.weight = <int *>calloc(len(edges) + 1, sizeof(int))
+    gr.h = <int *>calloc(n, sizeof(int))
+    try:
+        if gr.first == NULL or gr.to == NULL or gr.weight == NULL or gr.h == NULL:
+            raise MemoryError("cannot allocate the graph")
+        for i, e in enumerate(order):
+            u, v, w = edges[e]
+            gr.first[u + 1] += 1
+            gr.to[i] = v
+            gr.weight[i] = w
+            wmax = max(wmax, w)
+        for i in range(n):
+            most = max(most, gr.first[i + 1])
+            gr.first[i + 1] += gr.first[i]
+            gr.h[i] = h[i]
+        gr.target = target
+        game_clear(&g)
+        g.ctx = &gr
+        g.moves = graph_moves
+        g.play = graph_play
+        g.won = graph_won
+        g.cost = graph_cost
+        g.max_moves = most
+        g.max_depth = n * wmax  # a line of the search tree repeats no node
+        g.expand_all = expand_all
+        root.removed = 0
+        root.aux = 0
+        status, path, stats, _ = best_first(&g, root, graph_lower, 0, 0.0, 1 << 24)
+        return status, [order[m - 1] for m in path], stats
+    finally:
+        free(gr.first)
+        free(gr.to)
+        free(gr.weight)
+        free(gr.h)

@@ -884,14 +884,15 @@ def solve(dict spec, str objective, limits, bint certificate):
         spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
         spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
-        spec.get("deadlock", True), spec.get("pool", True))
+        spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True))
     return run_of(status, path, stats, cert, best)
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
                    bint overlap, int objective, bint real_moves, long long max_states, double max_seconds,
                    size_t memory_bytes, bint certificate, object root_position, bint dig_rule,
-                   int hint_states=HINT_STATES, bint deadlock=True, bint pool=True):
+                   int hint_states=HINT_STATES, bint deadlock=True, bint pool=True,
+                   bint partial=True):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -927,6 +928,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     g.won = pyr_won
     g.dead = pyr_dead
     g.counted = c.goal
+    g.expand_all = not partial
     g.max_moves = 96
     # Removals: at most 52. Between two removals: at most 24 draws, a recycle and 24 draws with
     # unlimited passes (RECYCLE); with p passes at most 24 draws a pass and p - 1 recycles.

@@ -1,6 +1,8 @@
 """The generic search: limits end in UNKNOWN (never BLOCKED), the table's budget holds."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _slots
@@ -129,3 +131,79 @@ def test_table_grows_by_load_not_by_clusters():
     missing = 60_000 - sum(got[60_000:])
     assert stats["capacity"] == 1 << 16
     assert missing == stats["replaced"] < 3_000
+
+
+def _distances_to(n, edges, target):
+    """Dijkstra over the reversed edges: the fewest moves (weights) from each node to target."""
+    import heapq
+    into = {}
+    for u, v, w in edges:
+        into.setdefault(v, []).append((u, w))
+    dist = {target: 0}
+    heap = [(0, target)]
+    while heap:
+        d, v = heapq.heappop(heap)
+        if d > dist[v]:
+            continue
+        for u, w in into.get(v, ()):
+            if d + w < dist.get(u, 1 << 30):
+                dist[u] = d + w
+                heapq.heappush(heap, (d + w, u))
+    return [dist.get(v) for v in range(n)]
+
+
+@st.composite
+def graphs(draw):
+    """A weighted digraph (no parallel edges), a target and an admissible bound, often not
+    consistent: each node's bound is drawn at or below its true distance."""
+    n = draw(st.integers(2, 14))
+    pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+                          .filter(lambda p: p[0] != p[1]), max_size=50, unique=True))
+    edges = [(u, v, draw(st.integers(1, 30))) for u, v in pairs]
+    target = draw(st.integers(1, n - 1))
+    dist = _distances_to(n, edges, target)
+    h = [draw(st.integers(0, 64 if d is None else min(d, 64))) for d in dist]
+    return edges, h, target, dist[0]
+
+
+@pytest.mark.core
+@settings(max_examples=500, deadline=None)
+@given(graphs(), st.booleans())
+def test_best_first_finds_shortest_lines_with_any_admissible_bound(case, expand_all):
+    """best_first (A*, with PARTIAL expansion or storing every child) on small weighted graphs
+    whose bounds are admissible but often inconsistent, so that nodes are reached again with a
+    lower g after they were expanded, in part or whole: the line it returns is a path to the
+    target of the shortest length (Dijkstra), and no line means there is none."""
+    from solitaire_solver._engine import graph_shortest
+    edges, h, target, want = case
+    status, line, _ = graph_shortest(edges, h, target, expand_all)
+    if want is None:
+        assert status == 1 and line == []  # SEARCH_EXHAUSTED
+        return
+    assert status == 0  # SEARCH_WON
+    at, length = 0, 0
+    for e in line:
+        u, v, w = edges[e]
+        assert u == at
+        at, length = v, length + w
+    assert at == target and length == want
+
+
+@pytest.mark.core
+def test_partial_expansion_forgets_a_raised_bound_when_g_drops():
+    """PARTIAL queues a node expanded in part again with a raised bound, which holds for its g
+    then. Node X (1) is expanded in part at g 10 (child d, 4, is left for f 20, so X's bound is
+    raised to 10), then reached with g 2 through A (2), whose bound (10, its distance) is not
+    consistent with X's (0). Kept at 2 + 10, X would sit at the length A's own win gives (12)
+    and the search would end there; with the plain bound again, the line 0 A X c T (11) is
+    found. (Built for best_first's PEA_DELTA of 3: the children within 3 of a node's f are
+    stored with it.)"""
+    from solitaire_solver._engine import graph_shortest
+    edges = [(0, 1, 10), (0, 2, 1), (2, 1, 1), (1, 3, 1), (3, 5, 8), (1, 4, 1), (4, 5, 9),
+             (0, 5, 30), (2, 5, 11)]
+    h = [0, 0, 10, 2, 9, 0]
+    assert _distances_to(6, edges, 5) == [11, 9, 10, 8, 9, 0]  # every bound admissible
+    for expand_all in (False, True):
+        status, line, stats = graph_shortest(edges, h, 5, expand_all)
+        assert status == 0 and [edges[e][:2] for e in line] == [(0, 2), (2, 1), (1, 3), (3, 5)]
+    assert stats["reexpanded"] == 0 and graph_shortest(edges, h, 5)[2]["reexpanded"] >= 1
