@@ -14,7 +14,7 @@ no position stops the search at the memory limit.
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, getenv, malloc, realloc
 
 from solitaire_solver.bitboard cimport bb_count
 from solitaire_solver.ttable cimport tt_capacity, tt_contains, tt_free, tt_init, tt_visit, ttable
@@ -925,3 +925,11 @@ def graph_shortest(list edges, list h, int target, bint expand_all=False):
         free(gr.to)
         free(gr.weight)
         free(gr.h)
+
+
+def env_value(bytes name):
+    """getenv(3): a variable of the process environment as the C library holds it, or None.
+    Changes made through os.environ reach it (on POSIX they call putenv and unsetenv); the
+    lookup runs no Python code (backend.pure_requested)."""
+    cdef const char *v = getenv(name)
+    return None if v == NULL else <bytes>v

@@ -9,13 +9,31 @@ import importlib
 import os
 import warnings
 from types import ModuleType
-from typing import Optional
+from typing import Callable, Optional
 
 _warned = False
 _loaded: dict[str, ModuleType] = {}
 
 
+def _c_getenv() -> Optional[Callable[[bytes], Optional[bytes]]]:
+    """The C library's getenv through the core, on POSIX (where os.environ's changes call putenv
+    and unsetenv, so it sees them), else None. os.environ.get runs four functions of the os
+    module: after an idle wait it was the dearest step of a solve() call (docs/benchmarks.md)."""
+    if os.name != "posix":
+        return None
+    try:
+        from ._engine import env_value
+    except ImportError:
+        return None
+    return env_value  # type: ignore[no-any-return]
+
+
+_getenv = _c_getenv()
+
+
 def pure_requested() -> bool:
+    if _getenv is not None:
+        return _getenv(b"SOLITAIRE_SOLVER_PURE") not in (None, b"", b"0")
     return os.environ.get("SOLITAIRE_SOLVER_PURE", "") not in ("", "0")
 
 

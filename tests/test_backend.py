@@ -39,3 +39,15 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
 def test_core_is_used_by_default():
     assert backend.has_core()
     assert ss.solve("elevens", ss.random_deal(3)).stats["backend"] == "core"
+
+
+def test_the_fallback_switch_is_read_at_each_call(monkeypatch):
+    """SOLITAIRE_SOLVER_PURE set, changed or removed while the process runs takes effect at the
+    next call (the environment is read through the C library's getenv where the core has it)."""
+    for value, pure in (("1", True), ("0", False), ("", False), ("yes", True)):
+        monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", value)
+        assert backend.pure_requested() is pure, value
+    monkeypatch.delenv("SOLITAIRE_SOLVER_PURE")
+    assert backend.pure_requested() is False
+    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
+    assert backend.core_module("_engine") is None
