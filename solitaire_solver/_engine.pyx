@@ -652,9 +652,10 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                         generated += n
                         if n == 0:
                             leaves += 1
-                    # PARTIAL: only the children with f <= fmin (the node's key) are stored now;
-                    # the node is queued again at the least f of the others, the f its next
-                    # child can have. Every key stays a lower bound of a line through its node,
+                    # PARTIAL: only the children with f <= fmin (the node's key) + PEA_DELTA are
+                    # stored now; the node is queued again at the least f of the others, the f
+                    # its next child can have (a node taken again counts in "reexpanded", and
+                    # its moves are not counted again in "moves_generated"). Every key stays a lower bound of a line through its node,
                     # so the answer is A*'s; most children lie above the answer's length and are
                     # never stored (seeds and vectors: tests/test_pyramid.py). The children's f
                     # (with the cheap bound) come first, and only the kept ones are looked up:
