@@ -18,7 +18,7 @@ _loaded: dict[str, ModuleType] = {}
 def _c_getenv() -> Optional[Callable[[bytes], Optional[bytes]]]:
     """The C library's getenv through the core, on POSIX (where os.environ's changes call putenv
     and unsetenv, so it sees them), else None. os.environ.get runs four functions of the os
-    module: after an idle wait it was the dearest step of a solve() call (docs/benchmarks.md)."""
+    module, and a solve() call asks three times (docs/benchmarks.md has what it saved)."""
     if os.name != "posix":
         return None
     try:

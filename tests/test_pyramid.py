@@ -680,9 +680,9 @@ def test_msc_vectors_shortest():
 def test_shortest_refines_its_bound_lazily_and_repeats_itself():
     """LAZY: with goal pyramid the A* search stores a node with the removal part of the bound
     and computes the stock-wait term only when the node is taken from the queue, so most
-    children it generates never pay for it; the lengths are still the vectors', and a second call stores,
-    expands and refines exactly as many nodes (nothing depends on memory left over from another
-    search)."""
+    children it generates never pay for it; the lengths are still the vectors', and a second
+    call stores, expands and refines exactly as many nodes (nothing depends on memory left over
+    from another search)."""
     stored = refined = generated = 0
     for deck, length in vectors(6):
         first = ss.solve("pyramid-msc", deck, objective="shortest")
