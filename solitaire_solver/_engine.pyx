@@ -371,7 +371,8 @@ cdef enum:
     G_MAX = 0x3FFFFF
     PARTIAL = 0x400000
     REFINED = 0x800000
-    H_FIELD = 0x7F      # the largest h the node keeps (a raised one is clamped: still a bound)
+    H_FIELD = 0x7F      # the largest h a node keeps (when a raised h would not fit, PARTIAL
+                        # stores every child at once)
 
 
 cdef inline int n_g(const ANode *n) noexcept nogil:
@@ -886,10 +887,10 @@ def graph_shortest(list edges, list h, int target, bint expand_all=False):
     cdef Graph gr
     cdef State root
     cdef int n = len(h), i, most = 1, wmax = 1
-    order = sorted(range(len(edges)), key=lambda e: edges[e][0])
     if not 0 <= target < n or any(not (0 <= u < n and 0 <= v < n and 1 <= w <= 63)
                                   for u, v, w in edges) or any(not 0 <= x <= 64 for x in h):
         raise ValueError("nodes 0..len(h)-1, weights 1..63, bounds 0..64")
+    order = sorted(range(len(edges)), key=lambda e: edges[e][0])
     gr.first = <int *>calloc(n + 1, sizeof(int))
     gr.to = <int *>calloc(len(edges) + 1, sizeof(int))
     gr.weight = <int *>calloc(len(edges) + 1, sizeof(int))

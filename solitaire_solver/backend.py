@@ -28,12 +28,15 @@ def _c_getenv() -> Optional[Callable[[bytes], Optional[bytes]]]:
     return env_value  # type: ignore[no-any-return]
 
 
-_getenv = _c_getenv()
+#: _c_getenv(), found at the first call (importing the package loads no compiled module).
+_getenv: list = []
 
 
 def pure_requested() -> bool:
-    if _getenv is not None:
-        return _getenv(b"SOLITAIRE_SOLVER_PURE") not in (None, b"", b"0")
+    if not _getenv:
+        _getenv.append(_c_getenv())
+    if _getenv[0] is not None:
+        return _getenv[0](b"SOLITAIRE_SOLVER_PURE") not in (None, b"", b"0")
     return os.environ.get("SOLITAIRE_SOLVER_PURE", "") not in ("", "0")
 
 
