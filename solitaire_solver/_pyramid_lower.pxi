@@ -132,53 +132,71 @@ cdef int removal_part(PyrCtx *c, bb_t req, int *need) noexcept nogil:
     return bb_count(req & c.kings) + bb_count(req & ~c.kings) - m
 
 
-cdef inline int reached(PyrCtx *c, int *cnt, int *rcnt, int j) noexcept nogil:
-    """STOCK WAIT: counts the stock card at place j among the cards that leave the stock top
-    (or the waste) before some card y: returns 1 when the largest matching of those cards with
-    R's cards of the complement value grows by one (the card may leave in a counted removal)."""
+cdef inline int reached(PyrCtx *c, int *cnt, int *rcnt, const int *need, int *over,
+                        int j) noexcept nogil:
+    """STOCK WAIT: counts the stock card at place j among the cards X that leave the stock top
+    (or the waste) before some card y: returns 1 when the discount d(X) grows by one (see
+    stock_wait: X's cards that may leave with a card of R, less the pyramid pairs each one
+    past the unmatched cards of its class breaks)."""
     cdef int v = c.sval[j]
+    cdef int cl
     cnt[v] += 1
-    return 1 if v != 13 and cnt[v] <= rcnt[13 - v] else 0
+    if v == 13 or cnt[v] > rcnt[13 - v]:
+        return 0
+    cl = v if v < 7 else 13 - v
+    if cnt[v] - need[v] > over[cl]:
+        over[cl] += 1
+        return 0
+    return 1
 
 
 cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nogil:
-    """STOCK WAIT, goal pyramid: moves that a line needs besides the removals pyr_lower counts
-    (those taking a card of R, the pyramid cards left).
+    """STOCK WAIT, goal pyramid: moves that a line needs besides the k + n - M of pyr_lower.
 
     need[w] (from pyr_lower) cards of value w in the stock or waste must become available: in
     the class {v, 13 - v} a matching inside the pyramid pairs at most M_v of R's cards, so at
-    least (R's cards of value 13 - w) - M_v of them leave with a stock or waste card of value w,
-    each with its own. For a stock or waste card y, e(y) is a lower bound of the moves that take
-    no card of R needed before y is available:
-    - y in the stock: every card X above it (places k.. up to y, still there) leaves the stock
-      top first, each by a move of its own (a draw, or a removal taking it), and at most m(X)
-      of those moves take a card of R: m(X) = the sum over values u of min(X's cards of value u,
-      R's cards of value 13 - u), a largest matching of X with R (Kings never pair). So
-      e(y) = |X| - m(X).
-    - y in the waste: the cards above it in the waste, X, are removed first (a waste card
-      leaves only as the waste top), e = |X| - m(X); or, when a recycle is still allowed, every
-      stock card left and every waste card below y, X', leave the top first (the stock must be
-      empty to recycle, and the cards below y come back above it), e = 1 + |X'| - m(X').
-    So reaching need[w] distinct cards of value w needs at least the need[w]-th smallest e(y)
-    among them (the costliest one reached costs no less), and W = the largest over w, added to
-    k + n - M, is still admissible: the moves it counts take no card of R.
+    least u(w) = (R's cards of value 13 - w) - M_v of them leave with a stock or waste card of
+    value w, each with its own. For a stock or waste card y, X is a set of cards that must all
+    leave the stock top (or the waste top) before y is available, each by a move of its own:
+    - y in the stock: the cards above it (places k.. up to y, still there);
+    - y in the waste: the cards above it in the waste (a waste card leaves only as the waste
+      top); or, when a recycle is still allowed, every stock card left and every waste card
+      below y (the stock must be empty to recycle, and those cards come back above y), plus
+      the recycle itself.
+    e(y) = |X| - d(X) (+1 for the recycle) bounds the moves a line makes before y is available,
+    beyond those k + n - M counts. A line makes k + n - P removals taking cards of R, P being
+    its pairs of two cards of R; of X's moves, q take a card of R, the others are more moves.
+    So it makes at least k + n - P + |X| - q moves. Per class, if X's cards pair with qL of
+    R's cards of value v and qR of value 13 - v, those cards are in no pair of R: P_v <=
+    min(M_v, L - qL, H - qR) (L, H: R's cards of each value), and q_v = qL + qR. So each X card
+    paired with a card of R that the matching pairs inside the pyramid (past the u unmatched
+    ones) costs that pair (BROKEN): the total is at least k + n - M + |X| - d(X), where d(X) =
+    the sum over classes of min(qL + qR, qR + uL, qL + uR) at the largest qL, qR X and R allow
+    (min(X's cards of value 13 - v, L), and so on: the expression only grows with them; Kings
+    never pair). reached() builds d(X) card by card, `over` holding each class's
+    max(0, qL - uL, qR - uR) so far. Reaching need[w] distinct cards of value w needs at least
+    the need[w]-th smallest e(y) among them (the costliest one reached costs no less), and W =
+    the largest over w, added to k + n - M, is admissible.
 
     Consistent, with k + n - M: a draw moves the stock top out of every X of the stock cards
-    below it, into the X of the waste cards; each |X| - m(X) drops by at most one (m(X) falls
-    by at most one with |X|), so each e(y) and each order statistic drops by at most one. A
-    recycle (one move) turns the waste option 1 + |X'| - m(X') into the stock's |X'| - m(X'). A
-    removal taking a card x of R and a stock or waste card u of the complement value (so u was
-    available, e(u) = 0): for the X holding u, |X| and the count of u's value and of R's x-value
-    drop by one together, so m(X) drops by one and |X| - m(X) stays; elsewhere R shrinking only
-    lowers m; need of u's value drops by at most one while u, whose e was the least, leaves
-    the list, so that order statistic does not drop. A removal inside the pyramid leaves need
-    unchanged or higher (M_v drops by at least one). A removal taking no card of R (a King, a
-    stock and waste pair) changes no need and lowers each e by at most one, and is not counted
-    by k + n - M. So h drops by at most one a move."""
+    below it (|X| falls by one, d(X) by at most one: each term of its min by at most one) and
+    into the X of the waste cards (where e cannot fall); a recycle (one move) turns the waste
+    option 1 + |X'| - d(X') into the stock's |X'| - d(X'). So each e(y), and each order
+    statistic, drops by at most one. A removal inside the pyramid (an edge, so M_v falls by one
+    or two): by one, k + n - M falls by one, u stays and qL, qR can only fall, so no e falls;
+    by two, k + n - M stays, uL and uR rise by one and qL, qR fall by at most one, so d rises
+    by at most one and need can only rise. A removal of a card x of R with an available stock
+    or waste card s (e(s) = 0, the least of its list): if M_v stays, k + n - M falls by one, and
+    in the X holding s, |X|, q and u fall together (e stays), elsewhere u falls with q falling
+    by at most one (e cannot fall); need of s's value falls by one while s leaves its list, so
+    that order statistic does not fall. If M_v falls, k + n - M stays and each e falls by at
+    most one, need can only rise. A removal taking no card of R (a King, a stock and waste pair)
+    lowers each e by at most one and leaves the rest. So h drops by at most one a move."""
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
     cdef int cnt[14]
     cdef int rcnt[14]
+    cdef int over[7]
     cdef int e[24]
     cdef int j, v, a, m, worst = 0, t, best, w, n
     cdef int vals[4]
@@ -192,6 +210,8 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nog
     for v in range(14):
         rcnt[v] = bb_count(req & bb_rank(v)) if v else 0
         cnt[v] = 0
+    for v in range(7):
+        over[v] = 0
     # the stock, from its top down
     a = m = 0
     for j in range(k, 24):
@@ -199,7 +219,7 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nog
             continue
         e[j] = a - m
         a += 1
-        m += reached(c, cnt, rcnt, j)
+        m += reached(c, cnt, rcnt, need, over, j)
     if can_recycle:
         # the stock left, then the waste from its bottom up (X' of each waste card)
         for j in range(k):
@@ -207,9 +227,11 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nog
                 continue
             e[j] = 1 + a - m
             a += 1
-            m += reached(c, cnt, rcnt, j)
+            m += reached(c, cnt, rcnt, need, over, j)
     for v in range(14):
         cnt[v] = 0
+    for v in range(7):
+        over[v] = 0
     # the waste, from its top down
     a = m = 0
     for j in range(k - 1, -1, -1):
@@ -218,7 +240,7 @@ cdef int stock_wait(PyrCtx *c, const State *s, bb_t req, int *need) noexcept nog
         if not can_recycle or a - m < e[j]:
             e[j] = a - m
         a += 1
-        m += reached(c, cnt, rcnt, j)
+        m += reached(c, cnt, rcnt, need, over, j)
     for w in range(1, 13):
         t = need[w]
         if t <= 0:
