@@ -172,11 +172,27 @@ def test_shortest_matches_breadth_first_reference(passes, goal):
 
 
 
+def largest_matching(lows: list[int], highs: list[int], edge) -> int:
+    """The size of a largest matching between lows and highs, a pair allowed when edge(low,
+    high) holds, by augmenting paths."""
+    match: dict[int, int] = {}
+
+    def augment(a: int, seen: set) -> bool:
+        for b in highs:
+            if b not in seen and edge(a, b):
+                seen.add(b)
+                if b not in match or augment(match[b], seen):
+                    match[b] = a
+                    return True
+        return False
+
+    return sum(augment(a, set()) for a in lows)
+
+
 def removal_bound(deal, removed: int, goal: str, pairs: bool) -> int:
     """Kings left + other cards left - a largest matching of complements that may meet (the
     removal count of the shortest objective's lower bound), recomputed from the reference rules'
     cover relation."""
-    from solitaire_solver.cards import value
     from solitaire_solver.rules.pyramid import cone
 
     at = {c: i for i, c in enumerate(deal.cards)}
@@ -189,19 +205,9 @@ def removal_bound(deal, removed: int, goal: str, pairs: bool) -> int:
             return pb not in cone(pa) and pa not in cone(pb)
         return pa < 28 or pb < 28 or pairs
 
-    match: dict[int, int] = {}
-
-    def augment(a: int, seen: set) -> bool:
-        for b in req:
-            if value(a) + value(b) == 13 and b not in seen and meet(a, b):
-                seen.add(b)
-                if b not in match or augment(match[b], seen):
-                    match[b] = a
-                    return True
-        return False
-
-    low = [c for c in req if value(c) <= 6]
-    size = sum(augment(a, set()) for a in low)
+    size = sum(largest_matching([c for c in req if value(c) == v],
+                                [c for c in req if value(c) == 13 - v], meet)
+               for v in range(1, 7))
     return len(req) - size
 
 
@@ -336,23 +342,6 @@ def test_lower_bound_below_the_vectors_and_above_the_old_one():
     assert stronger >= positions // 3, (stronger, positions)  # 145 of 357 when written
 
 
-def places_matching(lows: list[int], highs: list[int]) -> int:
-    """A largest matching between two lists of pyramid places, two places matched when their
-    cards may leave together (neither covers the other), by augmenting paths."""
-    match: dict[int, int] = {}
-
-    def augment(a: int, seen: set) -> bool:
-        for b in highs:
-            if b not in seen and not apart(a, b):
-                seen.add(b)
-                if b not in match or augment(match[b], seen):
-                    match[b] = a
-                    return True
-        return False
-
-    return sum(augment(a, set()) for a in lows)
-
-
 def bound_reference(pos, rules: PyramidRules) -> tuple[int, int]:
     """The shortest objective's bound with goal pyramid (docs/pyramid.md, Shortest), restated
     from the reference position: (the bound, how much of it the broken pairs add).
@@ -375,7 +364,7 @@ def bound_reference(pos, rules: PyramidRules) -> tuple[int, int]:
     matched = 0
     for v in range(1, 7):
         lows, highs = by_value.get(v, []), by_value.get(13 - v, [])
-        m = places_matching(lows, highs)
+        m = largest_matching(lows, highs, lambda a, b: not apart(a, b))
         matched += m
         need[13 - v], need[v] = len(lows) - m, len(highs) - m
     rcnt = {w: len(by_value.get(w, [])) for w in range(1, 14)}
