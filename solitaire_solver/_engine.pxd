@@ -88,8 +88,11 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 # the true cost) and consistent (lower(s) <= cost(s, m) + lower(t) for every move m: s -> t), and
 # lower(s) <= 64. refine (NULL: none) is a second such bound, no lower than lower and dearer to
 # compute: a stored node gets it only when it is taken from the queue (LAZY in _engine.pyx).
-# Same limits and return shape as depth_first (the 4th item None): on SEARCH_WON the path is a shortest line; a limit
-# reached before the length is proven returns that limit (never a longer line).
+# Same limits and return shape as depth_first (the 4th item None): on SEARCH_WON the path is a
+# shortest line; a limit reached before the length is proven returns that limit (never a longer
+# line). Past the memory budget A* hands over to iterative deepening in the same budget (DEEPEN,
+# _engine.pyx), which needs lower admissible only and g.max_depth to bound a line's cost, and
+# a game's aux below bit 63 - (bits of g.max_depth).
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes, test_fn refine=*)
 

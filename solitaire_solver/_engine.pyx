@@ -17,7 +17,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, getenv, malloc, realloc
 
 from solitaire_solver.bitboard cimport bb_count
-from solitaire_solver.ttable cimport tt_capacity, tt_contains, tt_free, tt_init, tt_visit, ttable
+from solitaire_solver.ttable cimport (tt_capacity, tt_clear, tt_contains, tt_free, tt_init, tt_visit,
+                                      ttable)
 
 STATUS_NAMES = {
     SEARCH_WON: "won",
@@ -534,6 +535,261 @@ cdef inline long long move_cost(Game *g, const State *s, uint64_t move) noexcept
 
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes, test_fn refine=NULL):
+    """A* (a_star) and, when its tables reach the memory budget, DEEPEN (deepening): the search
+    goes on in bounded memory from the least f A* had left, slower but as exact, instead of
+    stopping at the memory limit. stats["fallback"] = "deepening" says it ran."""
+    cdef int floor = 0
+    cdef double t0 = now()
+    cdef long long states_left = 0
+    cdef double seconds_left = 0.0
+    status, path, stats, _ = a_star(g, root, lower, max_states, max_seconds, memory_bytes,
+                                    refine, &floor)
+    if status != SEARCH_LIMIT_MEMORY:
+        return status, path, stats, None
+    # The limits bound the two searches together.
+    if max_states > 0:
+        states_left = max_states - <long long>stats["states"]
+        if states_left <= 0:
+            return SEARCH_LIMIT_STATES, [], stats, None
+    if max_seconds > 0:
+        seconds_left = max_seconds - (now() - t0)
+        if seconds_left <= 0:
+            return SEARCH_LIMIT_TIME, [], stats, None
+    status, path, deep = deepening(g, root, refine if refine != NULL else lower, floor,
+                                   states_left, seconds_left, memory_bytes)
+    stats["fallback"] = "deepening"
+    stats["astar_states"] = stats["states"]
+    stats["states"] += deep["states"]
+    for key, value in deep.items():
+        stats["deepening_" + key] = value
+    stats["seconds"] = now() - t0
+    return status, path, stats, None
+
+
+cdef struct Deep:
+    Game *g
+    test_fn lower
+    ttable tt
+    uint64_t **moves    # per depth, allocated when first reached: the moves kept there (least
+    State **kids        # f first), the positions they lead to, their costs from the root, their f
+    int **costs
+    int **fs
+    uint64_t *line      # the move taken at each depth of the line walked
+    int win_depth       # the moves of the winning line, once found
+    int threshold
+    int next            # the least f above the threshold met in this iteration (H_NONE: none)
+    int label_bits
+    long long nodes
+    long long max_states
+    long long generated
+    long long pruned
+    double deadline
+    int status          # why the walk stopped: a limit, or a DEEP_ error below
+
+
+cdef enum:
+    DEEP_BAD_BOUND = -1     # a win cheaper than the threshold: the bound was not admissible
+    DEEP_WIDE_AUX = -2      # aux leaves no room for the cost label in the table's key
+    DEEP_TOO_LONG = -3      # a line of more moves than the game's bound on its cost
+
+
+cdef int deep_level(Deep *d, int depth) noexcept nogil:
+    """Allocates the arrays of one depth when first reached; -1 when out of memory."""
+    cdef int mm = d.g.max_moves
+    if d.moves[depth] != NULL:
+        return 0
+    d.moves[depth] = <uint64_t *>malloc(sizeof(uint64_t) * mm)
+    d.kids[depth] = <State *>malloc(sizeof(State) * mm)
+    d.costs[depth] = <int *>malloc(sizeof(int) * mm)
+    d.fs[depth] = <int *>malloc(sizeof(int) * mm)
+    if (d.moves[depth] == NULL or d.kids[depth] == NULL or d.costs[depth] == NULL
+            or d.fs[depth] == NULL):
+        return -1
+    return 0
+
+
+cdef int deep_walk(Deep *d, const State *s, int cost, int depth) except -3 nogil:
+    """DEEPEN's walk below s, reached at `cost` with f within the threshold: 1 when a line of
+    cost exactly the threshold wins (d.line[0 .. d.win_depth - 1]), 0 when none does, -1 when
+    the walk stopped (d.status says why)."""
+    cdef Game *g = d.g
+    cdef uint64_t *mv
+    cdef State *kids
+    cdef int *costs
+    cdef int *fs
+    cdef int n, k, j, kept = 0, c, f, r
+    cdef State st
+    cdef uint64_t word
+    if g.dead != NULL and g.dead(g.ctx, s):
+        d.pruned += 1
+        return 0
+    if depth > g.max_depth:
+        d.status = DEEP_TOO_LONG
+        return -1
+    if deep_level(d, depth) < 0:
+        d.status = SEARCH_LIMIT_MEMORY
+        return -1
+    mv = d.moves[depth]
+    kids = d.kids[depth]
+    costs = d.costs[depth]
+    fs = d.fs[depth]
+    n = g.moves(g.ctx, s, mv)
+    d.generated += n
+    for k in range(n):
+        word = mv[k]
+        g.play(g.ctx, s, word, &st)
+        c = cost + (g.cost(g.ctx, s, word) if g.cost != NULL else 1)
+        if g.won(g.ctx, &st):
+            if c < d.threshold:
+                d.status = DEEP_BAD_BOUND
+                return -1
+            if c == d.threshold:
+                d.line[depth] = word
+                d.win_depth = depth + 1
+                return 1
+            if c < d.next:
+                d.next = c
+            continue
+        f = c + d.lower(g.ctx, &st)
+        if f > d.threshold:
+            if f < d.next:
+                d.next = f
+            continue
+        # Kept in order of f (moves already looked at move up: k >= kept), so that the last
+        # iteration meets its line early.
+        j = kept
+        while j > 0 and fs[j - 1] > f:
+            mv[j] = mv[j - 1]
+            kids[j] = kids[j - 1]
+            costs[j] = costs[j - 1]
+            fs[j] = fs[j - 1]
+            j -= 1
+        mv[j] = word
+        kids[j] = st
+        costs[j] = c
+        fs[j] = f
+        kept += 1
+    for k in range(kept):
+        if kids[k].aux >> (63 - d.label_bits):
+            d.status = DEEP_WIDE_AUX
+            return -1
+        # The table holds each position with the least cost it was walked at in this
+        # iteration: reached again at no lower cost, its walk could only repeat a part of the
+        # first one (the same threshold leaves it no more room).
+        if tt_visit(&d.tt, kids[k].removed, (kids[k].aux << d.label_bits) | <uint64_t>costs[k]):
+            continue
+        d.nodes += 1
+        r = over_limit(d.nodes, d.max_states, d.deadline)
+        if r:
+            d.status = r
+            return -1
+        d.line[depth] = mv[k]
+        r = deep_walk(d, &kids[k], costs[k], depth + 1)
+        if r != 0:
+            return r
+    return 0
+
+
+cdef object deepening(Game *g, State root, test_fn lower, int floor, long long max_states,
+                      double max_seconds, size_t memory_bytes):
+    """DEEPEN: iterative deepening on f = cost + lower, from `floor` (a lower bound of every
+    winning line's cost, A*'s least f), with a transposition table at the memory budget.
+
+    Each iteration walks depth-first every line whose f stays within the threshold T and finds
+    a win of cost exactly T if there is one; else T becomes the least f above it that the walk
+    met. Exact: no line costs less than the first T (a lower bound), and none costs less than
+    a later T, since every line cheaper than it keeps f (lower is admissible) below that f,
+    hence within the previous threshold, and would have been found. A position reached again
+    at no lower cost within one iteration is skipped (its first walk had as much room); a
+    position the full table forgot is walked again, so the table's size changes the time, not
+    the answer. The threshold never passes g.max_depth, the game's bound on a line's cost.
+    Returns (status, path, stats)."""
+    cdef Deep d
+    cdef int t, r, iterations = 0
+    cdef double t0 = now()
+    cdef long long replaced = 0
+    cdef size_t levels = <size_t>g.max_depth + 1, i
+    memset(&d, 0, sizeof(Deep))
+    d.g = g
+    d.lower = lower
+    d.max_states = max_states
+    d.deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    while (1 << d.label_bits) <= g.max_depth:
+        d.label_bits += 1
+    if tt_init(&d.tt, memory_bytes) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    d.tt.label_bits = d.label_bits
+    d.moves = <uint64_t **>calloc(levels, sizeof(uint64_t *))
+    d.kids = <State **>calloc(levels, sizeof(State *))
+    d.costs = <int **>calloc(levels, sizeof(int *))
+    d.fs = <int **>calloc(levels, sizeof(int *))
+    d.line = <uint64_t *>calloc(levels, sizeof(uint64_t))
+    t = floor
+    try:
+        if d.moves == NULL or d.kids == NULL or d.costs == NULL or d.fs == NULL or d.line == NULL:
+            raise MemoryError("cannot allocate the search stack")
+        if not g.won(g.ctx, &root) and lower(g.ctx, &root) > t:
+            t = lower(g.ctx, &root)
+        status = SEARCH_EXHAUSTED
+        path = []
+        if g.won(g.ctx, &root):
+            status = SEARCH_WON
+        while status == SEARCH_EXHAUSTED and t <= g.max_depth:
+            replaced += <long long>d.tt.replaced
+            tt_clear(&d.tt)
+            d.threshold = t
+            d.next = H_NONE
+            iterations += 1
+            tt_visit(&d.tt, root.removed, (root.aux << d.label_bits))
+            d.nodes += 1
+            r = deep_walk(&d, &root, 0, 0)
+            if r == 1:
+                status = SEARCH_WON
+                path = [d.line[i] for i in range(<size_t>d.win_depth)]
+            elif r < 0:
+                if d.status == DEEP_BAD_BOUND:
+                    raise RuntimeError("the game's lower bound is not admissible")
+                if d.status == DEEP_WIDE_AUX:
+                    raise RuntimeError("deepening: aux leaves no room for the cost label")
+                if d.status == DEEP_TOO_LONG:
+                    raise RuntimeError("line of play longer than the game's bound")
+                status = d.status
+            elif d.next == H_NONE:
+                break
+            else:
+                t = d.next
+        stats = {
+            "iterations": iterations,
+            "from": floor,
+            "to": t,
+            "states": d.nodes,
+            "moves_generated": d.generated,
+            "pruned": d.pruned,
+            "table_capacity": tt_capacity(&d.tt),
+            "table_replaced": replaced + <long long>d.tt.replaced,
+            "seconds": now() - t0,
+        }
+        return status, path, stats
+    finally:
+        for i in range(levels):
+            if d.moves != NULL:
+                free(d.moves[i])
+            if d.kids != NULL:
+                free(d.kids[i])
+            if d.costs != NULL:
+                free(d.costs[i])
+            if d.fs != NULL:
+                free(d.fs[i])
+        free(d.moves)
+        free(d.kids)
+        free(d.costs)
+        free(d.fs)
+        free(d.line)
+        tt_free(&d.tt)
+
+
+cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
+                   double max_seconds, size_t memory_bytes, test_fn refine, int *floor):
     """A* with a bucket queue on f = g + h, ties going to the lowest h (the deepest node: the
     last layer, f = the shortest length, is then walked depth-first). Each position is stored once (the hash map keeps its
     best g and the parent it was reached from). Won positions are not stored: a won child sets
@@ -551,7 +807,7 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     cdef long long best = -1, cost
     cdef uint32_t win_parent = 0, idx
     cdef uint64_t win_move = 0
-    cdef int n, k, fmin, f, cg, hv, limit, status = SEARCH_EXHAUSTED, max_f = 0, nextf, keep
+    cdef int n, k, fmin = 0, f, cg, hv, limit, status = SEARCH_EXHAUSTED, max_f = 0, nextf, keep
     cdef long long reexpanded = 0
     cdef bint again
     cdef int *cgs = NULL
@@ -739,6 +995,10 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                         nd.ghc |= PARTIAL
                         if a_push(&a, nextf, nextf - n_g(nd), idx) < 0:
                             status = SEARCH_LIMIT_MEMORY
+        # With an admissible h every line not yet ruled out keeps a key no lower than its
+        # cost in the queue, or runs through the node being expanded (key fmin): fmin bounds
+        # every winning line's cost from below (DEEPEN starts there).
+        floor[0] = fmin
         path = []
         if status == SEARCH_EXHAUSTED and best >= 0:
             status = SEARCH_WON
@@ -879,10 +1139,12 @@ cdef int graph_lower(void *ctx, const State *s) noexcept nogil:
     return (<Graph *>ctx).h[s.removed]
 
 
-def graph_shortest(list edges, list h, int target, bint expand_all=False):
+def graph_shortest(list edges, list h, int target, bint expand_all=False,
+                   size_t memory_bytes=1 << 24):
     """best_first over a directed graph from node 0 to target: edges (u, v, weight >= 1), h[v]
     the lower bound at node v (admissible or not: the tests give admissible, often inconsistent,
-    bounds). Returns (status code, edges of the line found as indexes into edges, stats)."""
+    bounds); memory_bytes: its budget (a few bytes leave A* no room: DEEPEN does the search).
+    Returns (status code, edges of the line found as indexes into edges, stats)."""
     cdef Game g
     cdef Graph gr
     cdef State root
@@ -920,7 +1182,7 @@ def graph_shortest(list edges, list h, int target, bint expand_all=False):
         g.expand_all = expand_all
         root.removed = 0
         root.aux = 0
-        status, path, stats, _ = best_first(&g, root, graph_lower, 0, 0.0, 1 << 24)
+        status, path, stats, _ = best_first(&g, root, graph_lower, 0, 0.0, memory_bytes)
         return status, [order[m - 1] for m in path], stats
     finally:
         free(gr.first)

@@ -814,21 +814,45 @@ def test_partial_expansion_keeps_lengths_and_stores_fewer_positions():
 @pytest.mark.core  # the fallback has the decide objective only
 def test_shortest_uses_its_whole_memory_budget():
     """Near its budget the A* search grows its arrays only as far as the budget allows and lets
-    its map fill further, rather than stopping at the first doubling that does not fit: a search
-    that stops on memory has used most of what it was given, and a budget just above what the
-    positions need is enough. Every answer is still exact."""
+    its map fill further, rather than stopping at the first doubling that does not fit: an A*
+    that hands over to DEEPEN has used most of what it was given, and a budget just above what
+    the positions need is enough for A* alone. Every answer is still exact."""
     deck, length = vectors(2)[1]
-    for mb in (1, 2, 3, 4, 5, 6):
+    for mb in (0.5, 1, 2, 3, 4, 5, 6):
         r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=mb)
-        assert r.stats["table_bytes"] <= mb << 20
+        assert r.won and len(r.moves) == length and ss.verify("pyramid-msc", deck, r).ok
+        assert r.stats["table_bytes"] <= mb * (1 << 20)
+        if "fallback" in r.stats:
+            assert r.stats["table_bytes"] >= 0.85 * mb * (1 << 20), mb
+            assert r.stats["deepening_table_capacity"] * 16 <= mb * (1 << 20)
+    assert "fallback" not in r.stats, "6 MiB holds this deck's 105,182 positions"
+
+
+@pytest.mark.core  # the fallback has the decide objective only
+def test_shortest_goes_on_past_its_memory_budget():
+    """DEEPEN: an A* search that fills its memory budget goes on as iterative deepening in the
+    same budget. With 1 MiB, decks 1..30 of the vectors keep the vectors' shortest lengths:
+    A* handed over on most of them, and on some the full table of the deepening forgot
+    positions and walked them again, which costs time and changes no answer. The limits still
+    hold across both searches and give UNKNOWN, never a longer line or BLOCKED."""
+    handed = forgot = 0
+    for i, (deck, length) in enumerate(vectors(30)):
+        r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=1)
+        assert (len(r.moves) if r.won else 0) == length, i
         if r.won:
-            assert len(r.moves) == length and ss.verify("pyramid-msc", deck, r).ok
-        else:
-            assert r.status is Status.UNKNOWN and f"memory budget ({mb} MiB)" in r.reason
-            assert r.stats["table_bytes"] >= 0.85 * (mb << 20), mb
-    assert r.won, "6 MiB holds this deck's 105,182 positions"
-    r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=0.5)
-    assert "memory budget (0.5 MiB)" in r.reason
+            assert ss.verify("pyramid-msc", deck, r).ok
+        if "fallback" in r.stats:
+            handed += 1
+            forgot += r.stats["deepening_table_replaced"] > 0
+            assert r.stats["states"] == r.stats["astar_states"] + r.stats["deepening_states"]
+            assert r.stats["deepening_from"] <= r.stats["deepening_to"] == len(r.moves)
+    assert handed >= 15 and forgot >= 3, (handed, forgot)
+    deck = vectors(171)[170][0]  # 874,000 positions in A*: 1 MiB holds about 16,000
+    r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=1, max_states=200_000)
+    assert r.status is Status.UNKNOWN and not r.moves and "state limit (200000)" in r.reason
+    assert r.stats["fallback"] == "deepening"
+    r = ss.solve("pyramid-msc", deck, objective="shortest", memory_mb=1, max_seconds=0.3)
+    assert r.status is Status.UNKNOWN and "time limit" in r.reason
 
 
 # -- answers, proofs, tampering --------------------------------------------------------------------
