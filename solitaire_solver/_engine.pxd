@@ -91,8 +91,8 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
 # Same limits and return shape as depth_first (the 4th item None): on SEARCH_WON the path is a
 # shortest line; a limit reached before the length is proven returns that limit (never a longer
 # line). Past the memory budget A* hands over to iterative deepening in the same budget (DEEPEN,
-# _engine.pyx), which needs lower admissible only and g.max_depth to bound a line's cost, and
-# a game's aux below bit 63 - (bits of g.max_depth).
+# _engine.pyx), which needs the bounds admissible only, g.max_depth to bound the shortest line's
+# cost, and aux below bit 63 - (the bits of g.max_depth), as the cost labels its table keys.
 cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
                        double max_seconds, size_t memory_bytes, test_fn refine=*)
 

@@ -566,15 +566,25 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
     return status, path, stats, None
 
 
+cdef struct Level:
+    State pos           # the position at this depth of the line walked
+    int cost            # its cost from the root
+    int kept            # its children within the threshold, least f first, in the arrays below
+    int at              # the next of them to walk
+    uint64_t *moves     # (g.max_moves entries each, allocated when the depth is first reached)
+    State *kids
+    int *costs
+    int *fs
+
+
 cdef struct Deep:
     Game *g
-    test_fn lower
+    test_fn lower       # NULL: 0
     ttable tt
-    uint64_t **moves    # per depth, allocated when first reached: the moves kept there (least
-    State **kids        # f first), the positions they lead to, their costs from the root, their f
-    int **costs
-    int **fs
-    uint64_t *line      # the move taken at each depth of the line walked
+    Level *levels       # the walk's stack, grown as lines get longer: the walk is a loop, so a
+    size_t n_levels     # long line takes heap, never C stack
+    size_t level_bytes
+    size_t level_budget # the levels' share of the memory budget
     int win_depth       # the moves of the winning line, once found
     int threshold
     int next            # the least f above the threshold met in this iteration (H_NONE: none)
@@ -591,161 +601,205 @@ cdef enum:
     DEEP_BAD_BOUND = -1     # a win cheaper than the threshold: the bound was not admissible
     DEEP_WIDE_AUX = -2      # aux leaves no room for the cost label in the table's key
     DEEP_TOO_LONG = -3      # a line of more moves than the game's bound on its cost
+    DEEP_MIN_STACK = 1 << 18    # the walk's stack under a small budget (Pyramid's takes 84 KiB)
 
 
-cdef int deep_level(Deep *d, int depth) noexcept nogil:
-    """Allocates the arrays of one depth when first reached; -1 when out of memory."""
-    cdef int mm = d.g.max_moves
-    if d.moves[depth] != NULL:
-        return 0
-    d.moves[depth] = <uint64_t *>malloc(sizeof(uint64_t) * mm)
-    d.kids[depth] = <State *>malloc(sizeof(State) * mm)
-    d.costs[depth] = <int *>malloc(sizeof(int) * mm)
-    d.fs[depth] = <int *>malloc(sizeof(int) * mm)
-    if (d.moves[depth] == NULL or d.kids[depth] == NULL or d.costs[depth] == NULL
-            or d.fs[depth] == NULL):
-        return -1
+cdef inline int deep_h(Deep *d, const State *s) noexcept nogil:
+    return d.lower(d.g.ctx, s) if d.lower != NULL else 0
+
+
+cdef int deep_level(Deep *d, size_t depth) noexcept nogil:
+    """Makes depth a level of the stack, with its arrays; -1 over the levels' share of the
+    budget or out of memory."""
+    cdef size_t mm = <size_t>d.g.max_moves, cap, each = mm * (sizeof(uint64_t) + sizeof(State)
+                                                              + 2 * sizeof(int))
+    cdef Level *grown
+    cdef Level *lv
+    if depth >= d.n_levels:
+        cap = d.n_levels * 2 if d.n_levels else 64
+        if d.level_bytes + (cap - d.n_levels) * sizeof(Level) > d.level_budget:
+            return -1
+        grown = <Level *>realloc(d.levels, cap * sizeof(Level))
+        if grown == NULL:
+            return -1
+        memset(&grown[d.n_levels], 0, (cap - d.n_levels) * sizeof(Level))
+        d.level_bytes += (cap - d.n_levels) * sizeof(Level)
+        d.levels = grown
+        d.n_levels = cap
+    lv = &d.levels[depth]
+    if lv.moves == NULL:
+        if d.level_bytes + each > d.level_budget:
+            return -1
+        lv.moves = <uint64_t *>malloc(sizeof(uint64_t) * mm)
+        lv.kids = <State *>malloc(sizeof(State) * mm)
+        lv.costs = <int *>malloc(sizeof(int) * mm)
+        lv.fs = <int *>malloc(sizeof(int) * mm)
+        d.level_bytes += each
+        if lv.moves == NULL or lv.kids == NULL or lv.costs == NULL or lv.fs == NULL:
+            return -1
     return 0
 
 
-cdef int deep_walk(Deep *d, const State *s, int cost, int depth) except -3 nogil:
-    """DEEPEN's walk below s, reached at `cost` with f within the threshold: 1 when a line of
-    cost exactly the threshold wins (d.line[0 .. d.win_depth - 1]), 0 when none does, -1 when
-    the walk stopped (d.status says why)."""
+cdef int deep_expand(Deep *d, Level *lv, size_t depth) noexcept nogil:
+    """Fills the level's children within the threshold, least f first (so that the last
+    iteration meets its line early), and lowers d.next with those above it: 1 when a child wins
+    at exactly the threshold (the line's last move is then lv.moves[lv.at - 1]), 0 else, -1
+    when the walk must stop (d.status)."""
     cdef Game *g = d.g
-    cdef uint64_t *mv
-    cdef State *kids
-    cdef int *costs
-    cdef int *fs
-    cdef int n, k, j, kept = 0, c, f, r
+    cdef uint64_t *mv = lv.moves
+    cdef int n, k, j, c, f
     cdef State st
     cdef uint64_t word
-    if g.dead != NULL and g.dead(g.ctx, s):
+    lv.kept = 0
+    lv.at = 0
+    if g.dead != NULL and g.dead(g.ctx, &lv.pos):
         d.pruned += 1
         return 0
-    if depth > g.max_depth:
-        d.status = DEEP_TOO_LONG
-        return -1
-    if deep_level(d, depth) < 0:
-        d.status = SEARCH_LIMIT_MEMORY
-        return -1
-    mv = d.moves[depth]
-    kids = d.kids[depth]
-    costs = d.costs[depth]
-    fs = d.fs[depth]
-    n = g.moves(g.ctx, s, mv)
+    n = g.moves(g.ctx, &lv.pos, mv)
     d.generated += n
     for k in range(n):
         word = mv[k]
-        g.play(g.ctx, s, word, &st)
-        c = cost + (g.cost(g.ctx, s, word) if g.cost != NULL else 1)
+        g.play(g.ctx, &lv.pos, word, &st)
+        c = lv.cost + (g.cost(g.ctx, &lv.pos, word) if g.cost != NULL else 1)
         if g.won(g.ctx, &st):
             if c < d.threshold:
                 d.status = DEEP_BAD_BOUND
                 return -1
             if c == d.threshold:
-                d.line[depth] = word
-                d.win_depth = depth + 1
+                mv[0] = word
+                lv.at = 1
+                d.win_depth = <int>depth + 1
                 return 1
             if c < d.next:
                 d.next = c
             continue
-        f = c + d.lower(g.ctx, &st)
+        f = c + deep_h(d, &st)
         if f > d.threshold:
             if f < d.next:
                 d.next = f
             continue
-        # Kept in order of f (moves already looked at move up: k >= kept), so that the last
-        # iteration meets its line early.
-        j = kept
-        while j > 0 and fs[j - 1] > f:
+        # insertion by f; the moves already read lie at k and below, kept <= k
+        j = lv.kept
+        while j > 0 and lv.fs[j - 1] > f:
             mv[j] = mv[j - 1]
-            kids[j] = kids[j - 1]
-            costs[j] = costs[j - 1]
-            fs[j] = fs[j - 1]
+            lv.kids[j] = lv.kids[j - 1]
+            lv.costs[j] = lv.costs[j - 1]
+            lv.fs[j] = lv.fs[j - 1]
             j -= 1
         mv[j] = word
-        kids[j] = st
-        costs[j] = c
-        fs[j] = f
-        kept += 1
-    for k in range(kept):
-        if kids[k].aux >> (63 - d.label_bits):
+        lv.kids[j] = st
+        lv.costs[j] = c
+        lv.fs[j] = f
+        lv.kept += 1
+    return 0
+
+
+cdef int deep_walk(Deep *d, State root) except -4 nogil:
+    """One iteration of DEEPEN: walks depth-first every line from root whose f stays within
+    d.threshold. 1 when a line of cost exactly the threshold wins (d.levels[i].moves[at - 1]
+    for i below d.win_depth), 0 when none does, -1 when the walk stopped (d.status)."""
+    cdef size_t depth = 0
+    cdef int r
+    cdef Level *lv
+    cdef State st
+    if deep_level(d, 0) < 0:
+        d.status = SEARCH_LIMIT_MEMORY
+        return -1
+    d.levels[0].pos = root
+    d.levels[0].cost = 0
+    r = deep_expand(d, &d.levels[0], 0)
+    while r == 0:
+        lv = &d.levels[depth]
+        if lv.at == lv.kept:
+            if depth == 0:
+                return 0
+            depth -= 1
+            continue
+        st = lv.kids[lv.at]
+        if st.aux >> (63 - d.label_bits):
             d.status = DEEP_WIDE_AUX
             return -1
         # The table holds each position with the least cost it was walked at in this
         # iteration: reached again at no lower cost, its walk could only repeat a part of the
         # first one (the same threshold leaves it no more room).
-        if tt_visit(&d.tt, kids[k].removed, (kids[k].aux << d.label_bits) | <uint64_t>costs[k]):
+        if tt_visit(&d.tt, st.removed, (st.aux << d.label_bits) | <uint64_t>lv.costs[lv.at]):
+            lv.at += 1
             continue
         d.nodes += 1
         r = over_limit(d.nodes, d.max_states, d.deadline)
         if r:
             d.status = r
             return -1
-        d.line[depth] = mv[k]
-        r = deep_walk(d, &kids[k], costs[k], depth + 1)
-        if r != 0:
-            return r
-    return 0
+        if depth + 1 > <size_t>d.g.max_depth:
+            d.status = DEEP_TOO_LONG
+            return -1
+        if deep_level(d, depth + 1) < 0:
+            d.status = SEARCH_LIMIT_MEMORY
+            return -1
+        lv = &d.levels[depth]   # deep_level may have moved the stack
+        lv.at += 1
+        depth += 1
+        d.levels[depth].pos = st
+        d.levels[depth].cost = lv.costs[lv.at - 1]
+        r = deep_expand(d, &d.levels[depth], depth)
+    return r
 
 
 cdef object deepening(Game *g, State root, test_fn lower, int floor, long long max_states,
                       double max_seconds, size_t memory_bytes):
     """DEEPEN: iterative deepening on f = cost + lower, from `floor` (a lower bound of every
-    winning line's cost, A*'s least f), with a transposition table at the memory budget.
+    winning line's cost, A*'s least f), in the memory budget.
 
     Each iteration walks depth-first every line whose f stays within the threshold T and finds
     a win of cost exactly T if there is one; else T becomes the least f above it that the walk
     met. Exact: no line costs less than the first T (a lower bound), and none costs less than
-    a later T, since every line cheaper than it keeps f (lower is admissible) below that f,
-    hence within the previous threshold, and would have been found. A position reached again
-    at no lower cost within one iteration is skipped (its first walk had as much room); a
-    position the full table forgot is walked again, so the table's size changes the time, not
-    the answer. The threshold never passes g.max_depth, the game's bound on a line's cost.
-    Returns (status, path, stats)."""
+    a later T: a shortest line C <= T' would keep f (lower is admissible) within T', and the
+    iteration at the old T would have met an f in (T, C] on it and set T' no higher. A position
+    reached again at no lower cost within one iteration is skipped (its first walk had as much
+    room); a position the full table forgot is walked again, so the table's size changes the
+    time, not the answer. The threshold never passes g.max_depth, the game's bound on a line's
+    cost. The table takes the budget (at least 1,024 slots), and the walk's stack besides up to
+    an eighth of it (256 KiB under 2 MiB; past that, the memory limit). Returns (status, path,
+    stats)."""
     cdef Deep d
-    cdef int t, r, iterations = 0
+    cdef int t, r = 0, iterations = 0
     cdef double t0 = now()
     cdef long long replaced = 0
-    cdef size_t levels = <size_t>g.max_depth + 1, i
+    cdef size_t i
     memset(&d, 0, sizeof(Deep))
     d.g = g
     d.lower = lower
     d.max_states = max_states
     d.deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    d.level_budget = memory_bytes // 8 if memory_bytes >= 8 * DEEP_MIN_STACK else DEEP_MIN_STACK
     while (1 << d.label_bits) <= g.max_depth:
         d.label_bits += 1
+    if root.aux >> (63 - d.label_bits):
+        raise RuntimeError("deepening: aux leaves no room for the cost label")
     if tt_init(&d.tt, memory_bytes) != 0:
         raise MemoryError("cannot allocate the transposition table")
     d.tt.label_bits = d.label_bits
-    d.moves = <uint64_t **>calloc(levels, sizeof(uint64_t *))
-    d.kids = <State **>calloc(levels, sizeof(State *))
-    d.costs = <int **>calloc(levels, sizeof(int *))
-    d.fs = <int **>calloc(levels, sizeof(int *))
-    d.line = <uint64_t *>calloc(levels, sizeof(uint64_t))
     t = floor
     try:
-        if d.moves == NULL or d.kids == NULL or d.costs == NULL or d.fs == NULL or d.line == NULL:
-            raise MemoryError("cannot allocate the search stack")
-        if not g.won(g.ctx, &root) and lower(g.ctx, &root) > t:
-            t = lower(g.ctx, &root)
         status = SEARCH_EXHAUSTED
         path = []
         if g.won(g.ctx, &root):
             status = SEARCH_WON
+        elif deep_h(&d, &root) > t:
+            t = deep_h(&d, &root)
         while status == SEARCH_EXHAUSTED and t <= g.max_depth:
             replaced += <long long>d.tt.replaced
             tt_clear(&d.tt)
             d.threshold = t
             d.next = H_NONE
             iterations += 1
-            tt_visit(&d.tt, root.removed, (root.aux << d.label_bits))
+            tt_visit(&d.tt, root.removed, root.aux << d.label_bits)
             d.nodes += 1
-            r = deep_walk(&d, &root, 0, 0)
+            with nogil:
+                r = deep_walk(&d, root)
             if r == 1:
                 status = SEARCH_WON
-                path = [d.line[i] for i in range(<size_t>d.win_depth)]
+                path = [d.levels[i].moves[d.levels[i].at - 1] for i in range(<size_t>d.win_depth)]
             elif r < 0:
                 if d.status == DEEP_BAD_BOUND:
                     raise RuntimeError("the game's lower bound is not admissible")
@@ -767,24 +821,17 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
             "pruned": d.pruned,
             "table_capacity": tt_capacity(&d.tt),
             "table_replaced": replaced + <long long>d.tt.replaced,
+            "stack_bytes": d.level_bytes,
             "seconds": now() - t0,
         }
         return status, path, stats
     finally:
-        for i in range(levels):
-            if d.moves != NULL:
-                free(d.moves[i])
-            if d.kids != NULL:
-                free(d.kids[i])
-            if d.costs != NULL:
-                free(d.costs[i])
-            if d.fs != NULL:
-                free(d.fs[i])
-        free(d.moves)
-        free(d.kids)
-        free(d.costs)
-        free(d.fs)
-        free(d.line)
+        for i in range(d.n_levels):
+            free(d.levels[i].moves)
+            free(d.levels[i].kids)
+            free(d.levels[i].costs)
+            free(d.levels[i].fs)
+        free(d.levels)
         tt_free(&d.tt)
 
 

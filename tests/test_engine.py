@@ -211,3 +211,102 @@ def test_partial_expansion_forgets_a_raised_bound_when_g_drops():
         status, line, stats = graph_shortest(edges, h, 5, expand_all)
         assert status == 0 and [edges[e][:2] for e in line] == [(0, 2), (2, 1), (1, 3), (3, 5)]
     assert stats["reexpanded"] == 0 and graph_shortest(edges, h, 5)[2]["reexpanded"] >= 1
+
+
+def _random_graph(rng, n, degree):
+    """A random weighted digraph on n nodes with a path 0 .. n-1 (weights 1..30), its target and
+    an admissible bound drawn below each node's distance (often not consistent)."""
+    pairs = {(i, i + 1) for i in range(n - 1)}
+    while len(pairs) < degree * n:
+        u, v = rng.randrange(n), rng.randrange(n)
+        if u != v:
+            pairs.add((u, v))
+    edges = [(u, v, rng.randint(1, 30)) for u, v in sorted(pairs)]
+    target = n - 1
+    dist = _distances_to(n, edges, target)
+    h = [rng.randint(0, min(d, 64)) if d is not None else rng.randint(0, 64) for d in dist]
+    return edges, h, target, dist[0]
+
+
+def _line_length(edges, line, target):
+    at, length = 0, 0
+    for e in line:
+        u, v, w = edges[e]
+        assert u == at
+        at, length = v, length + w
+    assert at == target
+    return length
+
+
+@pytest.mark.core
+def test_deepening_takes_over_midway_and_with_a_table_that_forgets():
+    """DEEPEN after an A* search that ran partway (its budget half of what it needs: it starts
+    from A*'s least f, not from the root's bound) and with a budget so small that the
+    deepening's table forgets positions: the shortest length (Dijkstra) every time, found at the
+    last threshold."""
+    import random
+
+    from solitaire_solver._engine import graph_shortest
+    rng = random.Random(18)
+    midway = forgot = 0
+    for _ in range(40):
+        edges, h, target, want = _random_graph(rng, rng.randint(300, 700), 3)
+        least = graph_shortest(edges, h, target, False, 1)[2]["table_bytes"]
+        full = graph_shortest(edges, h, target)[2]
+        if full["table_bytes"] <= least + 4096:
+            continue
+        status, line, stats = graph_shortest(edges, h, target, False,
+                                             (least + full["table_bytes"]) // 2)
+        assert status == 0 and _line_length(edges, line, target) == want
+        if stats.get("fallback") and stats["astar_states"] > 10:
+            midway += 1
+            assert stats["deepening_from"] <= stats["deepening_to"] == want
+    for _ in range(8):
+        edges, h, target, want = _random_graph(rng, 3000, 2)
+        # a weaker bound (still admissible) widens the walk past the table's 1,024 slots
+        status, line, stats = graph_shortest(edges, [x // 4 for x in h], target, False, 1)
+        assert status == 0 and _line_length(edges, line, target) == want
+        forgot += stats["deepening_table_replaced"] > 0
+    assert midway >= 10 and forgot >= 3, (midway, forgot)
+
+
+DEEP_CHAIN = """
+import threading, time
+from solitaire_solver._engine import graph_shortest
+n = 3000
+# A line of 2,999 moves; the edge back of weight 63 makes the game's bound on a line 63 n,
+# so that A*'s queue outgrows 4 MiB after some 400 positions and DEEPEN walks the rest.
+edges = [(i, i + 1, 1) for i in range(n - 1)] + [(1, 0, 63)]
+out = {}
+threading.stack_size(128 << 10)
+t = threading.Thread(target=lambda: out.setdefault("r", graph_shortest(edges, [0] * n, n - 1,
+                                                                       False, 4 << 20)))
+t.start()
+ticks = 0
+while t.is_alive():
+    time.sleep(0.001)
+    ticks += t.is_alive()
+t.join()
+status, line, stats = out["r"]
+print(status, len(line), stats["fallback"], stats["deepening_iterations"] > 1000, ticks)
+"""
+
+
+@pytest.mark.core
+def test_deepening_walks_long_lines_off_the_c_stack_and_without_the_gil():
+    """DEEPEN's walk is a loop over a stack on the heap: a line of 2,999 moves, walked in a
+    thread with a 128 KiB stack, is found (a walk that recursed once per move crashed the
+    process at about 3,000 levels there). The walk releases the GIL, as A* does: the main
+    thread keeps running while the search does. In a child process, so a crash fails the test
+    instead of the run."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    env = {**os.environ, "PYTHONPATH": str(Path(ss.__file__).parent.parent)}
+    p = subprocess.run([sys.executable, "-c", DEEP_CHAIN], capture_output=True, text=True,
+                       env=env, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    status, moves, fallback, long_walk, ticks = p.stdout.split()
+    assert (status, moves, fallback, long_walk) == ("0", "2999", "deepening", "True")
+    assert int(ticks) >= 10, "the main thread did not run while the search did"
