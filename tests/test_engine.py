@@ -303,9 +303,11 @@ def test_deepening_walks_long_lines_off_the_c_stack_and_without_the_gil():
     import subprocess
     import sys
     from pathlib import Path
+    # The child imports the same solitaire_solver as the tests, not a source tree (without the
+    # compiled core) in the working directory.
     env = {**os.environ, "PYTHONPATH": str(Path(ss.__file__).parent.parent)}
     p = subprocess.run([sys.executable, "-c", DEEP_CHAIN], capture_output=True, text=True,
-                       env=env, timeout=600)
+                       env=env, timeout=600, cwd=os.path.expanduser("~"))
     assert p.returncode == 0, p.stderr[-2000:]
     status, moves, fallback, long_walk, ticks = p.stdout.split()
     assert (status, moves, fallback, long_walk) == ("0", "2999", "deepening", "True")
