@@ -517,15 +517,23 @@ cdef long long a_add(AStar *a, const State *s, size_t slot, uint32_t parent, int
     return idx
 
 
-cdef uint64_t move_between(Game *g, const State *parent, const State *child,
+cdef uint64_t move_between(Game *g, const State *parent, const State *child, int cost,
                            uint64_t *buf) except? 0:
-    """A move that takes parent to child (the node did not keep it)."""
+    """A move that takes parent to child (the node did not keep it): one costing `cost` (the
+    difference of their g) when there is one, as two moves between the same positions may cost
+    differently (a graph's parallel edges)."""
     cdef State t
+    cdef uint64_t first = 0
     cdef int k, n = g.moves(g.ctx, parent, buf)
     for k in range(n):
         g.play(g.ctx, parent, buf[k], &t)
         if t.removed == child.removed and t.aux == child.aux:
-            return buf[k]
+            if move_cost(g, parent, buf[k]) == cost:
+                return buf[k]
+            if first == 0:
+                first = buf[k]
+    if first != 0:
+        return first
     raise RuntimeError("best-first search: no move leads from a parent to its child")
 
 
@@ -1055,7 +1063,9 @@ cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
                 i = win_parent
                 while i != 0:
                     win_move = move_between(g, &a.nodes[a.nodes[i].parent].state,
-                                            &a.nodes[i].state, buf)
+                                            &a.nodes[i].state,
+                                            n_g(&a.nodes[i]) - n_g(&a.nodes[a.nodes[i].parent]),
+                                            buf)
                     path.append(win_move)
                     cost += move_cost(g, &a.nodes[a.nodes[i].parent].state, win_move)
                     i = a.nodes[i].parent

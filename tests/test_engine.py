@@ -154,12 +154,16 @@ def _distances_to(n, edges, target):
 
 @st.composite
 def graphs(draw):
-    """A weighted digraph (no parallel edges), a target and an admissible bound, often not
-    consistent: each node's bound is drawn at or below its true distance."""
+    """A weighted digraph, a target and an admissible bound, often not consistent: each node's
+    bound is drawn at or below its true distance. Some edges have a parallel edge of another
+    weight: two moves between the same positions at different costs."""
     n = draw(st.integers(2, 14))
     pairs = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
                           .filter(lambda p: p[0] != p[1]), max_size=50, unique=True))
     edges = [(u, v, draw(st.integers(1, 30))) for u, v in pairs]
+    if edges:
+        edges += [(*edges[i][:2], w) for i, w in draw(st.lists(
+            st.tuples(st.integers(0, len(edges) - 1), st.integers(1, 30)), max_size=4))]
     target = draw(st.integers(1, n - 1))
     dist = _distances_to(n, edges, target)
     h = [draw(st.integers(0, 64 if d is None else min(d, 64))) for d in dist]
@@ -312,3 +316,15 @@ def test_deepening_walks_long_lines_off_the_c_stack_and_without_the_gil():
     status, moves, fallback, long_walk, ticks = p.stdout.split()
     assert (status, moves, fallback, long_walk) == ("0", "2999", "deepening", "True")
     assert int(ticks) >= 10, "the main thread did not run while the search did"
+
+
+@pytest.mark.core
+def test_best_first_reads_back_the_cheaper_of_two_moves_between_the_same_positions():
+    """Two moves lead from 0 to 1, costing 5 and 2. A* reached 1 at cost 2; reading the line
+    back, it must take that move, not the first one listed (which made the engine report an
+    inconsistent bound), with A* alone and after DEEPEN."""
+    from solitaire_solver._engine import graph_shortest
+    edges = [(0, 1, 5), (0, 1, 2), (1, 2, 1), (2, 3, 1)]
+    for budget in (1 << 24, 1):
+        status, line, _ = graph_shortest(edges, [0, 0, 0, 0], 3, False, budget)
+        assert status == 0 and line == [1, 2, 3]
