@@ -537,7 +537,7 @@ cdef uint64_t move_between(Game *g, const State *parent, const State *child, int
     raise RuntimeError("best-first search: no move leads from a parent to its child")
 
 
-cdef inline long long move_cost(Game *g, const State *s, uint64_t move) noexcept:
+cdef inline long long move_cost(Game *g, const State *s, uint64_t move) noexcept nogil:
     return g.cost(g.ctx, s, move) if g.cost != NULL else 1
 
 
@@ -611,6 +611,12 @@ cdef enum:
     DEEP_TOO_LONG = -3      # a line of more moves than the game's bound on its cost
     DEEP_MIN_STACK = 1 << 18    # the walk's stack under a small budget (Pyramid's takes 84 KiB)
 
+DEEP_ERRORS = {
+    DEEP_BAD_BOUND: "the game's lower bound is not admissible",
+    DEEP_WIDE_AUX: "deepening: aux leaves no room for the cost label",
+    DEEP_TOO_LONG: "line of play longer than the game's bound",
+}
+
 
 cdef inline int deep_h(Deep *d, const State *s) noexcept nogil:
     return d.lower(d.g.ctx, s) if d.lower != NULL else 0
@@ -668,7 +674,7 @@ cdef int deep_expand(Deep *d, Level *lv, size_t depth) noexcept nogil:
     for k in range(n):
         word = mv[k]
         g.play(g.ctx, &lv.pos, word, &st)
-        c = lv.cost + (g.cost(g.ctx, &lv.pos, word) if g.cost != NULL else 1)
+        c = lv.cost + <int>move_cost(g, &lv.pos, word)
         if g.won(g.ctx, &st):
             if c < d.threshold:
                 d.status = DEEP_BAD_BOUND
@@ -783,7 +789,7 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
     while (1 << d.label_bits) <= g.max_depth:
         d.label_bits += 1
     if root.aux >> (63 - d.label_bits):
-        raise RuntimeError("deepening: aux leaves no room for the cost label")
+        raise RuntimeError(DEEP_ERRORS[DEEP_WIDE_AUX])
     if tt_init(&d.tt, memory_bytes) != 0:
         raise MemoryError("cannot allocate the transposition table")
     d.tt.label_bits = d.label_bits
@@ -809,12 +815,8 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
                 status = SEARCH_WON
                 path = [d.levels[i].moves[d.levels[i].at - 1] for i in range(<size_t>d.win_depth)]
             elif r < 0:
-                if d.status == DEEP_BAD_BOUND:
-                    raise RuntimeError("the game's lower bound is not admissible")
-                if d.status == DEEP_WIDE_AUX:
-                    raise RuntimeError("deepening: aux leaves no room for the cost label")
-                if d.status == DEEP_TOO_LONG:
-                    raise RuntimeError("line of play longer than the game's bound")
+                if d.status in DEEP_ERRORS:
+                    raise RuntimeError(DEEP_ERRORS[d.status])
                 status = d.status
             elif d.next == H_NONE:
                 break
@@ -976,8 +978,8 @@ cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
                     nextf = H_NONE
                     for k in range(n):
                         g.play(g.ctx, &a.nodes[idx].state, buf[k], &kids[k])
-                        cgs[k] = n_g(&a.nodes[idx]) + (
-                            g.cost(g.ctx, &a.nodes[idx].state, buf[k]) if g.cost != NULL else 1)
+                        cgs[k] = n_g(&a.nodes[idx]) + <int>move_cost(g, &a.nodes[idx].state,
+                                                                      buf[k])
                         if cgs[k] > g.max_depth:
                             with gil:
                                 raise RuntimeError("line of play longer than the game's bound")
@@ -1050,9 +1052,9 @@ cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
                         nd.ghc |= PARTIAL
                         if a_push(&a, nextf, nextf - n_g(nd), idx) < 0:
                             status = SEARCH_LIMIT_MEMORY
-        # With an admissible h every line not yet ruled out keeps a key no lower than its
-        # cost in the queue, or runs through the node being expanded (key fmin): fmin bounds
-        # every winning line's cost from below (DEEPEN starts there).
+        # With an admissible h a shortest line keeps a node queued, or being expanded (key
+        # fmin), whose key is no higher than its length: fmin bounds the shortest length from
+        # below (DEEPEN starts there).
         floor[0] = fmin
         path = []
         if status == SEARCH_EXHAUSTED and best >= 0:

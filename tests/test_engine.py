@@ -152,6 +152,16 @@ def _distances_to(n, edges, target):
     return [dist.get(v) for v in range(n)]
 
 
+def _line_length(edges, line, target):
+    at, length = 0, 0
+    for e in line:
+        u, v, w = edges[e]
+        assert u == at
+        at, length = v, length + w
+    assert at == target
+    return length
+
+
 @st.composite
 def graphs(draw):
     """A weighted digraph, a target and an admissible bound, often not consistent: each node's
@@ -189,12 +199,7 @@ def test_best_first_finds_shortest_lines_with_any_admissible_bound(case, expand_
         assert status == 1 and line == []  # SEARCH_EXHAUSTED
         return
     assert status == 0  # SEARCH_WON
-    at, length = 0, 0
-    for e in line:
-        u, v, w = edges[e]
-        assert u == at
-        at, length = v, length + w
-    assert at == target and length == want
+    assert _line_length(edges, line, target) == want
 
 
 @pytest.mark.core
@@ -230,16 +235,6 @@ def _random_graph(rng, n, degree):
     dist = _distances_to(n, edges, target)
     h = [rng.randint(0, min(d, 64)) if d is not None else rng.randint(0, 64) for d in dist]
     return edges, h, target, dist[0]
-
-
-def _line_length(edges, line, target):
-    at, length = 0, 0
-    for e in line:
-        u, v, w = edges[e]
-        assert u == at
-        at, length = v, length + w
-    assert at == target
-    return length
 
 
 @pytest.mark.core
