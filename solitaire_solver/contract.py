@@ -63,4 +63,5 @@ class CoreRun(NamedTuple):
 def run_of(code: int, path: list, stats: dict, certificate: Optional[list] = None,
            best: Optional[int] = None, end: Any = None) -> CoreRun:
     """A CoreRun from the engine's numeric status."""
-    return CoreRun(STATUSES[code], path, stats, certificate, best, end)
+    # tuple.__new__ directly: a NamedTuple's own __new__ is one more Python frame per call.
+    return tuple.__new__(CoreRun, (STATUSES[code], path, stats, certificate, best, end))

@@ -71,6 +71,15 @@ def random_deal(seed: int) -> Deal:
 
 
 def as_deal(deal: DealLike) -> Deal:
+    if type(deal) is str:
+        # The common text straight to the C reader, as _parse() would read it, without the
+        # layers between: solve() reads a deal per call (docs/benchmarks.md).
+        compiled = _seeded()
+        cards = compiled.parse_plain(deal) if compiled is not None else None
+        if cards is not None:
+            out = Deal.__new__(Deal)
+            out._cards = cards
+            return out
     return deal if isinstance(deal, Deal) else Deal(deal)
 
 

@@ -1251,3 +1251,38 @@ def test_pool_rule_keeps_verdicts_and_cuts_blocked_decks():
             rules = GAME.rules(var)
             assert_line_wins(rules, rules.start(Deal.from_seed(seed)), on.path, seed)
     assert min(changed.values()) >= 10 and won >= 40
+
+
+@pytest.mark.core
+def test_structural_proof_after_a_search_changes_no_answer(monkeypatch):
+    """structural_after_search: solve() searches an easy Pyramid deal before looking for a
+    structural proof. Every deal of the vectors (some 410 of them blocked in plain sight) and
+    seeded deals of four variants must get the very answer of the proof-first order, and the
+    core's search must stop within a few positions where the proof applies (else the order
+    would cost time on those deals instead of saving it on the rest)."""
+    decks = (DATA / "decks.txt").read_text().splitlines()
+    calls = [("pyramid-msc", dk, {}) for dk in decks]
+    calls += [("pyramid", Deal.from_seed(s), kw) for s in range(150)
+              for kw in ({}, {"passes": 1}, {"goal": "pyramid"}, {"passes": "unlimited"})]
+
+    def answers():
+        out = []
+        for game, deal, kw in calls:
+            r = ss.solve(game, deal, **kw)
+            out.append((r.status, r.moves, r.proof, r.stats.get("states")))
+        return out
+
+    late = answers()
+    monkeypatch.setattr(type(GAME), "structural_after_search", False)
+    first = answers()
+    assert late == first
+    structural = [i for i, a in enumerate(first) if a[2] is not None and a[2].kind == "structural"]
+    assert len(structural) > 400
+    g = get_game("pyramid-msc")[0]
+    var = g.variant()
+    for i in structural[:400]:
+        game, deal, kw = calls[i]
+        spec = g.core_spec(g.read(deal, var), var, "decide", False) if game == "pyramid-msc" \
+            else GAME.core_spec(Deal(deal), GAME.variant(**kw), "decide", False)
+        run = core.solve(spec, "decide", Limits(), False)
+        assert run.status == "exhausted" and run.stats["states"] <= 64, (i, run.stats)

@@ -131,6 +131,12 @@ class Game:
         """A block visible before any search, or None."""
         return None
 
+    #: True when the core's decide search ends within a few positions on every deal that
+    #: structural_proof blocks. solve() (decide, no certificate, with the core) then searches
+    #: first and looks for the proof only when the search does not win, which is sound for any
+    #: game (a deal with a win has no proof of a block) and spares an easy deal the test.
+    structural_after_search: bool = False
+
     #: The shape of its pictures: a key of solitaire_solver.pictures.shapes.SHAPES ("" for none;
     #: docs/pictures.md).
     picture: str = ""
