@@ -13,7 +13,7 @@ from .games import Game, get_game
 from .games.base import CoreAnswer
 from .moves import Move, parse_moves
 from .proofs import check_best_score
-from .result import BlockProof, Result, Status, Verification, made
+from .result import BlockProof, Result, Status, Verification, make_result
 from .search import reference_search
 
 DEFAULT_MEMORY_MB = 256
@@ -143,7 +143,8 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
     core = core_module(g.core) if g.core else None
     # A score objective answers with a best line even when the deal cannot be won. A deal that
     # no line wins from its start is lost from every position it reaches, so a structural
-    # proof of the deal holds mid-game too.
+    # proof of the deal holds mid-game too. A game whose core stops at once where that proof
+    # applies looks for it only after a search that did not win (Game.structural_after_search).
     late = (g.structural_after_search and objective == "decide" and not certificate
             and core is not None and not after)
     proof = g.structural_proof(d, var) if objective != "score" and not late else None
@@ -167,25 +168,26 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
         if proof is not None:
             return _structural(name, proof, var, objective, after)
     if ans.status == "won":
-        return made(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats, variant=var,
-                    objective=objective, score=ans.score, after=after)
+        return make_result(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats,
+                           variant=var, objective=objective, score=ans.score, after=after)
     if ans.status == "exhausted":
-        return made(name, Status.BLOCKED, proof=g.block_proof(d, var, ans), stats=ans.stats,
-                    variant=var, objective=objective, score=ans.score, after=after)
+        return make_result(name, Status.BLOCKED, proof=g.block_proof(d, var, ans),
+                           stats=ans.stats, variant=var, objective=objective, score=ans.score,
+                           after=after)
     reason = {
         "limit-states": f"the state limit ({limits.max_states}) was reached",
         "limit-time": f"the time limit ({limits.max_seconds} s) was reached",
         "limit-memory": f"the memory budget ({_mib(limits.memory_bytes)} MiB) was reached",
     }[ans.status]
-    return made(name, Status.UNKNOWN, stats=ans.stats, variant=var, objective=objective,
-                reason=reason, after=after)
+    return make_result(name, Status.UNKNOWN, stats=ans.stats, variant=var,
+                       objective=objective, reason=reason, after=after)
 
 
 def _structural(name: str, proof: BlockProof, var: dict, objective: str,
                 after: tuple[Move, ...]) -> Result:
     """The answer of a structural proof: no search is needed for it (states 0)."""
-    return made(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
-                objective=objective, after=after)
+    return make_result(name, Status.BLOCKED, proof=proof, stats={"states": 0}, variant=var,
+                       objective=objective, after=after)
 
 
 def replay(rules: Any, d: Deal, moves: Iterable[Move], error: type = MoveError,

@@ -136,9 +136,10 @@ class Result:
         return "unknown: " + (self.reason or "a search limit was reached")
 
 
-def made(game: str, status: Status, *, moves: tuple = (), proof: Optional[BlockProof] = None,
-         stats: Optional[dict] = None, variant: Optional[dict] = None, objective: str = "decide",
-         score: Optional[int] = None, reason: str = "", after: tuple = ()) -> Result:
+def make_result(game: str, status: Status, *, moves: tuple = (),
+                proof: Optional[BlockProof] = None, stats: Optional[dict] = None,
+                variant: Optional[dict] = None, objective: str = "decide",
+                score: Optional[int] = None, reason: str = "", after: tuple = ()) -> Result:
     """Result(...) with its fields set at once: a frozen dataclass's __init__ sets each field
     through object.__setattr__, a tenth of an easy deal's solve() (docs/benchmarks.md)."""
     out = object.__new__(Result)

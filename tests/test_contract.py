@@ -113,19 +113,20 @@ def test_search_from_a_midgame_root_agrees_with_the_reference(case):
     assert compared["won"] and compared["exhausted"], compared
 
 
-def test_made_gives_the_result_the_constructor_gives():
-    """solve() builds its Result with made() (the frozen dataclass's __init__ is slow): every
-    field must be set as Result(...) sets it, defaults included, and the Result stay frozen."""
+def test_make_result_gives_the_result_the_constructor_gives():
+    """solve() builds its Result with make_result() (the frozen dataclass's __init__ is slow):
+    every field must be set as Result(...) sets it, defaults included, and the Result stay
+    frozen."""
     import pickle
     from dataclasses import FrozenInstanceError, fields
 
-    from solitaire_solver.result import Result, Status, made
+    from solitaire_solver.result import Result, Status, make_result
 
     kw = dict(moves=(Move.from_text("KS"),), stats={"states": 3}, variant={"passes": 1},
               objective="shortest", score=7, reason="r", after=(Move.from_text("draw"),))
-    fast, slow = made("pyramid", Status.WON, **kw), Result("pyramid", Status.WON, **kw)
+    fast, slow = make_result("pyramid", Status.WON, **kw), Result("pyramid", Status.WON, **kw)
     assert fast == slow and repr(fast) == repr(slow) and vars(fast) == vars(slow)
-    assert vars(made("pyramid", Status.UNKNOWN)) == vars(Result("pyramid", Status.UNKNOWN))
+    assert vars(make_result("pyramid", Status.UNKNOWN)) == vars(Result("pyramid", Status.UNKNOWN))
     assert list(vars(fast)) == [f.name for f in fields(Result)]
     assert pickle.loads(pickle.dumps(fast)) == slow
     with pytest.raises(FrozenInstanceError):
