@@ -799,8 +799,8 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
         path = []
         if g.won(g.ctx, &root):
             status = SEARCH_WON
-        elif deep_h(&d, &root) > t:
-            t = deep_h(&d, &root)
+        else:
+            t = max(t, deep_h(&d, &root))
         while status == SEARCH_EXHAUSTED and t <= g.max_depth:
             replaced += <long long>d.tt.replaced
             tt_clear(&d.tt)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Iterable, Sequence, Union
+from typing import Any, Iterable, Optional, Sequence, Union
 
 from .backend import core_module, pure_requested
 from .cards import CARD_NAMES, card_index
@@ -72,10 +72,9 @@ def random_deal(seed: int) -> Deal:
 
 def as_deal(deal: DealLike) -> Deal:
     if type(deal) is str:
-        # The common text straight to the C reader, as _parse() would read it, without the
-        # layers between: solve() reads a deal per call (docs/benchmarks.md).
-        compiled = _seeded()
-        cards = compiled.parse_plain(deal) if compiled is not None else None
+        # The common text straight to the C reader, without the layers of Deal(): solve()
+        # reads a deal per call (docs/benchmarks.md).
+        cards = _read_plain(deal)
         if cards is not None:
             out = Deal.__new__(Deal)
             out._cards = cards
@@ -122,6 +121,13 @@ def _seeded() -> Any:
     return _C_SEEDED[0]
 
 
+def _read_plain(text: str) -> Optional[tuple[int, ...]]:
+    """The common text read in C (tests/test_cards_deal.py holds it equal to _parse's reading),
+    or None: no core, or anything else, whose reading and error messages _parse keeps."""
+    compiled = _seeded()
+    return compiled.parse_plain(text) if compiled is not None else None
+
+
 _PACK, _INT = frozenset(range(52)), {int}
 
 
@@ -133,13 +139,9 @@ def _parse(cards) -> tuple[int, ...]:
         return tuple(cards)  # a pack of card indexes, each once: nothing to read or report
     cards = deal_text(cards)
     if isinstance(cards, str):
-        compiled = _seeded()
-        if compiled is not None:
-            # The same reading in C for the common text (tests/test_cards_deal.py holds the two
-            # equal); None leaves the rest, and every error message, to the lines below.
-            fast = compiled.parse_plain(cards)
-            if fast is not None:
-                return fast
+        fast = _read_plain(cards)
+        if fast is not None:
+            return fast
         tokens: list = cards.split() if "," not in cards else [
             t for t in _SPLIT.split(cards.strip()) if t]
         fast = tuple(map(_PLAIN.get, tokens))

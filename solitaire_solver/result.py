@@ -140,8 +140,8 @@ def make_result(game: str, status: Status, *, moves: tuple = (),
                 proof: Optional[BlockProof] = None, stats: Optional[dict] = None,
                 variant: Optional[dict] = None, objective: str = "decide",
                 score: Optional[int] = None, reason: str = "", after: tuple = ()) -> Result:
-    """Result(...) with its fields set at once: a frozen dataclass's __init__ sets each field
-    through object.__setattr__, a tenth of an easy deal's solve() (docs/benchmarks.md)."""
+    """Result(...) with its fields set at once, as solve() makes one per call: a frozen
+    dataclass's __init__ sets each field through object.__setattr__ (docs/benchmarks.md)."""
     out = object.__new__(Result)
     out.__dict__.update(game=game, status=status, moves=moves, proof=proof,
                         stats={} if stats is None else stats,
