@@ -2,8 +2,8 @@
 
     python benchmarks/pyramid_switches.py SWITCH DEALS [--objective O] [option=value ...]
 
-SWITCH is a key of the core's spec that the tests use to switch a rule off (`deadlock`, `dig`,
-`pool`, `partial`; `hint_states` is set to 0 for off). DEALS is `msc:A-B` (decks A..B of
+SWITCH is a key of the core's spec that the tests use to switch a rule off (`deadlock`, `follow`,
+`dig`, `pool`, `partial`; `hint_states` is set to 0 for off). DEALS is `msc:A-B` (decks A..B of
 tests/data/pyramid-msc-1500, the `pyramid-msc` preset) or `seeds:A-B` (seeded deals, the `pyramid`
 game with the options given). Each deal is searched with the rule on and off, the order
 alternating from deal to deal, so that a noisy machine slows both alike. Prints the positions, the
@@ -25,7 +25,8 @@ from solitaire_solver.games import get_game
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")
-OFF = {"deadlock": False, "dig": False, "hint_states": 0, "pool": False, "partial": False}
+OFF = {"deadlock": False, "follow": False, "dig": False, "hint_states": 0, "pool": False,
+       "partial": False}
 
 
 def deals(which: str, options: list[str]):

@@ -95,6 +95,7 @@ cdef struct PyrCtx:
     bb_t before[28]     # DEADLOCK: card bits that must leave strictly before the card at p:
                         # its cone (OVERLAP: but for the two cards covering it directly)
     int deadlock        # DEADLOCK (see deadlocked()) is on
+    int follow          # and its FOLLOW step (see with_followers())
     int pool            # POOL (see free_moves) is on
     bb_t stock_comp[24]
     bb_t stock_from[25]  # card bits of the stock places j.. (j = 0..24)
@@ -401,11 +402,30 @@ cdef inline bb_t through_waiting(PyrCtx *c, bb_t cards, bb_t waiting, const sign
 
 
 cdef inline bb_t closure(PyrCtx *c, int q, bb_t left, bb_t waiting, const signed char *at,
-                         const bb_t *pre) noexcept nogil:
+                         const bb_t *pre, const bb_t *cand, const int *xs, int m) noexcept nogil:
     """The cards known to leave strictly before the card at place q (see deadlocked)."""
     if at[q] >= 0:
         return pre[at[q]]
-    return through_waiting(c, c.before[q] & left, waiting, at, pre)
+    return with_followers(c, through_waiting(c, c.before[q] & left, waiting, at, pre), waiting,
+                          at, pre, cand, xs, m)
+
+
+cdef inline bb_t with_followers(PyrCtx *c, bb_t cards, bb_t waiting, const signed char *at,
+                                const bb_t *pre, const bb_t *cand, const int *xs,
+                                int m) noexcept nogil:
+    """FOLLOW: cards, the cards known to leave strictly before some card Z, with each waiting
+    card whose partners that can still pair with it (cand) all lie in cards: it leaves together
+    with one of them, so before Z too (and so does every card before it). The facts only grow,
+    so the rounds end. (A card with no such partner never leaves: deadlocked() returns 1 at its
+    turn, whatever was added here.)"""
+    cdef int j, grew = c.follow
+    while grew:
+        grew = 0
+        for j in range(m):
+            if not (cand[j] & ~cards) and not (cards & c.pyr_bit[xs[j]]):
+                cards = through_waiting(c, cards | c.pyr_bit[xs[j]] | pre[j], waiting, at, pre)
+                grew = 1
+    return cards
 
 
 cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
@@ -418,10 +438,14 @@ cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
       partner (b is WAITING; an optimistic reading of the stock: any stock or waste card
       counts), b leaves with a pyramid partner y, and whatever leaves strictly before every
       such y leaves strictly before b. A partner y with y before b, or b before y, cannot pair
-      with b.
+      with b;
+    - FOLLOW, the same the other way: b leaves strictly before whatever every such y leaves
+      strictly before (with_followers; deck 1120 of the vectors: 2S covers 3H, and JD can
+      leave only with 2S, so JD leaves before 3H; TS covers JD, so TS leaves before 3H, the
+      only Ten 3H can meet).
     A card that must leave before itself, or that has no partner left that can pair with it,
     never leaves: the position cannot be won. The facts only grow, so the rounds end (most
-    positions settle in one or two), at the least set of facts the three rules give. MATCHING
+    positions settle in one or two), at the least set of facts the four rules give. MATCHING
     sees each class {v, 13 - v} alone; this follows the order of leaving across the classes (a
     Six whose only Seven is covered by a Six whose Sevens are all covered by the first: seed
     64, docs/pyramid.md)."""
@@ -431,7 +455,9 @@ cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
     cdef signed char at[28]
     cdef int xs[28]
     cdef bb_t pre[28]
-    cdef int m = 0, i, p, changed = 1, feasible
+    cdef bb_t cand[28]  # per waiting card: its partners that can still pair with it
+    cdef bb_t paired
+    cdef int m = 0, i, p, changed = 1
     cdef int v
     # the values whose partners are all gone from the stock and the waste
     for v in range(1, 13):
@@ -451,24 +477,28 @@ cdef int deadlocked(PyrCtx *c, bb_t removed) noexcept nogil:
         xs[m] = p
         pre[m] = c.before[p] & left
         m += 1
+    for i in range(m):
+        cand[i] = c.comp[xs[i]] & left & ~pre[i]
     while changed:
         changed = 0
         for i in range(m):
             p = xs[i]
             cands = c.comp[p] & left & ~pre[i]
             inter = ~(<bb_t>0)
-            feasible = 0
+            paired = 0
             while cands:
                 y = cands & -cands
                 cands &= cands - 1
-                new = closure(c, c.where[bb_lowest(y)], left, waiting, at, pre)
+                new = closure(c, c.where[bb_lowest(y)], left, waiting, at, pre, cand, xs, m)
                 if new & c.pyr_bit[p]:
                     continue
                 inter &= new
-                feasible = 1
-            if not feasible:
+                paired |= y
+            if not paired:
                 return 1
-            new = through_waiting(c, pre[i] | inter, waiting, at, pre)
+            cand[i] = paired
+            new = with_followers(c, through_waiting(c, pre[i] | inter, waiting, at, pre),
+                                 waiting, at, pre, cand, xs, m)
             if new & c.pyr_bit[p]:
                 return 1
             if new != pre[i]:
@@ -654,6 +684,7 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.earliest = 0
     c.dig = 1
     c.deadlock = 1
+    c.follow = 1
     c.pool = 1
     for p in range(28):
         c.compat[card[p]] = (c.pyr_all & ~c.block[p] & ~c.pyr_bit[p]) | c.stock_all
@@ -884,7 +915,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
         spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
-        spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True))
+        spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True),
+        spec.get("follow", True))
     return run_of(status, path, stats, cert, best)
 
 
@@ -892,7 +924,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
                    bint overlap, int objective, bint real_moves, long long max_states, double max_seconds,
                    size_t memory_bytes, bint certificate, object root_position, bint dig_rule,
                    int hint_states=HINT_STATES, bint deadlock=True, bint pool=True,
-                   bint partial=True):
+                   bint partial=True, bint follow=True):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -920,6 +952,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     c.dig = dig_rule
     c.hint_states = hint_states
     c.deadlock = deadlock
+    c.follow = follow
     c.pool = pool
     game_clear(&g)
     g.ctx = &c
@@ -980,7 +1013,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
 
 def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
          uint64_t aux=0, bint overlap_pairs=False, bint stock_waste_pairs=True,
-         bint dig_rule=True, bint deadlock=True) -> bool:
+         bint dig_rule=True, bint deadlock=True, bint follow=True) -> bool:
     """The DEAD rule on a position with these cards removed, aux as in solve() (the tests, and
     the structural proof's quick look at a deal's start: games/pyramid.py; dig_rule=False
     leaves DIG out)."""
@@ -990,6 +1023,7 @@ def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
           False)
     c.dig = dig_rule
     c.deadlock = deadlock
+    c.follow = follow
     s.removed = removed
     s.aux = aux
     return pyr_dead(&c, &s) != 0

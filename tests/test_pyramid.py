@@ -705,11 +705,13 @@ def test_dig_rule_prunes_one_pass_searches():
 
 
 @pytest.mark.core
-def test_hint_try_keeps_verdicts_and_wins_deck_41_fast():
+def test_hint_try_keeps_verdicts_and_wins_deck_675_fast():
     """HINT (decide tries the removals of FREE's line first when that line needs more passes than
-    the variant has) leaves every verdict as it was, and on vector deck 41, won but not by
-    FREE's line within three passes, it searches a small part of the positions."""
-    deck = DATA.joinpath("decks.txt").read_text().split("\n")[40]
+    the variant has) leaves every verdict as it was, and on vector deck 675, won but not by
+    FREE's line within three passes, it searches a small part of the positions (1,060 against
+    121,314). (Deck 41 showed it first: 5,337 against 357,093; FOLLOW now wins it in 232 either
+    way.)"""
+    deck = DATA.joinpath("decks.txt").read_text().split("\n")[674]
     spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "decide", False)
     on = core.solve(spec, "decide", Limits(), False)
     off = core.solve({**spec, "hint_states": 0}, "decide", Limits(), False)
@@ -1221,6 +1223,48 @@ def test_deadlock_prunes_a_blocked_vector_deck():
         on = core.solve(spec, "decide", Limits(), False)
         off = core.solve({**spec, "deadlock": False}, "decide", Limits(), False)
         assert on.status == off.status, seed
+
+
+@pytest.mark.core
+def test_follow_step_is_sound():
+    """Wherever DEADLOCK's FOLLOW step (a waiting card leaves before whatever all its partners
+    leave before) makes the dead test fire, and the test without it does not, the reference
+    search finds no win."""
+    fired = proved = 0
+    for passes, goal, overlap in ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False),
+                                  (0, "pyramid", False), (0, "all", True)):
+        rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
+        for seed in range(500):
+            deal, pos = random_midgame(seed, rules, 2 + seed % 12)
+            aux = core_aux(rules, pos)
+            args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
+            if rules.won(pos) or not core.dead(*args) or core.dead(*args, follow=False):
+                continue
+            fired += 1
+            status = reference_search(rules, pos, 20000).status
+            assert status != "won", (passes, goal, overlap, seed)
+            proved += status == "exhausted"
+    assert fired >= 15 and proved >= 8
+
+
+@pytest.mark.core
+def test_follow_step_cuts_blocked_vector_decks():
+    """Vector decks 783 and 1120 (blocked even with unlimited passes) end at the start with
+    FOLLOW (138,802 and 127,342 positions without it), and FOLLOW keeps the verdicts of the
+    first 300 vector decks."""
+    decks = DATA.joinpath("decks.txt").read_text().split("\n")
+    var = GAME.variant(passes=3, goal="pyramid")
+    for n in (783, 1120):
+        spec = GAME.core_spec(as_deal(decks[n - 1]), var, "decide", False)
+        on = core.solve(spec, "decide", Limits(), False)
+        off = core.solve({**spec, "follow": False}, "decide", Limits(), False)
+        assert on.status == off.status == "exhausted"
+        assert on.stats["states"] < 100 < 100_000 < off.stats["states"], n
+    for deck in decks[:300]:
+        spec = GAME.core_spec(as_deal(deck), var, "decide", False)
+        on = core.solve(spec, "decide", Limits(), False)
+        off = core.solve({**spec, "follow": False}, "decide", Limits(), False)
+        assert on.status == off.status, deck
 
 
 @pytest.mark.core

@@ -9,8 +9,11 @@ import pytest
 
 import solitaire_solver as ss
 from solitaire_solver.backend import core_module
+from solitaire_solver.cards import CARD_NAMES
 from solitaire_solver.deal import Deal
 from solitaire_solver.games import GAMES, get_game
+from solitaire_solver.games.pyramid import waiting_sentence
+from solitaire_solver.result import BlockProof
 
 PYRAMID, _ = get_game("pyramid")
 
@@ -106,19 +109,32 @@ def test_pyramid_root_cut_by_the_dead_rule_is_always_explained():
 
 
 def test_pyramid_waiting_cards_state_their_steps():
-    # Seed 356: no Six and no Jack is in the stock. 7C can leave only with 6S, which JC, JD, 2S
-    # and JS cover; 7C covers 2C, so JD and JS, the only Jacks 2C can meet, leave before it.
+    # Seed 356: no Six and no Jack is in the stock. 2C can leave only with JD or JS, which both
+    # cover 6S, so 2C leaves before 6S (FOLLOW); 7C covers 2C, so 7C leaves before 6S too, the
+    # only Six it can meet.
     deal = Deal.from_seed(356)
     r = ss.solve("pyramid", deal)
     assert r.blocked and r.proof.kind == "structural"
-    assert r.proof.details == {"rule": "waiting",
-                               "steps": [["7C", ["JC", "JD", "2S", "JS"]], ["2C", []]]}
+    assert r.proof.details == {"rule": "waiting", "steps": [["2C", [], ["6S"]], ["7C", []]]}
     s = r.proof.sentence
-    assert s.startswith("7C (row 3 place 3) and 2C (row 2 place 2) have no partner left")
-    assert "7C can leave only with 6S, and JC, JD, 2S and JS must leave before it" in s
-    assert s.endswith("2C can meet only JD and JS, which must leave before 2C, so 2C can never "
-                      "leave")
+    assert s.startswith("2C (row 2 place 2) and 7C (row 3 place 3) have no partner left")
+    assert "2C can leave only with JD or JS, and each of them must leave before 6S, so 2C must " \
+           "too" in s
+    assert s.endswith("7C can meet only 6S, which must leave after 7C, so 7C can never leave")
     assert ss.verify("pyramid", deal, r).ok is True
+    # The proof the rule gave before FOLLOW still checks: 7C can leave only with 6S, which JC,
+    # JD, 2S and JS cover; 7C covers 2C, so JD and JS, the only Jacks 2C can meet, leave before
+    # it.
+    old_steps = [(CARD_NAMES.index("7C"), [CARD_NAMES.index(c) for c in ("JC", "JD", "2S", "JS")]),
+                 (CARD_NAMES.index("2C"), [])]
+    rules = PYRAMID.rules(PYRAMID.variant())
+    before = BlockProof(kind="structural",
+                        sentence=waiting_sentence(rules, rules.start(deal), old_steps),
+                        details={"rule": "waiting",
+                                 "steps": [["7C", ["JC", "JD", "2S", "JS"]], ["2C", []]]})
+    assert "7C can leave only with 6S, and JC, JD, 2S and JS must leave before it" in \
+        before.sentence
+    assert ss.verify("pyramid", deal, before).ok is True
     # Seed 64: a cycle. 6H can leave only with 7C, which 6D covers; 6D only with 7D or 7H,
     # which 6H covers.
     r64 = ss.solve("pyramid", Deal.from_seed(64))
@@ -129,6 +145,10 @@ def test_pyramid_waiting_cards_state_their_steps():
     # sentence.
     for steps, why in (([["8S", []]], "without a partner"),
                        ([["7C", ["JC", "JD", "2S", "JS", "6D"]], ["2C", []]], "need not leave"),
+                       ([["2C", [], ["6S", "7C"]], ["7C", []]], "not every partner of 2C"),
+                       ([["2C", [], []], ["7C", []]], "not a card and one or two lists"),
+                       ([["2C", [], ["6S"], []], ["7C", []]], "not a card and one or two lists"),
+                       ([["2C", [], ["6S"]], ["7C", [], ["6S"]]], "no partner left"),
                        ([["7C", ["JC"]]], "no card that can never leave"),
                        ([["7C", ["JC", "JD", "2S", "JS"]], ["2C", []], ["2C", []]], "goes on"),
                        ([["ZZ", []]], "not a card"), ("7C", "lists its steps"),

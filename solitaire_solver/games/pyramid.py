@@ -218,7 +218,7 @@ class _Order:
     """Facts "a leaves strictly before b" about the pyramid cards of a position, as the DEADLOCK
     rule of the core (_pyramid.pyx, deadlocked) derives them: a card's cone (with overlap_pairs,
     but for the two cards covering it directly) leaves before it; transitivity; and the steps
-    of a waiting card (add())."""
+    of a waiting card (add(), and FOLLOW: add_after())."""
 
     def __init__(self, rules: PyramidRules, pos: Any) -> None:
         self.rules, self.pos, self.at = rules, pos, _at(pos)
@@ -238,6 +238,22 @@ class _Order:
         """The cards known to leave before every partner of x (partners() not empty)."""
         return set.intersection(*(self.before[y] for y in self.partners(x)))
 
+    def leads(self, x: int, z: int) -> bool:
+        """Every partner of x (waiting, partners() not empty) leaves before z, a pyramid card
+        left: x leaves with one of them, so before z too (FOLLOW)."""
+        return z in self.before and all(y in self.before[z] for y in self.partners(x))
+
+    def follows(self, x: int, cards: set[int]) -> list[int]:
+        """The cards of cards, in index order, that x leads (leads()) and is not yet known to
+        leave before."""
+        return sorted(z for z in cards if x not in self.before[z] and self.leads(x, z))
+
+    def add_after(self, x: int, later: list[int]) -> None:
+        """x leaves before each card of later (follows()), and so does every card before x."""
+        for z in later:
+            self.before[z] |= {x}
+        self.add(x, set())
+
     def add(self, x: int, cards: set[int]) -> None:
         """x, waiting, leaves with one of its partners: cards, which leave before each of them,
         leave before x, and so before every card x leaves before."""
@@ -255,17 +271,21 @@ class _Order:
         return x in self.before[x] or not self.partners(x)
 
 
-def waiting_steps(rules: PyramidRules, pos: Any) -> Optional[list[tuple[int, list[int]]]]:
+Step = tuple  # (x, cards) or (x, cards, later): see waiting_steps
+
+
+def waiting_steps(rules: PyramidRules, pos: Any) -> Optional[list[Step]]:
     """The DEADLOCK rule of the core on the layout alone, as steps: (x, cards) says that x,
     waiting, can leave only with its partners, and that the cards leave before each of those,
-    so before x. The last step's card then leaves before itself or has no partner left. Only
-    cards that are waiting or partners of waiting cards are named (no other fact is used
-    later). The steps, or None when the rule does not fire."""
+    so before x; (x, cards, later) says as well that each of those leaves before every card of
+    later, so x does too (FOLLOW). The last step's card then leaves before itself or has no
+    partner left. Only cards that are waiting or partners of waiting cards are named (no other
+    fact is used later). The steps, or None when the rule does not fire."""
     if len(_waiting(pos)) < 2:  # one waiting card alone: MATCHING says all (as in the core)
         return None
     order = _Order(rules, pos)
     named = set(order.waiting).union(*(_left_of_value(pos, 13 - value(x)) for x in order.waiting))
-    steps: list[tuple[int, list[int]]] = []
+    steps: list[Step] = []
     changed = True
     while changed:
         changed = False
@@ -273,9 +293,11 @@ def waiting_steps(rules: PyramidRules, pos: Any) -> Optional[list[tuple[int, lis
             if not order.partners(x):
                 return [*steps, (x, [])]
             new = (order.common(x) & named) - order.before[x]
-            if new:
+            later = order.follows(x, named)
+            if new or later:
                 order.add(x, new)
-                steps.append((x, sorted(new)))
+                order.add_after(x, later)
+                steps.append((x, sorted(new), later) if later else (x, sorted(new)))
                 changed = True
                 if order.stuck(x):
                     return steps
@@ -286,16 +308,17 @@ def _and(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[tuple[int, list[int]]]) -> str:
+def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[Step]) -> str:
     """The sentence of the claim of waiting_steps: one clause a step, in order."""
     order = _Order(rules, pos)
-    cards = list(dict.fromkeys(x for x, _ in steps))
+    cards = list(dict.fromkeys(step[0] for step in steps))
     head = (f"{_and([f'{CARD_NAMES[x]} ({_where(pos, x)})' for x in cards])} "
             f"{'has' if len(cards) == 1 else 'have'} no partner left in the stock or the waste, "
             "so each leaves with a pyramid card after the cards covering it and its partner's, "
             "and they wait on each other: ")
     clauses = []
-    for x, new in steps:
+    for x, new, *rest in steps:
+        later = rest[0] if rest else []
         name = CARD_NAMES[x]
         meet = order.partners(x)
         if not meet:
@@ -310,10 +333,17 @@ def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[tuple[int, list[
                            f"{name} can never leave")
             break
         them = "it" if len(meet) == 1 else "each of them"
-        clauses.append(f"{name} can leave only with {' or '.join(CARD_NAMES[y] for y in meet)}, "
-                       f"and {_and([CARD_NAMES[c] for c in new])} must leave before {them}, "
+        clause = f"{name} can leave only with {' or '.join(CARD_NAMES[y] for y in meet)}"
+        if new:
+            clause += (f", and {_and([CARD_NAMES[c] for c in new])} must leave before {them}, "
                        f"so before {name}")
+        if later:
+            who = CARD_NAMES[meet[0]] if new and len(meet) == 1 else them
+            clause += (f", and {who} must leave before {_and([CARD_NAMES[c] for c in later])}, "
+                       f"so {name} must too")
+        clauses.append(clause)
         order.add(x, set(new))
+        order.add_after(x, later)
         if x in order.before[x]:
             clauses[-1] += f": {name} must leave before itself"
     return head + "; ".join(clauses)
@@ -326,12 +356,19 @@ def _check_waiting(rules: PyramidRules, pos: Any, steps: Any, proof: BlockProof)
     if not isinstance(steps, list) or not steps:
         raise VerificationError(f"a waiting proof lists its steps ({steps!r})")
     order = _Order(rules, pos)
+    decoded: list[Step] = []
     for i, step in enumerate(steps):
         try:
+            if not 2 <= len(step) <= 3:
+                raise ValueError
             x, cards = CARD_NAMES.index(step[0]), [CARD_NAMES.index(c) for c in step[1]]
+            later = [CARD_NAMES.index(c) for c in step[2]] if len(step) == 3 else []
+            if len(step) == 3 and not later:
+                raise ValueError
         except (ValueError, TypeError, IndexError, KeyError):
-            raise VerificationError(f"step {i + 1} is not a card and a list of cards "
+            raise VerificationError(f"step {i + 1} is not a card and one or two lists of cards "
                                     f"({step!r})") from None
+        decoded.append((x, cards, later) if later else (x, cards))
         if x not in order.waiting:
             raise VerificationError(f"{step[0]} is not a pyramid card (not a King) without a "
                                     "partner in the stock or the waste")
@@ -341,24 +378,32 @@ def _check_waiting(rules: PyramidRules, pos: Any, steps: Any, proof: BlockProof)
                 raise VerificationError(f"{', '.join(CARD_NAMES[c] for c in late)} need not "
                                         f"leave before every partner of {step[0]}")
             order.add(x, set(cards))
+            early = [z for z in later if not order.leads(x, z)]
+            if early:
+                raise VerificationError(f"not every partner of {step[0]} must leave before "
+                                        f"{', '.join(CARD_NAMES[c] for c in early)}")
+            order.add_after(x, later)
+        elif later:
+            raise VerificationError(f"{step[0]} has no partner left, so no card must leave "
+                                    "after it")
         if order.stuck(x):
             if i != len(steps) - 1:
                 raise VerificationError(f"the proof goes on after step {i + 1}, which ends it")
             break
     else:
         raise VerificationError("the steps end with no card that can never leave")
-    decoded = [(CARD_NAMES.index(a), [CARD_NAMES.index(c) for c in b]) for a, b in steps]
     if proof.sentence != waiting_sentence(rules, pos, decoded):
         raise VerificationError("the proof's sentence does not state its claim")
 
 
-def _waiting_proof(rules: PyramidRules, pos: Any, steps: list[tuple[int, list[int]]]) -> BlockProof:
+def _waiting_proof(rules: PyramidRules, pos: Any, steps: list[Step]) -> BlockProof:
     """The structural proof that the cards of waiting_steps wait on each other."""
     return BlockProof(kind="structural",
                       sentence=lambda: waiting_sentence(rules, pos, steps),
                       details=lambda: {"rule": "waiting",
-                                       "steps": [[CARD_NAMES[x], [CARD_NAMES[c] for c in cs]]
-                                                 for x, cs in steps]})
+                                       "steps": [[CARD_NAMES[x]] + [[CARD_NAMES[c] for c in cs]
+                                                                    for cs in rest]
+                                                 for x, *rest in steps]})
 
 
 def _structural(rules: PyramidRules, pos: Any, cards: Optional[list[int]]) -> Optional[BlockProof]:
