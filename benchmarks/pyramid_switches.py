@@ -25,7 +25,7 @@ from solitaire_solver.games import get_game
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")
-OFF = {"deadlock": False, "follow": False, "dig": False, "hint_states": 0, "pool": False,
+OFF = {"deadlock": False, "follow": False, "taken": False, "dig": False, "hint_states": 0, "pool": False,
        "partial": False}
 
 

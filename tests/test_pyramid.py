@@ -705,13 +705,13 @@ def test_dig_rule_prunes_one_pass_searches():
 
 
 @pytest.mark.core
-def test_hint_try_keeps_verdicts_and_wins_deck_675_fast():
+def test_hint_try_keeps_verdicts_and_wins_deck_776_fast():
     """HINT (decide tries the removals of FREE's line first when that line needs more passes than
-    the variant has) leaves every verdict as it was, and on vector deck 675, won but not by
-    FREE's line within three passes, it searches a small part of the positions (1,060 against
-    121,314). (Deck 41 showed it first: 5,337 against 357,093; FOLLOW now wins it in 232 either
-    way.)"""
-    deck = DATA.joinpath("decks.txt").read_text().split("\n")[674]
+    the variant has) leaves every verdict as it was, and on vector deck 776, won but not by
+    FREE's line within three passes, it searches a small part of the positions (1,080 against
+    76,954). (Deck 41 showed it first, 5,337 against 357,093, and then deck 675; FOLLOW and
+    TAKEN now settle both at once either way.)"""
+    deck = DATA.joinpath("decks.txt").read_text().split("\n")[775]
     spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "decide", False)
     on = core.solve(spec, "decide", Limits(), False)
     off = core.solve({**spec, "hint_states": 0}, "decide", Limits(), False)
@@ -986,7 +986,7 @@ def test_free_and_earliest_decide_like_the_full_search(passes, goal, sw):
 @pytest.mark.core  # the core's FREE search
 def test_relaxed_block_says_so_and_checks():
     """A block found by the FREE search holds for any number of passes; its proof says so."""
-    deck = vectors(400)[393][0]
+    deck = vectors(654)[653][0]
     r = ss.solve("pyramid-msc", deck)
     assert r.blocked and r.stats["relaxed"] == "unlimited passes"
     assert "even with unlimited passes" in r.proof.sentence
@@ -1172,17 +1172,17 @@ def test_decide_tries_the_exact_search_first():
     """decide gives the EARLIEST search (exact for the passes) its first PROBE_STATES positions
     before the FREE search. Vector deck 143 is won there in 26 positions; FREE first found a line
     that needs more than three passes and took 106,694 positions in all. A blocked deck the
-    probe cannot settle (161) is still proved by FREE, and the limits bound the searches
+    probe cannot settle (64) is still proved by FREE, and the limits bound the searches
     together: a limit just past the probe is kept."""
     decks = DATA.joinpath("decks.txt").read_text().split("\n")
     won = ss.solve("pyramid-msc", decks[142])
     assert won.won and won.stats["states"] <= 1000
     assert ss.verify("pyramid-msc", decks[142], won).ok is True
-    blocked = ss.solve("pyramid-msc", decks[160])
+    blocked = ss.solve("pyramid-msc", decks[63])
     assert blocked.blocked and blocked.stats.get("relaxed") == "unlimited passes"
     assert blocked.stats["states"] > 1000
     for n in (999, 1000, 1001, 1002, 5000):
-        r = ss.solve("pyramid-msc", decks[160], max_states=n)
+        r = ss.solve("pyramid-msc", decks[63], max_states=n)
         assert r.status is Status.UNKNOWN and r.stats["states"] <= n
 
 
@@ -1238,7 +1238,8 @@ def test_follow_step_is_sound():
             deal, pos = random_midgame(seed, rules, 2 + seed % 12)
             aux = core_aux(rules, pos)
             args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
-            if rules.won(pos) or not core.dead(*args) or core.dead(*args, follow=False):
+            if (rules.won(pos) or not core.dead(*args, taken=False)
+                    or core.dead(*args, follow=False, taken=False)):
                 continue
             fired += 1
             status = reference_search(rules, pos, 20000).status
@@ -1250,12 +1251,12 @@ def test_follow_step_is_sound():
 @pytest.mark.core
 def test_follow_step_cuts_blocked_vector_decks():
     """Vector decks 783 and 1120 (blocked even with unlimited passes) end at the start with
-    FOLLOW (138,802 and 127,342 positions without it), and FOLLOW keeps the verdicts of the
-    first 300 vector decks."""
+    FOLLOW (138,802 and 127,342 positions without it; TAKEN off in both, as it ends them too),
+    and FOLLOW keeps the verdicts of the first 300 vector decks."""
     decks = DATA.joinpath("decks.txt").read_text().split("\n")
     var = GAME.variant(passes=3, goal="pyramid")
     for n in (783, 1120):
-        spec = GAME.core_spec(as_deal(decks[n - 1]), var, "decide", False)
+        spec = {**GAME.core_spec(as_deal(decks[n - 1]), var, "decide", False), "taken": False}
         on = core.solve(spec, "decide", Limits(), False)
         off = core.solve({**spec, "follow": False}, "decide", Limits(), False)
         assert on.status == off.status == "exhausted"
@@ -1265,6 +1266,71 @@ def test_follow_step_cuts_blocked_vector_decks():
         on = core.solve(spec, "decide", Limits(), False)
         off = core.solve({**spec, "follow": False}, "decide", Limits(), False)
         assert on.status == off.status, deck
+
+
+@pytest.mark.core
+def test_taken_rule_is_sound():
+    """Wherever TAKEN (a pyramid card whose stock and waste partners other cards must take waits
+    on a pyramid card) makes the dead test fire, and the test without it does not, the
+    reference search finds no win; both goals, with and without overlap_pairs."""
+    fired = proved = 0
+    for passes, goal, overlap in ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False),
+                                  (0, "pyramid", False), (0, "all", True), (2, "pyramid", True)):
+        rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
+        for seed in range(400):
+            deal, pos = random_midgame(seed, rules, 2 + seed % 12)
+            aux = core_aux(rules, pos)
+            args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
+            if rules.won(pos) or not core.dead(*args) or core.dead(*args, taken=False):
+                continue
+            fired += 1
+            status = reference_search(rules, pos, 20000).status
+            assert status != "won", (passes, goal, overlap, seed)
+            proved += status == "exhausted"
+    assert fired >= 25 and proved >= 10
+
+
+@pytest.mark.core
+def test_taken_rule_cuts_blocked_vector_decks():
+    """Vector decks 394 and 1486 (blocked even with unlimited passes) end at the start with
+    TAKEN (139,850 and 111,177 positions without it), deck 1104 (blocked in three passes, won
+    with more) searches about half the positions, and TAKEN keeps the verdicts of the first 300
+    vector decks."""
+    decks = DATA.joinpath("decks.txt").read_text().split("\n")
+    var = GAME.variant(passes=3, goal="pyramid")
+    runs = {}
+    for n in (394, 1486, 1104):
+        spec = GAME.core_spec(as_deal(decks[n - 1]), var, "decide", False)
+        on = core.solve(spec, "decide", Limits(), False)
+        off = core.solve({**spec, "taken": False}, "decide", Limits(), False)
+        assert on.status == off.status == "exhausted"
+        runs[n] = on.stats["states"], off.stats["states"]
+    assert runs[394][0] < 100 < 100_000 < runs[394][1]
+    assert runs[1486][0] < 100 < 100_000 < runs[1486][1]
+    assert runs[1104][0] * 1.5 < runs[1104][1]
+    for deck in decks[:300]:
+        spec = GAME.core_spec(as_deal(deck), var, "decide", False)
+        on = core.solve(spec, "decide", Limits(), False)
+        off = core.solve({**spec, "taken": False}, "decide", Limits(), False)
+        assert on.status == off.status, deck
+
+
+@pytest.mark.core
+def test_taken_rule_at_the_start_of_a_search_without_it():
+    """With goal all the searches leave TAKEN out (it costs more than it cuts there), but a deal
+    it blocks at the start still ends there: seed 19 (9C can meet only the stock's 4D, so 9D
+    waits on 4S; JH only 2S, so JD waits too) stops at once, 5,695 positions without the rule,
+    and the answer names it."""
+    deal = Deal.from_seed(19)
+    assert core.dead(deal.cards, 0, 3, True) and not core.dead(deal.cards, 0, 3, True, taken=False)
+    spec = GAME.core_spec(deal, GAME.variant(), "decide", False)
+    run = core.solve(spec, "decide", Limits(), False)
+    off = core.solve({**spec, "taken": False}, "decide", Limits(), False)
+    assert run.status == off.status == "exhausted"
+    assert run.stats["states"] == 1 and off.stats["states"] > 1000
+    r = ss.solve("pyramid", deal)
+    assert r.blocked and "but it is taken (9C can meet only 4D)" in r.proof.sentence
+    assert ss.verify("pyramid", deal, r).ok is True
 
 
 @pytest.mark.core

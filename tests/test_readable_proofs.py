@@ -109,32 +109,37 @@ def test_pyramid_root_cut_by_the_dead_rule_is_always_explained():
 
 
 def test_pyramid_waiting_cards_state_their_steps():
-    # Seed 356: no Six and no Jack is in the stock. 2C can leave only with JD or JS, which both
-    # cover 6S, so 2C leaves before 6S (FOLLOW); 7C covers 2C, so 7C leaves before 6S too, the
-    # only Six it can meet.
+    # Seed 356: no Jack is in the stock, so 2C waits; the stock's Sevens, 7D and 7S, are the
+    # only ones 6C and 6H (stock cards, which must go with goal all) can meet, so 6S waits on
+    # 7C (TAKEN). 7C covers 2C, so 7C leaves before 2C and 6S (with it) does too (FOLLOW); 6S
+    # covers 2C's Jacks, JD and JS, so they leave before 2C, its only partners.
     deal = Deal.from_seed(356)
     r = ss.solve("pyramid", deal)
     assert r.blocked and r.proof.kind == "structural"
-    assert r.proof.details == {"rule": "waiting", "steps": [["2C", [], ["6S"]], ["7C", []]]}
+    assert r.proof.details == {"rule": "waiting",
+                               "steps": [["6S", ["6D", "QS"], ["2C"]], ["2C", []]]}
     s = r.proof.sentence
-    assert s.startswith("2C (row 2 place 2) and 7C (row 3 place 3) have no partner left")
-    assert "2C can leave only with JD or JS, and each of them must leave before 6S, so 2C must " \
-           "too" in s
-    assert s.endswith("7C can meet only 6S, which must leave after 7C, so 7C can never leave")
+    assert s.startswith("2C (row 2 place 2) has no partner left in the stock or the waste, and "
+                        "6S (row 2 place 1) has 7D and 7S left in the stock or the waste, but they "
+                        "are taken (6C and 6H can meet only 7D and 7S)")
+    assert "6S can leave only with 7C, and 6D and QS must leave before it, so before 6S, and 7C " \
+           "must leave before 2C, so 6S must too" in s
+    assert s.endswith("2C can meet only JD and JS, which must leave before 2C, so 2C can never "
+                      "leave")
     assert ss.verify("pyramid", deal, r).ok is True
-    # The proof the rule gave before FOLLOW still checks: 7C can leave only with 6S, which JC,
-    # JD, 2S and JS cover; 7C covers 2C, so JD and JS, the only Jacks 2C can meet, leave before
-    # it.
-    old_steps = [(CARD_NAMES.index("7C"), [CARD_NAMES.index(c) for c in ("JC", "JD", "2S", "JS")]),
-                 (CARD_NAMES.index("2C"), [])]
+    # The proofs the rule gave before TAKEN and before FOLLOW still check, with their sentences:
+    # 2C can leave only with JD or JS, which both cover 6S; and 7C can leave only with 6S,
+    # which JC, JD, 2S and JS cover, while 7C covers 2C.
     rules = PYRAMID.rules(PYRAMID.variant())
-    before = BlockProof(kind="structural",
-                        sentence=waiting_sentence(rules, rules.start(deal), old_steps),
-                        details={"rule": "waiting",
-                                 "steps": [["7C", ["JC", "JD", "2S", "JS"]], ["2C", []]]})
+    for old in ([["2C", [], ["6S"]], ["7C", []]], [["7C", ["JC", "JD", "2S", "JS"]], ["2C", []]]):
+        steps = [(CARD_NAMES.index(x), *([CARD_NAMES.index(c) for c in cs] for cs in rest))
+                 for x, *rest in old]
+        before = BlockProof(kind="structural",
+                            sentence=waiting_sentence(rules, rules.start(deal), steps),
+                            details={"rule": "waiting", "steps": old})
+        assert ss.verify("pyramid", deal, before).ok is True, old
     assert "7C can leave only with 6S, and JC, JD, 2S and JS must leave before it" in \
         before.sentence
-    assert ss.verify("pyramid", deal, before).ok is True
     # Seed 64: a cycle. 6H can leave only with 7C, which 6D covers; 6D only with 7D or 7H,
     # which 6H covers.
     r64 = ss.solve("pyramid", Deal.from_seed(64))

@@ -206,12 +206,47 @@ def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockPro
                                        "partners": [CARD_NAMES[c] for c in met()]})
 
 
-def _waiting(pos: Any) -> list[int]:
-    """The pyramid cards (not Kings), in reading order, with no partner left in the stock or
-    the waste: each can leave only with a pyramid card (WAITING)."""
+Taking = tuple  # (cards S, the cards N(S) they take): see _taken
+
+
+def _taken(rules: PyramidRules, pos: Any) -> dict[int, list[Taking]]:
+    """TAKEN (the core's taken()): each pyramid card (not a King) whose partners in the stock
+    and the waste all leave with other cards, with the sets that take them: cards S of its
+    value that must all go and can meet only N(S), no more cards than S, so that every card of
+    N(S) leaves with a card of S."""
+    at = _at(pos)
     others = {*pos.stock, *pos.waste}
+    out: dict[int, list[Taking]] = {}
+    for v in range(1, 13):
+        cards = [c for c in _left_of_value(pos, v) if c in at or rules.goal == "all"]
+        meets = {c: _meets(rules, pos, at, c) for c in cards}
+        sets = [(list(group), sorted(union))
+                for size in range(1, len(cards))
+                for group in combinations(cards, size)
+                if len(union := frozenset().union(*(meets[c] for c in group))) <= size]
+        for x in cards:
+            pool = others.intersection(meets[x])
+            if x not in at or not pool:
+                continue
+            # the smallest sets first, each only if it takes a partner the ones before it did not
+            used, left = [], set(pool)
+            for group, union in sets:
+                if x not in group and left.intersection(union):
+                    used.append((group, union))
+                    left -= set(union)
+            if not left:
+                out[x] = used
+    return out
+
+
+def _waiting(rules: PyramidRules, pos: Any) -> list[int]:
+    """The pyramid cards (not Kings), in reading order, that can leave only with a pyramid
+    card (WAITING): no partner left in the stock or the waste, or all of those taken
+    (_taken)."""
+    others = {*pos.stock, *pos.waste}
+    taken = _taken(rules, pos)
     return [x for x in pos.pyramid if x is not None and value(x) != 13
-            and not others.intersection(_left_of_value(pos, 13 - value(x)))]
+            and (x in taken or not others.intersection(_left_of_value(pos, 13 - value(x))))]
 
 
 class _Order:
@@ -222,7 +257,7 @@ class _Order:
 
     def __init__(self, rules: PyramidRules, pos: Any) -> None:
         self.rules, self.pos, self.at = rules, pos, _at(pos)
-        self.waiting = _waiting(pos)
+        self.waiting = _waiting(rules, pos)
         self.before: dict[int, set[int]] = {}
         for x, p in self.at.items():
             places = cone(p) - frozenset(covering(p)) if rules.overlap_pairs else cone(p)
@@ -281,17 +316,20 @@ def waiting_steps(rules: PyramidRules, pos: Any) -> Optional[list[Step]]:
     later, so x does too (FOLLOW). The last step's card then leaves before itself or has no
     partner left. Only cards that are waiting or partners of waiting cards are named (no other
     fact is used later). The steps, or None when the rule does not fire."""
-    if len(_waiting(pos)) < 2:  # one waiting card alone: MATCHING says all (as in the core)
+    if len(_waiting(rules, pos)) < 2:  # one waiting card alone: MATCHING says all (as in the core)
         return None
     order = _Order(rules, pos)
-    named = set(order.waiting).union(*(_left_of_value(pos, 13 - value(x)) for x in order.waiting))
+    named = set(order.waiting).union(*(_left_of_value(pos, 13 - value(x))
+                                       for x in order.waiting)).intersection(order.at)
     steps: list[Step] = []
     changed = True
     while changed:
         changed = False
         for x in order.waiting:
-            if not order.partners(x):
-                return [*steps, (x, [])]
+            # end as soon as any card is left without a partner (the shortest proof)
+            for w in order.waiting:
+                if not order.partners(w):
+                    return [*steps, (w, [])]
             new = (order.common(x) & named) - order.before[x]
             later = order.follows(x, named)
             if new or later:
@@ -312,19 +350,36 @@ def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[Step]) -> str:
     """The sentence of the claim of waiting_steps: one clause a step, in order."""
     order = _Order(rules, pos)
     cards = list(dict.fromkeys(step[0] for step in steps))
-    head = (f"{_and([f'{CARD_NAMES[x]} ({_where(pos, x)})' for x in cards])} "
-            f"{'has' if len(cards) == 1 else 'have'} no partner left in the stock or the waste, "
-            "so each leaves with a pyramid card after the cards covering it and its partner's, "
-            "and they wait on each other: ")
+    taken = _taken(rules, pos)
+    plain = [x for x in cards if x not in taken]
+    parts = [f"{_and([f'{CARD_NAMES[x]} ({_where(pos, x)})' for x in plain])} "
+             f"{'has' if len(plain) == 1 else 'have'} no partner left in the stock or the waste"
+             ] if plain else []
+    others = {*pos.stock, *pos.waste}
+    for x in cards:
+        if x in taken:
+            pool = sorted(others.intersection(_meets(rules, pos, order.at, x)))
+            why = "; ".join(f"{_and([CARD_NAMES[c] for c in group])} can meet only "
+                            f"{_and([CARD_NAMES[c] for c in union])}"
+                            for group, union in taken[x])
+            parts.append(f"{CARD_NAMES[x]} ({_where(pos, x)}) has {_and([CARD_NAMES[c] for c in pool])} "
+                         f"left in the stock or the waste, but {'it is' if len(pool) == 1 else 'they are'} "
+                         f"taken ({why})")
+    head = (", and ".join(parts) + ", so each leaves with a pyramid card after the cards covering "
+            "it and its partner's, and they wait on each other: ")
     clauses = []
     for x, new, *rest in steps:
         later = rest[0] if rest else []
         name = CARD_NAMES[x]
         meet = order.partners(x)
         if not meet:
-            can = sorted(_meets(rules, pos, order.at, x))
+            # (its stock and waste partners, if any, are taken: the head says so)
+            can = sorted(y for y in _meets(rules, pos, order.at, x) if y in order.at)
             early = [CARD_NAMES[y] for y in can if y in order.before[x]]
             late = [CARD_NAMES[y] for y in can if y not in order.before[x]]
+            if not can:
+                clauses.append(f"{name} can meet no pyramid card, so {name} can never leave")
+                break
             if early and late:
                 why = f": {_and(early)} must leave before {name} and {_and(late)} after it"
             else:
