@@ -210,10 +210,10 @@ Taking = tuple  # (cards S, the cards N(S) they take): see _taken
 
 
 def _taken(rules: PyramidRules, pos: Any) -> dict[int, list[Taking]]:
-    """TAKEN (the core's taken()): each pyramid card (not a King) whose partners in the stock
-    and the waste all leave with other cards, with the sets that take them: cards S of its
-    value that must all go and can meet only N(S), no more cards than S, so that every card of
-    N(S) leaves with a card of S."""
+    """TAKEN (the core finds it in hall_ok): each pyramid card (not a King) whose partners in
+    the stock and the waste all leave with other cards, with the sets that take them: cards S
+    of its value that must all go and can meet only N(S), no more cards than S, so that every
+    card of N(S) leaves with a card of S."""
     at = _at(pos)
     others = {*pos.stock, *pos.waste}
     out: dict[int, list[Taking]] = {}
@@ -362,9 +362,10 @@ def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[Step]) -> str:
             why = "; ".join(f"{_and([CARD_NAMES[c] for c in group])} can meet only "
                             f"{_and([CARD_NAMES[c] for c in union])}"
                             for group, union in taken[x])
-            parts.append(f"{CARD_NAMES[x]} ({_where(pos, x)}) has {_and([CARD_NAMES[c] for c in pool])} "
-                         f"left in the stock or the waste, but {'it is' if len(pool) == 1 else 'they are'} "
-                         f"taken ({why})")
+            they = "it is" if len(pool) == 1 else "they are"
+            parts.append(f"{CARD_NAMES[x]} ({_where(pos, x)}) has "
+                         f"{_and([CARD_NAMES[c] for c in pool])} left in the stock or the waste, "
+                         f"but {they} taken ({why})")
     head = (", and ".join(parts) + ", so each leaves with a pyramid card after the cards covering "
             "it and its partner's, and they wait on each other: ")
     clauses = []
@@ -426,7 +427,8 @@ def _check_waiting(rules: PyramidRules, pos: Any, steps: Any, proof: BlockProof)
         decoded.append((x, cards, later) if later else (x, cards))
         if x not in order.waiting:
             raise VerificationError(f"{step[0]} is not a pyramid card (not a King) without a "
-                                    "partner in the stock or the waste")
+                                    "partner in the stock or the waste (none left, or all of "
+                                    "them taken)")
         if order.partners(x):
             late = sorted(set(cards) - order.common(x))
             if late:
