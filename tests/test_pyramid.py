@@ -1186,24 +1186,42 @@ def test_decide_tries_the_exact_search_first():
         assert r.status is Status.UNKNOWN and r.stats["states"] <= n
 
 
-@pytest.mark.core
-def test_deadlock_rule_is_sound():
-    """Wherever DEADLOCK makes the dead test fire (and the test without it does not), the
-    reference search finds no win: pyramid cards waiting on each other across classes."""
+def firings_are_sound(variants, seeds: int, moves, on: dict, off: dict) -> tuple[int, int]:
+    """On random mid-game positions (moves(seed) moves in), wherever the dead test with the
+    switches `on` fires and with `off` does not, the reference search finds no win. Returns
+    (firings, blocks the reference search proved within 20,000 positions)."""
     fired = proved = 0
-    for passes, goal, overlap in ((1, "all", False), (1, "pyramid", False), (3, "all", False),
-                                  (0, "all", False), (0, "pyramid", True)):
+    for passes, goal, overlap in variants:
         rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
-        for seed in range(400):
-            deal, pos = random_midgame(seed, rules, 4 + seed % 14)
+        for seed in range(seeds):
+            deal, pos = random_midgame(seed, rules, moves(seed))
             aux = core_aux(rules, pos)
             args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
-            if rules.won(pos) or not core.dead(*args) or core.dead(*args, deadlock=False):
+            if rules.won(pos) or not core.dead(*args, **on) or core.dead(*args, **off):
                 continue
             fired += 1
             status = reference_search(rules, pos, 20000).status
             assert status != "won", (passes, goal, overlap, seed)
             proved += status == "exhausted"
+    return fired, proved
+
+
+def decide_states(deck: str, on: dict, off: dict) -> tuple[str, int, int]:
+    """A deck decided (three passes, goal pyramid) with the core's switches `on`, then `off`:
+    (status, positions with on, positions with off); the two statuses must agree."""
+    spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "decide", False)
+    runs = [core.solve({**spec, **switches}, "decide", Limits(), False) for switches in (on, off)]
+    assert runs[0].status == runs[1].status, deck
+    return runs[0].status, runs[0].stats["states"], runs[1].stats["states"]
+
+
+@pytest.mark.core
+def test_deadlock_rule_is_sound():
+    """Wherever DEADLOCK makes the dead test fire (and the test without it does not), the
+    reference search finds no win: pyramid cards waiting on each other across classes."""
+    fired, proved = firings_are_sound(
+        ((1, "all", False), (1, "pyramid", False), (3, "all", False), (0, "all", False),
+         (0, "pyramid", True)), 400, lambda seed: 4 + seed % 14, {}, {"deadlock": False})
     assert fired >= 15 and proved >= 12
 
 
@@ -1229,22 +1247,11 @@ def test_deadlock_prunes_a_blocked_vector_deck():
 def test_follow_step_is_sound():
     """Wherever DEADLOCK's FOLLOW step (a waiting card leaves before whatever all its partners
     leave before) makes the dead test fire, and the test without it does not, the reference
-    search finds no win."""
-    fired = proved = 0
-    for passes, goal, overlap in ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False),
-                                  (0, "pyramid", False), (0, "all", True)):
-        rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
-        for seed in range(500):
-            deal, pos = random_midgame(seed, rules, 2 + seed % 12)
-            aux = core_aux(rules, pos)
-            args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
-            if (rules.won(pos) or not core.dead(*args, taken=False)
-                    or core.dead(*args, follow=False, taken=False)):
-                continue
-            fired += 1
-            status = reference_search(rules, pos, 20000).status
-            assert status != "won", (passes, goal, overlap, seed)
-            proved += status == "exhausted"
+    search finds no win (TAKEN off both ways, as it ends many of the same positions)."""
+    fired, proved = firings_are_sound(
+        ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False), (0, "pyramid", False),
+         (0, "all", True)), 500, lambda seed: 2 + seed % 12, {"taken": False},
+        {"follow": False, "taken": False})
     assert fired >= 15 and proved >= 8
 
 
@@ -1254,18 +1261,12 @@ def test_follow_step_cuts_blocked_vector_decks():
     FOLLOW (138,802 and 127,342 positions without it; TAKEN off in both, as it ends them too),
     and FOLLOW keeps the verdicts of the first 300 vector decks."""
     decks = DATA.joinpath("decks.txt").read_text().split("\n")
-    var = GAME.variant(passes=3, goal="pyramid")
     for n in (783, 1120):
-        spec = {**GAME.core_spec(as_deal(decks[n - 1]), var, "decide", False), "taken": False}
-        on = core.solve(spec, "decide", Limits(), False)
-        off = core.solve({**spec, "follow": False}, "decide", Limits(), False)
-        assert on.status == off.status == "exhausted"
-        assert on.stats["states"] < 100 < 100_000 < off.stats["states"], n
+        status, on, off = decide_states(decks[n - 1], {"taken": False},
+                                        {"taken": False, "follow": False})
+        assert status == "exhausted" and on < 100 < 100_000 < off, n
     for deck in decks[:300]:
-        spec = GAME.core_spec(as_deal(deck), var, "decide", False)
-        on = core.solve(spec, "decide", Limits(), False)
-        off = core.solve({**spec, "follow": False}, "decide", Limits(), False)
-        assert on.status == off.status, deck
+        decide_states(deck, {}, {"follow": False})
 
 
 @pytest.mark.core
@@ -1273,20 +1274,10 @@ def test_taken_rule_is_sound():
     """Wherever TAKEN (a pyramid card whose stock and waste partners other cards must take waits
     on a pyramid card) makes the dead test fire, and the test without it does not, the
     reference search finds no win; both goals, with and without overlap_pairs."""
-    fired = proved = 0
-    for passes, goal, overlap in ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False),
-                                  (0, "pyramid", False), (0, "all", True), (2, "pyramid", True)):
-        rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
-        for seed in range(400):
-            deal, pos = random_midgame(seed, rules, 2 + seed % 12)
-            aux = core_aux(rules, pos)
-            args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap)
-            if rules.won(pos) or not core.dead(*args) or core.dead(*args, taken=False):
-                continue
-            fired += 1
-            status = reference_search(rules, pos, 20000).status
-            assert status != "won", (passes, goal, overlap, seed)
-            proved += status == "exhausted"
+    fired, proved = firings_are_sound(
+        ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False), (0, "pyramid", False),
+         (0, "all", True), (2, "pyramid", True)), 400, lambda seed: 2 + seed % 12, {},
+        {"taken": False})
     assert fired >= 25 and proved >= 10
 
 
@@ -1297,22 +1288,13 @@ def test_taken_rule_cuts_blocked_vector_decks():
     with more) searches about half the positions, and TAKEN keeps the verdicts of the first 300
     vector decks."""
     decks = DATA.joinpath("decks.txt").read_text().split("\n")
-    var = GAME.variant(passes=3, goal="pyramid")
-    runs = {}
-    for n in (394, 1486, 1104):
-        spec = GAME.core_spec(as_deal(decks[n - 1]), var, "decide", False)
-        on = core.solve(spec, "decide", Limits(), False)
-        off = core.solve({**spec, "taken": False}, "decide", Limits(), False)
-        assert on.status == off.status == "exhausted"
-        runs[n] = on.stats["states"], off.stats["states"]
-    assert runs[394][0] < 100 < 100_000 < runs[394][1]
-    assert runs[1486][0] < 100 < 100_000 < runs[1486][1]
-    assert runs[1104][0] * 1.5 < runs[1104][1]
+    runs = {n: decide_states(decks[n - 1], {}, {"taken": False}) for n in (394, 1486, 1104)}
+    assert all(status == "exhausted" for status, _, _ in runs.values())
+    assert runs[394][1] < 100 < 100_000 < runs[394][2]
+    assert runs[1486][1] < 100 < 100_000 < runs[1486][2]
+    assert runs[1104][1] * 1.5 < runs[1104][2]
     for deck in decks[:300]:
-        spec = GAME.core_spec(as_deal(deck), var, "decide", False)
-        on = core.solve(spec, "decide", Limits(), False)
-        off = core.solve({**spec, "taken": False}, "decide", Limits(), False)
-        assert on.status == off.status, deck
+        decide_states(deck, {}, {"taken": False})
 
 
 @pytest.mark.core
