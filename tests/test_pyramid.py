@@ -1316,6 +1316,21 @@ def test_taken_rule_at_the_start_of_a_search_without_it():
 
 
 @pytest.mark.core
+def test_lean_astar_keeps_the_lengths():
+    """LEAN (the shortest objective's A* search leaves DEADLOCK's FOLLOW step out) finds lines of
+    the same lengths as with it, on 40 vector decks, and each line plays out under the
+    reference rules."""
+    for deck, length in vectors(40):
+        spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "shortest",
+                              False)
+        lean = core.solve(spec, "shortest", Limits(), False)
+        full = core.solve({**spec, "lean_astar": False}, "shortest", Limits(), False)
+        assert len(lean.path) == len(full.path) == length, deck
+    r = ss.solve("pyramid-msc", vectors(40)[-1][0], objective="shortest")
+    assert ss.verify("pyramid-msc", vectors(40)[-1][0], r).ok is True
+
+
+@pytest.mark.core
 def test_pool_rule_keeps_verdicts_and_cuts_blocked_decks():
     """POOL (FREE plays the moves taking no pyramid card last: with goal pyramid not at all, with
     goal all by stock_clears once the pyramid is cleared) keeps the verdicts with unlimited and
