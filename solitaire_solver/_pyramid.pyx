@@ -461,7 +461,8 @@ cdef int deadlocked(PyrCtx *c, bb_t removed, bb_t held) noexcept nogil:
     - transitivity;
     - b leaves together with a partner, so when no stock or waste card left can be b's
       partner (b is WAITING; an optimistic reading of the stock: any stock or waste card
-      counts), b leaves with a pyramid partner y, and whatever leaves strictly before every
+      counts), or when those left are all taken by other cards (TAKEN: held, from hall_ok()),
+      b leaves with a pyramid partner y, and whatever leaves strictly before every
       such y leaves strictly before b. A partner y with y before b, or b before y, cannot pair
       with b;
     - FOLLOW, the same the other way: b leaves strictly before whatever every such y leaves
