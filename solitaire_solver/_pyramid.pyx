@@ -509,7 +509,8 @@ cdef int deadlocked(PyrCtx *c, bb_t removed, bb_t held) noexcept nogil:
         changed = 0
         for i in range(m):
             p = xs[i]
-            cands = c.comp[p] & left & ~pre[i]
+            # (a partner set apart in an earlier round stays apart: the facts only grow)
+            cands = cand[i] & ~pre[i]
             inter = ~(<bb_t>0)
             paired = 0
             while cands:

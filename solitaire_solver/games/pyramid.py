@@ -239,12 +239,11 @@ def _taken(rules: PyramidRules, pos: Any) -> dict[int, list[Taking]]:
     return out
 
 
-def _waiting(rules: PyramidRules, pos: Any) -> list[int]:
+def _waiting(pos: Any, taken: dict[int, list[Taking]]) -> list[int]:
     """The pyramid cards (not Kings), in reading order, that can leave only with a pyramid
-    card (WAITING): no partner left in the stock or the waste, or all of those taken
-    (_taken)."""
+    card (WAITING): no partner left in the stock or the waste, or all of those taken (taken:
+    _taken's answer)."""
     others = {*pos.stock, *pos.waste}
-    taken = _taken(rules, pos)
     return [x for x in pos.pyramid if x is not None and value(x) != 13
             and (x in taken or not others.intersection(_left_of_value(pos, 13 - value(x))))]
 
@@ -257,7 +256,8 @@ class _Order:
 
     def __init__(self, rules: PyramidRules, pos: Any) -> None:
         self.rules, self.pos, self.at = rules, pos, _at(pos)
-        self.waiting = _waiting(rules, pos)
+        self.taken = _taken(rules, pos)
+        self.waiting = _waiting(pos, self.taken)
         self.before: dict[int, set[int]] = {}
         for x, p in self.at.items():
             places = cone(p) - frozenset(covering(p)) if rules.overlap_pairs else cone(p)
@@ -316,9 +316,9 @@ def waiting_steps(rules: PyramidRules, pos: Any) -> Optional[list[Step]]:
     later, so x does too (FOLLOW). The last step's card then leaves before itself or has no
     partner left. Only cards that are waiting or partners of waiting cards are named (no other
     fact is used later). The steps, or None when the rule does not fire."""
-    if len(_waiting(rules, pos)) < 2:  # one waiting card alone: MATCHING says all (as in the core)
-        return None
     order = _Order(rules, pos)
+    if len(order.waiting) < 2:  # one waiting card alone: MATCHING says all (as in the core)
+        return None
     named = set(order.waiting).union(*(_left_of_value(pos, 13 - value(x))
                                        for x in order.waiting)).intersection(order.at)
     steps: list[Step] = []
@@ -350,7 +350,7 @@ def waiting_sentence(rules: PyramidRules, pos: Any, steps: list[Step]) -> str:
     """The sentence of the claim of waiting_steps: one clause a step, in order."""
     order = _Order(rules, pos)
     cards = list(dict.fromkeys(step[0] for step in steps))
-    taken = _taken(rules, pos)
+    taken = order.taken
     plain = [x for x in cards if x not in taken]
     parts = [f"{_and([f'{CARD_NAMES[x]} ({_where(pos, x)})' for x in plain])} "
              f"{'has' if len(plain) == 1 else 'have'} no partner left in the stock or the waste"
