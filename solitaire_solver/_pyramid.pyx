@@ -318,7 +318,10 @@ cdef inline bint hall_ok(PyrCtx *c, bb_t left, bb_t right, bb_t must, bb_t waste
     of N(S). A pyramid card of left whose stock and waste partners all lie in such sets' N(S)
     (S without it) can leave only with a pyramid card: it is added to held, and DEADLOCK takes
     it as waiting (deadlocked()). Deck 394 of the vectors: 4S and 4D can meet only the stock's
-    Nines, 9H and 9S, so 4C waits on 9C."""
+    Nines, 9H and 9S, so 4C waits on 9C. Sound because nb[] holds every partner a card could
+    still leave with (only FROZEN cards and the last pass's waste-waste pairs are left out, and
+    neither can ever pair) and must holds only cards that must go (on the last pass with DIG's:
+    there TAKEN is as sound as FROZEN and DIG; docs/pyramid.md)."""
     cdef bb_t nb[4]
     cdef bb_t bits[4]
     cdef bb_t shut[4]
