@@ -1288,8 +1288,7 @@ def near_win_positions(rules: PyramidRules, deal: Deal, rng: random.Random):
     """Positions a few random moves (removals preferred) off the core's winning line of the
     deal, from each position of its last two thirds: a win is near, so a dead test that fires
     on one of them without cause has a won line to miss. Nothing when the core finds no win."""
-    passes = rules.passes if rules.passes else "unlimited"
-    r = ss.solve("pyramid", deal, passes=passes, goal=rules.goal,
+    r = ss.solve("pyramid", deal, passes=rules.passes or "unlimited", goal=rules.goal,
                  stock_waste_pairs=rules.stock_waste_pairs, overlap_pairs=rules.overlap_pairs)
     if not r.won:
         return
@@ -1330,8 +1329,8 @@ def test_dead_test_is_sound_near_winning_lines():
         for seed in range(6):
             deal = Deal.from_seed(seed)
             for pos in near_win_positions(rules, deal, rng):
-                args = (deal.cards, pos.removed, passes, goal == "all", core_aux(rules, pos),
-                        overlap, pairs)
+                aux = core_aux(rules, pos)
+                args = (deal.cards, pos.removed, passes, goal == "all", aux, overlap, pairs)
                 if not core.dead(*args):
                     continue
                 fired += 1
@@ -1343,7 +1342,7 @@ def test_dead_test_is_sound_near_winning_lines():
                     # which skips the dead test and forces no move, decides it.
                     status = STATUSES[pyramid_search(
                         deal.cards, passes, goal == "all", pairs, 0, 300000, 0.0, 64 << 20, True,
-                        (pos.removed, core_aux(rules, pos)), overlap)[0]]
+                        (pos.removed, aux), overlap)[0]]
                 assert status != "won", (passes, goal, pairs, overlap, seed, pos.removed)
                 undecided += status != "exhausted"
     assert fired >= 300 and undecided <= fired // 20
