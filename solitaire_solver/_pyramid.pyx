@@ -1206,6 +1206,21 @@ def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,
     return pyr_lower(&c, &s)
 
 
+def lower_bound_parts(object cards, uint64_t removed, uint64_t aux, int passes=3,
+                      bint stock_waste_pairs=True) -> tuple:
+    """Goal pyramid: the two parts of the shortest objective's lower bound, (k + n - M, the stock
+    wait W), whose sum is lower_bound's (for benchmarks/pyramid_gap.py and the tests)."""
+    cdef PyrCtx c
+    cdef State s
+    cdef int need[14]
+    cdef int m
+    setup(&c, cards, passes, False, stock_waste_pairs, False, FORCE_NONE, False, False)
+    s.removed = removed
+    s.aux = aux
+    m = removal_part(&c, c.goal & ~s.removed, need)
+    return m, stock_wait(&c, &s, c.goal & ~s.removed, need)
+
+
 def lower_bounds_by_shape(object cards, list positions, int passes=3,
                           bint stock_waste_pairs=True) -> list:
     """The shortest objective's lower bound, goal pyramid, of each (removed, aux) position as
