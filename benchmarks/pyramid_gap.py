@@ -7,9 +7,10 @@ goal pyramid, three passes), the shortest line is found, then replayed under the
 At the start and at each quarter of the line, the moves still to make are split by kind (the
 removals taking pyramid cards, the other removals, draws, recycles) and set beside the bound's
 two parts (docs/pyramid.md, Shortest): k + n - M, which the removals taking pyramid cards can
-never undercut, and the stock wait W, which must cover everything else. Averages over the
-`--middle` decks around the median of the positions A* stored, the decks that set compare.py's
-median. No timing: the figures are counts, the same on any machine.
+never undercut, and the stock wait W, which with it bounds the whole. Averages over the
+`--middle` decks around the median of the positions A* stored, the decks that set the median of
+the side-by-side runs in docs/benchmarks.md. No timing: the figures are counts, the same on any
+machine.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ def main() -> None:
     g, preset = get_game("pyramid-msc")
     variant = g.variant(**preset)
     with open(DECKS, encoding="utf-8") as f:
-        texts = f.read().split("\n")[: a.decks]
-    won = sorted(p for p in (points(t, g, variant) for t in texts) if p is not None)
+        texts = f.read().splitlines()[: a.decks]
+    won = sorted((p for p in (points(t, g, variant) for t in texts) if p is not None),
+                 key=lambda p: p[0])
     lo = max(0, len(won) // 2 - a.middle // 2)
     middle = [pts for _, pts in won[lo: lo + a.middle]]
     print(f"{len(middle)} won decks around the median of positions stored "
