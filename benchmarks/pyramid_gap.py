@@ -39,10 +39,10 @@ def kind(move, pyramid: set[int]) -> str:
 def points(text: str, g, variant) -> tuple[int, list[dict]] | None:
     """The positions stored and, at the start and each quarter of the shortest line, the moves
     left by kind with the bound's parts; None for a deck with no win."""
-    r = ss.solve("pyramid-msc", text, objective="shortest")
+    deal = g.read(text, variant)
+    r = ss.solve("pyramid-msc", deal, objective="shortest")
     if r.status is not ss.Status.WON:
         return None
-    deal = g.read(text, variant)
     rules = g.rules(variant)
     pyramid = set(deal.cards[:28])
     pos = rules.start(deal)
