@@ -3,7 +3,7 @@
     python benchmarks/pyramid_switches.py SWITCH DEALS [--objective O] [option=value ...]
 
 SWITCH is a key of the core's spec that the tests use to switch a rule off (`deadlock`, `follow`,
-`taken`, `dig`, `pool`, `partial`; `lean_astar`, on by default, leaves FOLLOW out of the shortest
+`taken`, `dig`, `pool`, `partial`, `partner`; `lean_astar`, on by default, leaves FOLLOW out of the shortest
 objective's A* search, and off puts it back; `hint_states` is set to 0 for off). DEALS is
 `msc:A-B` (decks A..B of tests/data/pyramid-msc-1500, the `pyramid-msc` preset) or `seeds:A-B`
 (seeded deals, the `pyramid` game with the options given). Each deal is searched with the rule
@@ -27,7 +27,7 @@ from solitaire_solver.games import get_game
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")
 OFF = {"deadlock": False, "follow": False, "taken": False, "lean_astar": False, "dig": False,
-       "hint_states": 0, "pool": False, "partial": False}
+       "hint_states": 0, "pool": False, "partial": False, "partner": False}
 
 
 def deals(which: str, options: list[str]):

@@ -28,6 +28,10 @@ is no longer than L when L removes K. So a win, and the best score, stay reachab
 shortest line with goal `pyramid` a stock or waste King need not be removed at all, so then only
 pyramid Kings are forced.
 
+ONLY PARTNER (EARLIEST and SHORTEST, see only_partner): two available pyramid cards, one of them
+the other's one partner left, are removed at once, as the only move: the same exchange, as every
+line removes that pair (not for certificates, nor for the score).
+
 FREE and EARLIEST (the decide searches, see free_moves, earliest_moves and decide): the stock as
 an unordered pool with one key per set of removed cards (exact with unlimited passes, a
 relaxation with fewer), and removals made at their first moment with (pass, k) as a label that the
@@ -99,6 +103,7 @@ cdef struct PyrCtx:
     int taken           # and TAKEN (see hall_ok())
     int taken_start     # TAKEN at the start of decide() (see search())
     int pool            # POOL (see free_moves) is on
+    int partner         # ONLY PARTNER (see only_partner) is on
     bb_t stock_comp[24]
     bb_t stock_from[25]  # card bits of the stock places j.. (j = 0..24)
     int where[52]       # place of each card: 0..27 pyramid, 28 + j stock place j
@@ -718,6 +723,7 @@ cdef void setup(PyrCtx *c, object cards, int passes, bint goal_all, bint pairs, 
     c.taken = 1
     c.taken_start = 1
     c.pool = 1
+    c.partner = 0
     for p in range(28):
         c.compat[card[p]] = (c.pyr_all & ~c.block[p] & ~c.pyr_bit[p]) | c.stock_all
     for j in range(24):
@@ -960,7 +966,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
         spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
         spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True),
-        spec.get("follow", True), spec.get("taken", True), spec.get("lean_astar", True))
+        spec.get("follow", True), spec.get("taken", True), spec.get("lean_astar", True),
+        spec.get("partner", True))
     return run_of(status, path, stats, cert, best)
 
 
@@ -969,7 +976,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
                    size_t memory_bytes, bint certificate, object root_position, bint dig_rule,
                    int hint_states=HINT_STATES, bint deadlock=True, bint pool=True,
                    bint partial=True, bint follow=True, bint taken_rule=True,
-                   bint lean_astar=True):
+                   bint lean_astar=True, bint partner_rule=True):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
     root_position: (removed, aux) to search from instead of the deal's start (for the tests).
 
@@ -1006,6 +1013,9 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     c.taken = taken_rule and not goal_all and passes != 1
     c.taken_start = taken_rule
     c.pool = pool
+    # ONLY PARTNER keeps a winning line and a shortest one; it is left out of certificates (as
+    # KINGS is) and of the score, whose search has not been argued with it.
+    c.partner = partner_rule and force != FORCE_NONE and objective != OBJ_SCORE
     game_clear(&g)
     g.ctx = &c
     g.moves = pyr_moves
@@ -1191,6 +1201,14 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     g.won = pyr_won
     g.max_moves = 96
     return expand_state(&g, removed, aux)
+
+
+def only_partner_move(object cards, uint64_t removed, bint overlap_pairs=False) -> int:
+    """The removal ONLY PARTNER forces when `removed` are gone (a move word), or 0 (for the
+    tests)."""
+    cdef PyrCtx c
+    setup(&c, cards, 3, False, True, overlap_pairs, FORCE_ALL, False, False)
+    return only_partner(&c, removed, available_pyramid(&c, removed))
 
 
 def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,

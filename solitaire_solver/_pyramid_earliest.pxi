@@ -46,6 +46,35 @@ cdef inline int add_move(uint64_t *out, int *label, int n, uint64_t move, int at
     return n + 1
 
 
+cdef inline uint64_t only_partner(PyrCtx *c, bb_t removed, bb_t avail) noexcept nogil:
+    """ONLY PARTNER: a removal of two pyramid cards available now, x and y, where y is the one
+    card left that x could ever leave with (c.compat, an optimistic relation: the stock's cards
+    count whatever their place), or the other way round; 0 when there is none. Every winning
+    line removes x (a pyramid card must go with either goal), so it removes x with y. Moved to
+    the front, that removal leaves every later move of the line legal (it only uncovers cards
+    sooner; the stock and the waste are untouched) and the line as long, and it is made at its
+    first moment (now, no draw): so some shortest line starts with it, as KINGS argues for a
+    King, and the searches play it as the only move."""
+    cdef bb_t a, b, p
+    cdef int v
+    for v in range(1, 7):
+        a = avail & bb_rank(v)
+        b = avail & bb_rank(13 - v)
+        if not (a and b):
+            continue
+        while a:
+            p = c.compat[bb_lowest(a)] & bb_rank(13 - v) & ~removed
+            if (p & b) and not (p & (p - 1)):
+                return (a & -a) | p
+            a &= a - 1
+        while b:
+            p = c.compat[bb_lowest(b)] & bb_rank(v) & ~removed
+            if (p & avail) and not (p & (p - 1)):
+                return (b & -b) | p
+            b &= b - 1
+    return 0
+
+
 cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:
     """EARLIEST (decide with a finite number of passes). A move is a removal, made at the first
     moment its cards are available together, with the draws and the recycle it needs implied;
@@ -70,6 +99,11 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     if kings and c.force != FORCE_NONE:
         out[0] = kings & -kings
         return 1
+    if c.partner:
+        cand[0] = only_partner(c, removed, avail)
+        if cand[0]:
+            out[0] = cand[0]
+            return 1
     m = complement_pairs(x, avail, cand, 0)
     m = overlap_pairs(c, removed, cand, m)
     m = stock_pairs(c, removed, cand, m)

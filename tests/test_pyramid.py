@@ -1401,6 +1401,83 @@ def test_lean_astar_keeps_the_lengths():
     assert ss.verify("pyramid-msc", vectors(40)[-1][0], r).ok is True
 
 
+def only_partner_firings(rules: PyramidRules, seed: int):
+    """Positions of the later half of a line of seed's deal (the core's winning line, or random
+    play when it finds none) where ONLY PARTNER forces a removal: (position, forced move)."""
+    deal = Deal.from_seed(seed)
+    r = ss.solve("pyramid", deal, passes=rules.passes or "unlimited", goal=rules.goal,
+                 overlap_pairs=rules.overlap_pairs)
+    rng = random.Random(seed)
+    pos = rules.start(deal)
+    line = [pos]
+    for step in range(200):
+        if r.won:
+            if step == len(r.moves):
+                break
+            m = r.moves[step]
+        else:
+            moves = rules.moves(pos)
+            if not moves:
+                break
+            removals = [m for m in moves if m.word is None]
+            m = rng.choice(removals if removals and rng.random() < 0.7 else moves)
+        pos = rules.apply(pos, m)
+        line.append(pos)
+    for pos in line[len(line) // 2:]:
+        word = core.only_partner_move(deal.cards, pos.removed, rules.overlap_pairs)
+        if word:
+            yield pos, Move.from_code(word)
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("passes,goal,overlap", [(3, "pyramid", False), (1, "all", False),
+                                                 (0, "pyramid", True), (2, "all", True)])
+def test_only_partner_starts_a_shortest_line(passes, goal, overlap):
+    """ONLY PARTNER: where two available pyramid cards x and y are such that y is the one card
+    left that x could ever leave with (or the other way round), some shortest line starts by
+    removing them: breadth first over the reference rules, the fewest moves from the position
+    are one more than from the position after that removal, and one wins when the other does."""
+    rules = PyramidRules(passes, goal, True, overlap_pairs=overlap)
+    checked = won = 0
+    for seed in range(25):
+        for pos, move in only_partner_firings(rules, seed):
+            assert move in rules.moves(pos)
+            try:
+                before, after = bfs_length(rules, pos), bfs_length(rules, rules.apply(pos, move))
+            except OverflowError:
+                continue
+            checked += 1
+            assert (before is None) == (after is None), seed
+            if before is not None:
+                assert before == after + 1, seed
+                won += 1
+            break
+    assert checked >= 12 and won >= 4
+
+
+@pytest.mark.core
+def test_only_partner_keeps_lengths_and_verdicts():
+    """With ONLY PARTNER on and off: the same shortest lengths on 30 vector decks (the vectors'
+    own), fewer positions in all with it on, and the same verdicts on seeded deals of every
+    variant (three and unlimited passes, both goals, with and without overlap_pairs)."""
+    states = {True: 0, False: 0}
+    for deck, length in vectors(30):
+        spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "shortest",
+                              False)
+        for on in (True, False):
+            run = core.solve({**spec, "partner": on}, "shortest", Limits(), False)
+            assert len(run.path) == length, (deck, on)
+            states[on] += run.stats["states"]
+    assert states[True] < 0.97 * states[False]
+    for passes, goal, overlap in ((3, "pyramid", False), (0, "all", True), (1, "pyramid", True)):
+        variant = GAME.variant(passes=passes or "unlimited", goal=goal, overlap_pairs=overlap)
+        for seed in range(40):
+            spec = GAME.core_spec(Deal.from_seed(seed), variant, "decide", False)
+            runs = [core.solve({**spec, "partner": on}, "decide", Limits(), False)
+                    for on in (True, False)]
+            assert runs[0].status == runs[1].status, (passes, goal, overlap, seed)
+
+
 @pytest.mark.core
 def test_pool_rule_keeps_verdicts_and_cuts_blocked_decks():
     """POOL (FREE plays the moves taking no pyramid card last: with goal pyramid not at all, with
