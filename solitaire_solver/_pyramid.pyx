@@ -28,9 +28,9 @@ is no longer than L when L removes K. So a win, and the best score, stay reachab
 shortest line with goal `pyramid` a stock or waste King need not be removed at all, so then only
 pyramid Kings are forced.
 
-ONLY PARTNER (EARLIEST and SHORTEST, see only_partner): two available pyramid cards, one of them
-the other's one partner left, are removed at once, as the only move: the same exchange, as every
-line removes that pair (not for certificates, nor for the score).
+ONLY PARTNER (EARLIEST and SHORTEST, see only_partner): two cards available now, one of them a
+card that must go whose one partner left is the other, are removed at once, as the only move: the
+same exchange, as every winning line removes that pair (not for certificates, nor for the score).
 
 FREE and EARLIEST (the decide searches, see free_moves, earliest_moves and decide): the stock as
 an unordered pool with one key per set of removed cards (exact with unlimited passes, a
@@ -1203,12 +1203,14 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     return expand_state(&g, removed, aux)
 
 
-def only_partner_move(object cards, uint64_t removed, bint overlap_pairs=False) -> int:
-    """The removal ONLY PARTNER forces when `removed` are gone (a move word), or 0 (for the
-    tests)."""
+def only_partner_move(object cards, uint64_t removed, int k, bint goal_all=False,
+                      bint overlap_pairs=False, bint stock_waste_pairs=True) -> int:
+    """The removal ONLY PARTNER forces when `removed` are gone and the stock is split at place k
+    (a move word), or 0 (for the tests)."""
     cdef PyrCtx c
-    setup(&c, cards, 3, False, True, overlap_pairs, FORCE_ALL, False, False)
-    return only_partner(&c, removed, available_pyramid(&c, removed))
+    setup(&c, cards, 3, goal_all, stock_waste_pairs, overlap_pairs, FORCE_ALL, False, False)
+    return only_partner(&c, removed, available_pyramid(&c, removed),
+                        tops(&c, stock_top(&c, removed, k), k))
 
 
 def lower_bound(object cards, uint64_t removed, uint64_t aux, int passes=3,

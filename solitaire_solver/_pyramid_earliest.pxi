@@ -46,32 +46,31 @@ cdef inline int add_move(uint64_t *out, int *label, int n, uint64_t move, int at
     return n + 1
 
 
-cdef inline uint64_t only_partner(PyrCtx *c, bb_t removed, bb_t avail) noexcept nogil:
-    """ONLY PARTNER: a removal of two pyramid cards available now, x and y, where y is the one
-    card left that x could ever leave with (c.compat, an optimistic relation: the stock's cards
-    count whatever their place), or the other way round; 0 when there is none. Every winning
-    line removes x (a pyramid card must go with either goal), so it removes x with y. Moved to
-    the front, that removal leaves every later move of the line legal (it only uncovers cards
-    sooner; the stock and the waste are untouched) and the line as long, and it is made at its
-    first moment (now, no draw): so some shortest line starts with it, as KINGS argues for a
-    King, and the searches play it as the only move."""
-    cdef bb_t a, b, p
+cdef inline uint64_t only_partner(PyrCtx *c, bb_t removed, bb_t avail, bb_t sw) noexcept nogil:
+    """ONLY PARTNER: a removal of two cards available now (avail: the pyramid's; sw: the stock
+    and waste tops), x and y, where x must go (a pyramid card, or with goal all any card) and y
+    is the one card left that x could ever leave with (c.compat, an optimistic relation: the
+    stock's cards count wherever they lie); 0 when there is none. Every winning line removes x,
+    so it removes x with y. Moved to the front, that removal leaves every later move of the line
+    legal and the line no longer: it only uncovers pyramid cards sooner, the other stock and
+    waste cards keep their order (a top the line plays is still the top), and the draws of x or
+    y drop out. Made now it needs no draw, so it is at its first moment: some shortest line
+    starts with it, as KINGS argues for a King, and the searches play it as the only move."""
+    cdef bb_t here = avail | sw
+    cdef bb_t must = here if c.goal_all else avail
+    cdef bb_t a, b, x = 0, p
     cdef int v
     for v in range(1, 7):
-        a = avail & bb_rank(v)
-        b = avail & bb_rank(13 - v)
-        if not (a and b):
-            continue
-        while a:
-            p = c.compat[bb_lowest(a)] & bb_rank(13 - v) & ~removed
-            if (p & b) and not (p & (p - 1)):
-                return (a & -a) | p
-            a &= a - 1
-        while b:
-            p = c.compat[bb_lowest(b)] & bb_rank(v) & ~removed
-            if (p & avail) and not (p & (p - 1)):
-                return (b & -b) | p
-            b &= b - 1
+        a = here & bb_rank(v)
+        b = here & bb_rank(13 - v)
+        if a and b:
+            x |= (a | b) & must
+    while x:
+        v = bb_lowest(x)
+        p = c.compat[v] & bb_rank(13 - bb_value_of(v)) & ~removed
+        if (p & here) and not (p & (p - 1)):
+            return (x & -x) | p
+        x &= x - 1
     return 0
 
 
@@ -100,7 +99,7 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
         out[0] = kings & -kings
         return 1
     if c.partner:
-        cand[0] = only_partner(c, removed, avail)
+        cand[0] = only_partner(c, removed, avail, tops(c, stock_top(c, removed, k), k))
         if cand[0]:
             out[0] = cand[0]
             return 1
