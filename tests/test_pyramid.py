@@ -794,20 +794,28 @@ def test_shortest_refines_its_bound_lazily_and_repeats_itself():
     assert refined * 3 < generated and refined < stored
 
 
+def vector_positions_on_off(n: int, switch: str) -> dict[bool, int]:
+    """The shortest searches of the first n vector decks (three passes, goal pyramid) with the
+    core's switch on and off: each must give the vectors' length; the positions stored in all
+    by each setting."""
+    stored = {True: 0, False: 0}
+    for deck, length in vectors(n):
+        spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "shortest",
+                              False)
+        for on in (True, False):
+            r = core.solve({**spec, switch: on}, "shortest", Limits(), False)
+            assert (len(r.path) if r.status == "won" else 0) == length, (deck, switch, on)
+            stored[on] += r.stats["states"]
+    return stored
+
+
 @pytest.mark.core  # the fallback has the decide objective only
 def test_partial_expansion_keeps_lengths_and_stores_fewer_positions():
     """PARTIAL (best_first stores a node's children within PEA_DELTA of its f, and takes the
     node again for the others): the vectors' lengths with and without it, with goal pyramid
     (the LAZY bound) and on seeded deals with goal all, and under half the positions stored on
     the vectors (84 of 193 million over all 1,500 decks when written)."""
-    stored = {True: 0, False: 0}
-    for deck, length in vectors(12):
-        spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "shortest",
-                              False)
-        for partial in (True, False):
-            r = core.solve({**spec, "partial": partial}, "shortest", Limits(), False)
-            assert (len(r.path) if r.status == "won" else 0) == length, (deck, partial)
-            stored[partial] += r.stats["states"]
+    stored = vector_positions_on_off(12, "partial")
     assert stored[True] * 2 < stored[False]
     for seed in range(8):
         spec = GAME.core_spec(Deal.from_seed(seed), GAME.variant(passes=2), "shortest", False)
@@ -1461,16 +1469,10 @@ def test_only_partner_starts_a_shortest_line(passes, goal, overlap, sw):
 @pytest.mark.core
 def test_only_partner_keeps_lengths_and_verdicts():
     """With ONLY PARTNER on and off: the same shortest lengths on 30 vector decks (the vectors'
-    own), fewer positions in all with it on, and the same verdicts on seeded deals of every
-    variant (three and unlimited passes, both goals, with and without overlap_pairs)."""
-    states = {True: 0, False: 0}
-    for deck, length in vectors(30):
-        spec = GAME.core_spec(as_deal(deck), GAME.variant(passes=3, goal="pyramid"), "shortest",
-                              False)
-        for on in (True, False):
-            run = core.solve({**spec, "partner": on}, "shortest", Limits(), False)
-            assert len(run.path) == length, (deck, on)
-            states[on] += run.stats["states"]
+    own), fewer positions in all with it on, and the same verdicts on seeded deals of three
+    other variants (one, three and unlimited passes, both goals, with and without overlap
+    pairs)."""
+    states = vector_positions_on_off(30, "partner")
     assert states[True] < 0.97 * states[False]
     for passes, goal, overlap in ((3, "pyramid", False), (0, "all", True), (1, "pyramid", True)):
         variant = GAME.variant(passes=passes or "unlimited", goal=goal, overlap_pairs=overlap)
