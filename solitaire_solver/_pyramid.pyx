@@ -1013,8 +1013,9 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     c.taken = taken_rule and not goal_all and passes != 1
     c.taken_start = taken_rule
     c.pool = pool
-    # ONLY PARTNER keeps a winning line and a shortest one; it is left out of certificates (as
-    # KINGS is) and of the score, whose search has not been argued with it.
+    # ONLY PARTNER keeps a winning line and a shortest one. It lives in the EARLIEST move
+    # generator, which certificates and the score (real positions) never use; the switch says
+    # so here too, so that a later use of EARLIEST there does not inherit it unargued.
     c.partner = partner_rule and force != FORCE_NONE and objective != OBJ_SCORE
     game_clear(&g)
     g.ctx = &c
@@ -1208,6 +1209,8 @@ def only_partner_move(object cards, uint64_t removed, int k, bint goal_all=False
     """The removal ONLY PARTNER forces when `removed` are gone and the stock is split at place k
     (a move word), or 0 (for the tests)."""
     cdef PyrCtx c
+    if not 0 <= k <= 24:
+        raise ValueError(f"the stock's split is a place 0..24, not {k}")
     setup(&c, cards, 3, goal_all, stock_waste_pairs, overlap_pairs, FORCE_ALL, False, False)
     return only_partner(&c, removed, available_pyramid(&c, removed),
                         tops(&c, stock_top(&c, removed, k), k))

@@ -1410,16 +1410,18 @@ def test_lean_astar_keeps_the_lengths():
 
 
 def only_partner_firings(rules: PyramidRules, seed: int):
-    """Positions of the later half of a line of seed's deal (the core's winning line, or random
-    play when it finds none) where ONLY PARTNER forces a removal: (position, forced move)."""
+    """Positions of the later half of a line of seed's deal (for an even seed the core's winning
+    line when there is one, else random play, removals preferred) where ONLY PARTNER forces a
+    removal: (position, forced move, whether it takes a stock or waste card)."""
     deal = Deal.from_seed(seed)
     r = ss.solve("pyramid", deal, passes=rules.passes or "unlimited", goal=rules.goal,
                  overlap_pairs=rules.overlap_pairs, stock_waste_pairs=rules.stock_waste_pairs)
+    follow = r.won and seed % 2 == 0
     rng = random.Random(seed)
     pos = rules.start(deal)
     line = [pos]
     for step in range(200):
-        if r.won:
+        if follow:
             if step == len(r.moves):
                 break
             m = r.moves[step]
@@ -1436,22 +1438,28 @@ def only_partner_firings(rules: PyramidRules, seed: int):
                                       rules.goal == "all", rules.overlap_pairs,
                                       rules.stock_waste_pairs)
         if word:
-            yield pos, Move.from_code(word)
+            yield pos, Move.from_code(word), bool(word & ~pyramid_cards(pos))
+
+
+def pyramid_cards(pos) -> int:
+    """The cards left in the pyramid of a reference position, as bits."""
+    return sum(1 << c for c in pos.pyramid if c is not None)
 
 
 @pytest.mark.core
 @pytest.mark.parametrize("passes,goal,overlap,sw", [
     (3, "pyramid", False, True), (1, "all", False, True), (0, "pyramid", True, True),
-    (2, "all", True, True), (3, "all", False, False)])
+    (2, "all", True, True), (3, "all", False, False), (3, "pyramid", False, False)])
 def test_only_partner_starts_a_shortest_line(passes, goal, overlap, sw):
     """ONLY PARTNER: where two cards available now are such that one must go and the other is
     the one card left it could ever leave with, some shortest line starts by removing them:
     breadth first over the reference rules, the fewest moves from the position are one more
-    than from the position after that removal, and one wins when the other does."""
+    than from the position after that removal, and one wins when the other does. Most firings
+    take a stock or waste card."""
     rules = PyramidRules(passes, goal, sw, overlap_pairs=overlap)
-    checked = won = 0
-    for seed in range(25):
-        for pos, move in itertools.islice(only_partner_firings(rules, seed), 3):
+    checked = won = stock = 0
+    for seed in range(30):
+        for pos, move, takes_stock in itertools.islice(only_partner_firings(rules, seed), 4):
             assert move in rules.moves(pos)
             try:
                 before = bfs_length(rules, pos, 8000)
@@ -1459,28 +1467,31 @@ def test_only_partner_starts_a_shortest_line(passes, goal, overlap, sw):
             except OverflowError:
                 continue
             checked += 1
+            stock += takes_stock
             assert (before is None) == (after is None), seed
             if before is not None:
                 assert before == after + 1, seed
                 won += 1
-    assert checked >= 40 and won >= 6
+    assert checked >= 40 and won >= 6 and stock >= checked // 3
 
 
 @pytest.mark.core
 def test_only_partner_keeps_lengths_and_verdicts():
     """With ONLY PARTNER on and off: the same shortest lengths on 30 vector decks (the vectors'
-    own), fewer positions in all with it on, and the same verdicts on seeded deals of three
-    other variants (one, three and unlimited passes, both goals, with and without overlap
-    pairs)."""
+    own), fewer positions in all with it on, and the same verdicts on seeded deals of four
+    variants (one to three passes, both goals, with and without overlap pairs and stock-waste
+    pairs; with unlimited passes the decide search is FREE's, which does not use the rule)."""
     states = vector_positions_on_off(30, "partner")
     assert states[True] < 0.97 * states[False]
-    for passes, goal, overlap in ((3, "pyramid", False), (0, "all", True), (1, "pyramid", True)):
-        variant = GAME.variant(passes=passes or "unlimited", goal=goal, overlap_pairs=overlap)
+    for passes, goal, overlap, sw in ((3, "pyramid", False, True), (2, "all", True, True),
+                                      (1, "pyramid", True, True), (3, "all", False, False)):
+        variant = GAME.variant(passes=passes, goal=goal, overlap_pairs=overlap,
+                               stock_waste_pairs=sw)
         for seed in range(40):
             spec = GAME.core_spec(Deal.from_seed(seed), variant, "decide", False)
             runs = [core.solve({**spec, "partner": on}, "decide", Limits(), False)
                     for on in (True, False)]
-            assert runs[0].status == runs[1].status, (passes, goal, overlap, seed)
+            assert runs[0].status == runs[1].status, (passes, goal, overlap, sw, seed)
 
 
 @pytest.mark.core
