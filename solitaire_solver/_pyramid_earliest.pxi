@@ -90,18 +90,22 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     cdef bb_t avail = available_pyramid(c, removed)
     cdef bb_t x = avail | (c.stock_all & ~removed)
     cdef bb_t kings = avail & c.kings
+    cdef bb_t sw = 0
+    cdef uint64_t forced
     cdef uint64_t cand[96]
     cdef int label[96]
     cdef int n = 0, m, i, at, when
+    if c.force == FORCE_ALL or c.partner:
+        sw = tops(c, stock_top(c, removed, k), k)
     if c.force == FORCE_ALL:
-        kings |= tops(c, stock_top(c, removed, k), k) & c.kings
+        kings |= sw & c.kings
     if kings and c.force != FORCE_NONE:
         out[0] = kings & -kings
         return 1
     if c.partner:
-        cand[0] = only_partner(c, removed, avail, tops(c, stock_top(c, removed, k), k))
-        if cand[0]:
-            out[0] = cand[0]
+        forced = only_partner(c, removed, avail, sw)
+        if forced:
+            out[0] = forced
             return 1
     m = complement_pairs(x, avail, cand, 0)
     m = overlap_pairs(c, removed, cand, m)
