@@ -64,7 +64,7 @@ from solitaire_solver.bitboard cimport (
     BB_FULL_PACK, bb_bit, bb_count, bb_lowest, bb_rank, bb_t, bb_value_of,
 )
 
-from solitaire_solver.contract import run_of
+from solitaire_solver.contract import STATUSES, CoreRun
 
 from solitaire_solver.moves import word_code
 
@@ -960,15 +960,24 @@ def solve(dict spec, str objective, limits, bint certificate):
         obj = OBJECTIVES[objective]
     except KeyError:
         raise ValueError(f"pyramid has no objective {objective!r}") from None
-    status, path, stats, cert, best = search(
-        spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
-        spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
-        limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
-        spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
-        spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True),
-        spec.get("follow", True), spec.get("taken", True), spec.get("lean_astar", True),
-        spec.get("partner", True))
-    return run_of(status, path, stats, cert, best)
+    if len(spec) <= 4 or (len(spec) == 5 and "overlap_pairs" in spec):
+        # The four keys every spec has, and overlap_pairs: no root and every switch of the tests
+        # at its default, not looked up one by one (a decide call is short, and each lookup
+        # touches memory that a call starting with cold caches has to fetch: docs/benchmarks.md).
+        status, path, stats, cert, best = search(
+            spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
+            spec.get("overlap_pairs", False), obj, False, limits.max_states,
+            limits.max_seconds, limits.memory_bytes, certificate, None, True)
+    else:
+        status, path, stats, cert, best = search(
+            spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
+            spec.get("overlap_pairs", False), obj, spec.get("shortest_real_moves", False),
+            limits.max_states, limits.max_seconds, limits.memory_bytes, certificate,
+            spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
+            spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True),
+            spec.get("follow", True), spec.get("taken", True), spec.get("lean_astar", True),
+            spec.get("partner", True))
+    return tuple.__new__(CoreRun, (STATUSES[status], path, stats, cert, best, None))
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,

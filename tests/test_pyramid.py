@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import warnings
 from collections import deque
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 
 import solitaire_solver as ss
 from solitaire_solver import _pyramid as core
+from solitaire_solver import api
 from solitaire_solver.cards import value
 from solitaire_solver.contract import STATUSES, Limits
 from solitaire_solver.deal import Deal, as_deal
@@ -1557,3 +1559,44 @@ def test_structural_proof_after_a_search_changes_no_answer(monkeypatch):
             else GAME.core_spec(Deal(deal), GAME.variant(**kw), "decide", False)
         run = core.solve(spec, "decide", Limits(), False)
         assert run.status == "exhausted" and run.stats["states"] <= 64, (i, run.stats)
+
+
+@pytest.mark.core
+def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
+    """solve(name, text) with every default goes by api._quick_decide, skipping the general
+    layers: every Pyramid preset must answer a pack-order text exactly as the general path
+    answers the same deal given as a Deal (won, blocked by a structural proof, blocked after a
+    search), and a plain call must not reach the general path at all, while a layout text, an
+    option or the pure-Python fallback must."""
+    decks = (DATA / "decks.txt").read_text().splitlines()[:300]
+    calls = [("pyramid-msc", dk) for dk in decks]
+    calls += [(name, str(Deal.from_seed(s))) for s in range(40) for name in GAME.presets]
+
+    def answer(r):
+        return (r.game, r.status, r.moves, r.proof, r.variant, r.objective, r.score, r.reason,
+                r.after, {k: v for k, v in r.stats.items() if k != "seconds"})
+
+    quick = [answer(ss.solve(name, text)) for name, text in calls]
+    general = [answer(ss.solve(name, Deal(text))) for name, text in calls]
+    assert quick == general
+    kinds = {(a[1], a[3].kind if a[3] else None) for a in quick}
+    assert {(Status.WON, None), (Status.BLOCKED, "structural"), (Status.BLOCKED, "exhaustive")} <= kinds
+
+    def general_path(*args, **kwargs):
+        raise AssertionError("the general path ran")
+
+    monkeypatch.setattr(api, "_solve", general_path)
+    for name, text in calls:
+        ss.solve(name, text)
+    layout = ss.position("pyramid", decks[0]).text
+    for call in (lambda: ss.solve("pyramid-msc", Deal(decks[0])),
+                 lambda: ss.solve("pyramid", layout),
+                 lambda: ss.solve("pyramid", decks[0], passes=2),
+                 lambda: ss.solve("pyramid-msc", decks[0], max_states=10**6)):
+        with pytest.raises(AssertionError, match="general path"):
+            call()
+    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the fallback's, once per process
+        with pytest.raises(AssertionError, match="general path"):
+            ss.solve("pyramid-msc", decks[0])

@@ -137,6 +137,14 @@ class Game:
     #: game (a deal with a win has no proof of a block) and spares an easy deal the test.
     structural_after_search: bool = False
 
+    #: True when solve(name, text) with every default is answered as _solve would, by one
+    #: search of the core from the deal the C reader makes of a pack-order text, then the
+    #: structural proof if it did not win: the game has structural_after_search, no
+    #: first_try, reads such a text as as_deal does, and its core_spec depends on the deal only
+    #: through deal.cards. solve() then takes a shorter path for such calls (api._quick_decide:
+    #: the Python layers are most of a call that starts with cold caches, docs/benchmarks.md).
+    quick_decide: bool = False
+
     #: The shape of its pictures: a key of solitaire_solver.pictures.shapes.SHAPES ("" for none;
     #: docs/pictures.md).
     picture: str = ""

@@ -522,6 +522,7 @@ class Pyramid(Game):
     #: The core's decide search applies the same DEAD rule: on the vectors' 410 deals that the
     #: proof blocks it stops within 25 positions (tests/test_pyramid.py).
     structural_after_search = True
+    quick_decide = True
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         passes = passes_value(variant["passes"])
