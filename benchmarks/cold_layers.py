@@ -1,0 +1,123 @@
+"""Where a Pyramid decide call goes when it starts with cold caches, layer by layer, and for one
+or more builds side by side.
+
+    python benchmarks/cold_layers.py [--decks 400] [--flush 64] TREE:KIND [TREE:KIND ...]
+
+Each TREE:KIND is a long-lived worker importing solitaire_solver from TREE (built in place) and
+timing one kind of call per deck of tests/data/pyramid-msc-1500 (decks 1..N, decide, default
+settings):
+
+- solve: `ss.solve("pyramid-msc", text)`, as ../shared/peers/compare.py calls it;
+- bypass: only the steps an answer needs (the C reader, the core's solve on a spec dict, the
+  moves and a Result): how far trimming the Python layers could go;
+- core: the core's solve on a spec made before the clock starts;
+- len: `len(text)`, the floor of any call.
+
+Before each call another process reads and copies a buffer of --flush MiB twice, so that every
+call starts with cold caches, as a decide call in compare.py does after the peer's and our A*
+search's calls. The workers take each deck in turn. Prints each worker's median and mean (ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+DECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
+                     "pyramid-msc-1500", "decks.txt")
+
+WORKER = r"""
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import solitaire_solver as ss
+from solitaire_solver._seeded import parse_plain
+from solitaire_solver import _pyramid as core
+from solitaire_solver.api import _DEFAULT_LIMITS as LIMITS
+from solitaire_solver.moves import from_codes
+from solitaire_solver.result import Status, make_result
+kind, decks = sys.argv[2], open(sys.argv[3]).read().split("\n")
+plain = {"passes": 3, "goal_all": False, "stock_waste_pairs": True, "overlap_pairs": False}
+
+def spec(text):
+    return dict(plain, cards=parse_plain(text))
+
+def bypass(text):
+    run = core.solve(spec(text), "decide", LIMITS, False)
+    return make_result("pyramid-msc", Status.WON if run.status == "won" else Status.BLOCKED,
+                       moves=tuple(from_codes(run.path)), stats=run.stats)
+
+for text in decks[1400:1450]:
+    ss.solve("pyramid-msc", text)
+    bypass(text)
+print("READY", flush=True)
+for line in sys.stdin:
+    text = decks[int(line)]
+    ready = spec(text)
+    t = time.perf_counter()
+    if kind == "solve":
+        ss.solve("pyramid-msc", text)
+    elif kind == "bypass":
+        bypass(text)
+    elif kind == "core":
+        core.solve(ready, "decide", LIMITS, False)
+    else:
+        len(text)
+    print("%.4f" % ((time.perf_counter() - t) * 1e3), flush=True)
+"""
+
+FLUSHER = r"""
+import sys
+buf = bytearray(int(sys.argv[1]) << 20)
+print("READY", flush=True)
+for line in sys.stdin:
+    for _ in range(2):
+        bytes(buf)
+    print("ok", flush=True)
+"""
+
+KINDS = ("solve", "bypass", "core", "len")
+
+
+def start(args: list[str]) -> subprocess.Popen:
+    p = subprocess.Popen([sys.executable, "-c", *args], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, text=True, bufsize=1, cwd="/")
+    if p.stdout.readline().strip() != "READY":
+        raise SystemExit(f"a worker ({args[1:3]}) did not start")
+    return p
+
+
+def ask(p: subprocess.Popen, line: str) -> str:
+    p.stdin.write(line + "\n")
+    p.stdin.flush()
+    return p.stdout.readline().strip()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("workers", nargs="+", metavar="TREE:KIND")
+    ap.add_argument("--decks", type=int, default=400)
+    ap.add_argument("--flush", type=int, default=64, metavar="MIB")
+    a = ap.parse_args()
+    workers = []
+    for w in a.workers:
+        tree, _, kind = w.rpartition(":")
+        if kind not in KINDS:
+            raise SystemExit(f"{w}: the kind is one of {', '.join(KINDS)}")
+        workers.append((w, start([WORKER, os.path.abspath(tree), kind, DECKS])))
+    flusher = start([FLUSHER, str(a.flush)])
+    times: dict[str, list[float]] = {w: [] for w, _ in workers}
+    for i in range(a.decks):
+        for w, p in workers:
+            ask(flusher, "")
+            times[w].append(float(ask(p, str(i))))
+    print(f"decks 1..{a.decks} of pyramid-msc, decide, {a.flush} MiB touched before each call\n")
+    print("| worker | median ms | mean ms |\n|---|---:|---:|")
+    for w, ms in times.items():
+        print(f"| {w} | {statistics.median(ms):.4f} | {statistics.fmean(ms):.4f} |")
+
+
+if __name__ == "__main__":
+    main()
