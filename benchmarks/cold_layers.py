@@ -13,9 +13,9 @@ settings):
 - core: the core's solve on a spec made before the clock starts;
 - len: `len(text)`, the floor of any call.
 
-Before each call another process reads and copies a buffer of --flush MiB twice, so that every
-call starts with cold caches, as a decide call in compare.py does after the peer's and our A*
-search's calls. The workers take each deck in turn. Prints each worker's median and mean (ms).
+Before each call another process (calls_ab.py's flusher) reads and copies a buffer of --flush
+MiB twice, so that every call starts with cold caches, as a decide call in compare.py does after
+the peer's and our A* search's calls. The workers take each deck in turn. Prints each worker's median and mean (ms).
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import os
 import statistics
 import subprocess
 import sys
+
+from calls_ab import flush, flusher
 
 DECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                      "pyramid-msc-1500", "decks.txt")
@@ -68,16 +70,6 @@ for line in sys.stdin:
     print("%.4f" % ((time.perf_counter() - t) * 1e3), flush=True)
 """
 
-FLUSHER = r"""
-import sys
-buf = bytearray(int(sys.argv[1]) << 20)
-print("READY", flush=True)
-for line in sys.stdin:
-    for _ in range(2):
-        bytes(buf)
-    print("ok", flush=True)
-"""
-
 KINDS = ("solve", "bypass", "core", "len")
 
 
@@ -107,11 +99,11 @@ def main() -> None:
         if kind not in KINDS:
             raise SystemExit(f"{w}: the kind is one of {', '.join(KINDS)}")
         workers.append((w, start([WORKER, os.path.abspath(tree), kind, DECKS])))
-    flusher = start([FLUSHER, str(a.flush)])
+    cold = flusher(a.flush)
     times: dict[str, list[float]] = {w: [] for w, _ in workers}
     for i in range(a.decks):
         for w, p in workers:
-            ask(flusher, "")
+            flush(cold)
             times[w].append(float(ask(p, str(i))))
     print(f"decks 1..{a.decks} of pyramid-msc, decide, {a.flush} MiB touched before each call\n")
     print("| worker | median ms | mean ms |\n|---|---:|---:|")

@@ -222,7 +222,7 @@ def _quick_plan(game: str) -> Optional[tuple]:
 def _quick_decide(game: str, text: str) -> Optional[Result]:
     """solve(game, text) for a pack-order text and every default, in fewer steps: a call after
     the process has waited is mostly its Python layers (docs/benchmarks.md). The same answer as
-    the general path (tests/test_api.py); None where that path must answer."""
+    the general path (tests/test_pyramid.py); None where that path must answer."""
     if pure_requested():
         return None
     try:
