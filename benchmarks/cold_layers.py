@@ -15,7 +15,8 @@ settings):
 
 Before each call another process (calls_ab.py's flusher) reads and copies a buffer of --flush
 MiB twice, so that every call starts with cold caches, as a decide call in compare.py does after
-the peer's and our A* search's calls. The workers take each deck in turn. Prints each worker's median and mean (ms).
+the peer's and our A* search's calls. The workers take each deck in turn. Prints each worker's
+median and mean (ms).
 """
 
 from __future__ import annotations
