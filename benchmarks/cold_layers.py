@@ -11,12 +11,15 @@ settings):
 - bypass: only the steps an answer needs (the C reader, the core's solve on a spec dict, the
   moves and a Result): how far trimming the Python layers could go;
 - core: the core's solve on a spec made before the clock starts;
+- floor: a Python function with solve's signature that makes solve's first test (which
+  arguments take the quick path) and returns: the floor of any Python-level solve call;
 - len: `len(text)`, the floor of any call.
 
 Before each call another process (calls_ab.py's flusher) reads and copies a buffer of --flush
 MiB twice, so that every call starts with cold caches, as a decide call in compare.py does after
 the peer's and our A* search's calls. The workers take each deck in turn. Prints each worker's
-median and mean (ms).
+median and mean (ms), and its medians by the deck's verdict: won, blocked by a structural
+proof (no search: its stats say 0 positions), blocked by a search.
 """
 
 from __future__ import annotations
@@ -52,26 +55,39 @@ def bypass(text):
     return make_result("pyramid-msc", Status.WON if run.status == "won" else Status.BLOCKED,
                        moves=tuple(from_codes(run.path)), stats=run.stats)
 
+def floor(game, deal, *, objective="decide", max_states=None, max_seconds=None, memory_mb=256,
+          certificate=False, check=False, after=None, **variant):
+    return (type(deal) is str and type(game) is str and not variant and objective == "decide"
+            and certificate is False and check is False and after is None and max_states is None
+            and max_seconds is None and memory_mb == 256)
+
 for text in decks[1400:1450]:
     ss.solve("pyramid-msc", text)
     bypass(text)
+    floor("pyramid-msc", text)
 print("READY", flush=True)
 for line in sys.stdin:
     text = decks[int(line)]
     ready = spec(text)
     t = time.perf_counter()
     if kind == "solve":
-        ss.solve("pyramid-msc", text)
+        r = ss.solve("pyramid-msc", text)
     elif kind == "bypass":
         bypass(text)
+    elif kind == "floor":
+        floor("pyramid-msc", text)
     elif kind == "core":
         core.solve(ready, "decide", LIMITS, False)
     else:
         len(text)
-    print("%.4f" % ((time.perf_counter() - t) * 1e3), flush=True)
+    ms = (time.perf_counter() - t) * 1e3
+    if kind != "solve":
+        r = ss.solve("pyramid-msc", text)  # its verdict, after the clock
+    verdict = "won" if r.won else "structural" if r.stats["states"] == 0 else "searched"
+    print("%.4f %s" % (ms, verdict), flush=True)
 """
 
-KINDS = ("solve", "bypass", "core", "len")
+KINDS = ("solve", "bypass", "core", "floor", "len")
 
 
 def start(args: list[str]) -> subprocess.Popen:
@@ -101,15 +117,24 @@ def main() -> None:
             raise SystemExit(f"{w}: the kind is one of {', '.join(KINDS)}")
         workers.append((w, start([WORKER, os.path.abspath(tree), kind, DECKS])))
     cold = flusher(a.flush)
-    times: dict[str, list[float]] = {w: [] for w, _ in workers}
+    times: dict[str, list[tuple[float, str]]] = {w: [] for w, _ in workers}
     for i in range(a.decks):
         for w, p in workers:
             flush(cold)
-            times[w].append(float(ask(p, str(i))))
+            ms, verdict = ask(p, str(i)).split()
+            times[w].append((float(ms), verdict))
     print(f"decks 1..{a.decks} of pyramid-msc, decide, {a.flush} MiB touched before each call\n")
-    print("| worker | median ms | mean ms |\n|---|---:|---:|")
-    for w, ms in times.items():
-        print(f"| {w} | {statistics.median(ms):.4f} | {statistics.fmean(ms):.4f} |")
+    verdicts = ("won", "structural", "searched")
+    counts = [sum(v == k for _, v in next(iter(times.values()))) for k in verdicts]
+    print("| worker | median ms | mean ms | "
+          + " | ".join(f"median ms, {k} ({n})" for k, n in zip(verdicts, counts))
+          + " |\n|---|---:|---:|" + "---:|" * len(verdicts))
+    for w, rows in times.items():
+        ms = [m for m, _ in rows]
+        by = [statistics.median([m for m, v in rows if v == k] or [float("nan")])
+              for k in verdicts]
+        print(f"| {w} | {statistics.median(ms):.4f} | {statistics.fmean(ms):.4f} | "
+              + " | ".join(f"{x:.4f}" for x in by) + " |")
 
 
 if __name__ == "__main__":
