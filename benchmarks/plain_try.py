@@ -1,7 +1,7 @@
 """Would a small first try, with no table and none of the core's rules, win most won Pyramid
 deals (issue 18's "fast first try with no table set-up for easy deals")?
 
-    python benchmarks/first_try.py [--count 400] [BUDGET ...]
+    python benchmarks/plain_try.py [--count 400] [BUDGET ...]
 
 Over decks 1..count of tests/data/pyramid-msc-1500 that `ss.solve` wins, a plain depth-first
 search under the reference rules (no table, no pruning; removals before draws and recycles,
