@@ -40,6 +40,19 @@ def _variant(pairs: Sequence[str]) -> dict:
     return out
 
 
+#: The most text --file reads: a deal or a layout takes a few hundred characters, and a file
+#: with no end (/dev/zero, a pipe that never closes its output) must not fill the memory.
+MAX_DEAL_TEXT = 1 << 20
+
+
+def _bounded(f: Any, name: str) -> str:
+    text = f.read(MAX_DEAL_TEXT + 1)
+    if len(text) > MAX_DEAL_TEXT:
+        raise SolitaireError(f"{name} holds more than {MAX_DEAL_TEXT} characters: no deal or "
+                             "layout is that long")
+    return str(text)
+
+
 def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
     sources = sum(x is not None and x != [] for x in (args.file, args.seed, args.pysolfc,
                                                       words or None))
@@ -51,11 +64,11 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
     if args.pysolfc is not None:
         return pysolfc.pysolfc_deal(args.game, args.pysolfc)
     if args.file == "-":
-        return sys.stdin.read()
+        return _bounded(sys.stdin, "standard input")
     if args.file is not None:
         try:
             with open(args.file, encoding="utf-8") as f:
-                return f.read()
+                return _bounded(f, args.file)
         except OSError as e:
             raise SolitaireError(f"cannot read {args.file}: {e.strerror}") from None
         except UnicodeDecodeError as e:
@@ -204,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("survey", help="decide many seeded deals and report the win rate")
     u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
-    u.add_argument("--count", type=int, default=10000, help="number of deals (default 10000)")
+    u.add_argument("--count", type=int, help="number of deals (default 10000)")
     u.add_argument("--start", type=int, default=0, help="first seed (default 0)")
     u.add_argument("--pysolfc", metavar="A-B",
                    help="PySolFC game numbers A to B (both included) instead of seeds; or A, "
@@ -279,6 +292,11 @@ def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
         if not words:
             raise SolitaireError("give the deal (one quoted argument) and the moves")
         deal, moves = words[0], words[1:]
+        if moves and not any(ch.isspace() or ch == "," for ch in deal):
+            # An unquoted deal: its first card was taken for the whole deal, the rest for moves.
+            raise SolitaireError(f"the deal is one quoted argument, and {deal!r} is a single "
+                                 "word: quote the deal (\"AS 2S ...\"), then give the moves, or "
+                                 "use --file, --seed or --pysolfc")
         args.file = None
         return _deal_text(args, [deal]), moves
     return _deal_text(args, []), words
@@ -375,8 +393,9 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     from .survey import SurveyFileWarning, survey
 
-    if args.count < 1:
+    if args.count is not None and args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
+    count = 10000 if args.count is None else args.count
     last = [0.0]
     drawn = [False]
 
@@ -400,7 +419,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
         won: Optional[list] = [] if args.won_only else None
-        which: dict = {"seeds": range(args.start, args.start + args.count)}
+        which: dict = {"seeds": range(args.start, args.start + count)}
         if args.pysolfc is not None:
             which = {"pysolfc": _number_range(args.pysolfc, args.count)}
             _say_pysolfc_rules(args)
@@ -422,12 +441,16 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     return 0
 
 
-def _number_range(text: str, count: int) -> range:
-    """`A-B` (both included), or `A` with --count: PySolFC game numbers for a survey."""
+def _number_range(text: str, count: Optional[int]) -> range:
+    """`A-B` (both included), or `A` with --count (10000 if None): PySolFC game numbers for a
+    survey."""
     first, sep, last = text.strip().partition("-")
+    if sep and count is not None:
+        raise SolitaireError(f"--pysolfc {text} names its last number: give --count only with "
+                             "--pysolfc A")
     try:
         lo = int(first)
-        hi = int(last) if sep else lo + count - 1
+        hi = int(last) if sep else lo + (10000 if count is None else count) - 1
     except ValueError:
         raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {text!r}") \
             from None

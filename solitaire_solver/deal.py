@@ -147,6 +147,11 @@ def _parse(cards) -> tuple[int, ...]:
         fast = tuple(map(_PLAIN.get, tokens))
         if len(fast) == 52 and None not in fast and len(set(fast)) == 52:
             return fast
+    elif isinstance(cards, (set, frozenset)):
+        # A set's order follows hashes, which change from run to run: the same cards would be
+        # a different deal each time.
+        raise DealError(f"a deal is in dealing order: give a list or text, not a "
+                        f"{type(cards).__name__} (its order changes from run to run)")
     else:
         try:
             tokens = list(cards)

@@ -9,6 +9,7 @@ from typing import Any, Iterable, Optional, Union
 
 from .api import _resolve, replay, solve
 from .cards import SUIT_SYMBOLS
+from .errors import SolitaireError
 from .games import Game, get_game
 from .moves import Move, parse_moves
 from .result import Result, Status
@@ -99,9 +100,19 @@ class Hint:
         return str(self.result)
 
 
+def _winning_objective(kwargs: dict, caller: str) -> None:
+    # The score objective answers WON with its best line even when that line leaves cards
+    # (docs/pyramid.md): a hint or an analysis built on it would call a lost game winnable.
+    objective = kwargs.get("objective", "decide")
+    if objective not in ("decide", "shortest"):
+        raise SolitaireError(f"{caller} follows a winning line: objective is decide or shortest, "
+                             f"not {objective!r}")
+
+
 def hint(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any) -> Hint:
     """The next move of a winning line from the position after `after`, or the proof that none
-    wins. kwargs: solve()'s limits and the game's variant."""
+    wins. kwargs: solve()'s limits, its objective (decide or shortest) and the game's variant."""
+    _winning_objective(kwargs, "hint")
     r = solve(game, deal, after=after, **kwargs)
     return Hint(r.moves[0] if r.won and r.moves else None, r)
 
@@ -146,8 +157,10 @@ def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> A
     Winnable after k moves implies winnable after every earlier move (a winning line from there
     starts with the moves that led there), so the positions are won up to some move and lost
     after it: a binary search finds the boundary deciding about log2(len) positions. kwargs:
-    solve()'s limits and the game's variant; a limit reached leaves the answer unknown.
+    solve()'s limits, its objective (decide or shortest) and the game's variant; a limit reached
+    leaves the answer unknown.
     """
+    _winning_objective(kwargs, "analyze")
     options = get_game(game)[0].options
     given = {k: v for k, v in kwargs.items() if k.replace("-", "_") in options}
     opts = {k: v for k, v in kwargs.items() if k not in given}

@@ -277,7 +277,7 @@ def survey(
             try:
                 items.append(g.read(d, var))
             except SolitaireError as e:
-                raise type(e)(f"deal {i} of the list: {e}") from None
+                raise type(e)(f"deal {i + 1} of the list: {e}") from None
     total = len(items)
 
     res = SurveyResult(g.name, var, workers=nworkers)

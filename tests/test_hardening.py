@@ -180,6 +180,30 @@ def test_bytes_of_card_text_read_as_text():
         ss.Deal(b"\xff" * 52)
 
 
+def test_a_set_of_cards_is_no_deal():
+    # A set's order follows string hashes, so the same set was a different deal in each run.
+    cards = str(ss.random_deal(3)).split()
+    for unordered in (set(cards), frozenset(cards)):
+        with pytest.raises(ss.DealError, match="dealing order"):
+            ss.solve("elevens", unordered)
+    assert ss.solve("elevens", cards).won
+
+
+def test_a_deal_file_without_end_is_refused(monkeypatch, capsys):
+    # Before: /dev/zero filled the memory (a MemoryError traceback, exit 1).
+    monkeypatch.setattr("sys.stdin", io.StringIO("A" * (cli.MAX_DEAL_TEXT + 1)))
+    assert cli.main(["solve", "elevens", "--file", "-"]) == 3
+    assert "more than" in capsys.readouterr().err
+
+
+def test_an_unquoted_deal_before_moves_is_named(capsys):
+    # Before: "a deal has 52 cards, this one 1", with no word of the quoting it needs.
+    words = str(ss.random_deal(3)).split()
+    for command in ("verify", "analyze"):
+        assert cli.main([command, "elevens", *words, "AD+TD"]) == 3
+        assert "one quoted argument" in capsys.readouterr().err
+
+
 def test_cli_file_dash_reads_standard_input(monkeypatch, capsys):
     deal = ss.random_deal(3)
     monkeypatch.setattr("sys.stdin", io.StringIO(str(deal) + "\n"))

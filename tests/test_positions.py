@@ -117,6 +117,19 @@ def test_hint_is_the_first_move_of_a_winning_line(game, variant):
         assert rules.key(after) is not None
 
 
+def test_hint_and_analyze_refuse_the_score_objective():
+    # Pyramid seed 1 with one pass cannot be won, yet its best-score line is a WON answer (with
+    # cards left): a hint or an analysis on it would call the lost deal winnable.
+    deal = ss.random_deal(1)
+    assert not ss.solve("pyramid", deal, passes=1).won
+    assert ss.solve("pyramid", deal, passes=1, objective="score").won
+    for ask in (lambda: ss.hint("pyramid", deal, passes=1, objective="score"),
+                lambda: ss.analyze("pyramid", deal, "draw", passes=1, objective="score")):
+        with pytest.raises(ss.SolitaireError, match="'score'"):
+            ask()
+    assert ss.hint("pyramid", deal, passes=1, objective="shortest").move is None
+
+
 def decided_one_by_one(game, deal, line, **variant):
     """The first k after which the game is lost, deciding every prefix (the slow way)."""
     wins = [ss.solve(game, deal, after=line[:k], **variant).won for k in range(len(line) + 1)]

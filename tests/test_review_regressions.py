@@ -306,7 +306,7 @@ def test_small_input_slips(capsys):
     assert ss.solve("elevens", "\ufeff" + str(deal)).status is Status.WON
     layout = ss.position("pyramid", deal).text
     assert ss.solve("pyramid", "\ufeff" + layout).status == ss.solve("pyramid", deal).status
-    with pytest.raises(ss.DealError, match="deal 1 of the list"):
+    with pytest.raises(ss.DealError, match="deal 2 of the list"):  # counted from 1, as cards are
         ss.survey("elevens", deals=[deal, "AS AS"])
     with pytest.raises(ss.SolitaireError, match="True or False"):
         ss.solve("elevens", deal, certificate="no")
@@ -343,3 +343,12 @@ def test_a_state_limit_of_one_keeps_to_one(game):
         r = ss.solve(game, deal, max_states=n)
         assert r.stats["states"] <= n
         assert r.status is Status.UNKNOWN or r.stats["states"] < n
+
+
+def test_survey_count_with_a_closed_pysolfc_range_is_refused(capsys):
+    # Before: --count was dropped without a word and the whole range surveyed.
+    assert cli_main(["survey", "elevens", "--pysolfc", "1-50", "--count", "3"]) == 3
+    assert "--count" in capsys.readouterr().err
+    assert cli_main(["survey", "elevens", "--pysolfc", "1", "--count", "3", "--quiet",
+                     "--json"]) == 0
+    assert '"deals": 3' in capsys.readouterr().out
