@@ -748,6 +748,11 @@ cdef object merge_stats(object first, object second):
     return out
 
 
+cdef inline long long within(long long budget, long long max_states):
+    """A first try's budget of positions under the limit max_states (0: none)."""
+    return budget if max_states == 0 or max_states > budget else max_states
+
+
 cdef object remaining(object stats, long long max_states, double max_seconds):
     """The limits left after a search that used stats: (-1 or the status of the limit used up,
     max_states, max_seconds)."""
@@ -834,8 +839,12 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
                                           "dead_ends": 0, "seconds": 0.0, "max_depth": 0,
                                           "fewest_left": bb_count(c.goal & ~root.removed)}, False
     stats = {"states": 0, "seconds": 0.0}
-    if c.passes > 1 and (max_states == 0 or max_states > PROBE_STATES):
-        status, path, pstats = earliest(g, c, root, PROBE_STATES, max_seconds, memory_bytes)
+    if c.passes > 1:
+        # Under a smaller limit the probe still comes first, within the limit: the searches
+        # then run in the same order as without one, so a limit above the count a search
+        # reports without it gives the same answer (tests/test_review_regressions.py).
+        status, path, pstats = earliest(g, c, root, within(PROBE_STATES, max_states),
+                                        max_seconds, memory_bytes)
         if status == SEARCH_WON:
             return status, path, pstats, False
         if status != SEARCH_LIMIT_STATES:
@@ -847,6 +856,7 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     if c.passes != 1:
         status, path, fstats = search_as(g, c, FREE, root, max_states, max_seconds,
                                          memory_bytes)
+        own = fstats  # the limits left already exclude the probe's share
         fstats = merge_stats(stats, fstats) if stats["states"] else fstats
         if status == SEARCH_EXHAUSTED:
             if c.passes or (c.pool and c.goal_all):
@@ -868,15 +878,16 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
         path = realize(c, path, root, &fits)
         if fits:
             return status, path, stats, False
-        used_up, max_states, max_seconds = remaining(stats, max_states, max_seconds)
+        used_up, max_states, max_seconds = remaining(own, max_states, max_seconds)
         if used_up >= 0:
             return used_up, [], stats, False
-        if c.hint_states and (max_states == 0 or max_states > c.hint_states):
+        if c.hint_states:
             for move in line:
                 c.hint[bb_lowest(<bb_t>move)] = move
             try:
-                status, path, hstats = earliest(g, c, root, c.hint_states, max_seconds,
-                                                memory_bytes)
+                status, path, hstats = earliest(g, c, root,
+                                                within(c.hint_states, max_states),
+                                                max_seconds, memory_bytes)
             finally:
                 for j in range(52):
                     c.hint[j] = 0

@@ -333,6 +333,22 @@ def test_a_forced_line_stops_at_the_state_limit(game):
             assert r.status is Status.UNKNOWN
 
 
+@pytest.mark.parametrize("game,seed", [("pyramid", 1), ("pyramid", 3), ("fifteens-pysolfc", 3),
+                                       ("nestor", 3), ("fourteen", 3)])
+def test_a_state_limit_above_the_count_changes_nothing(game, seed):
+    """Pyramid's decide subtracted its first probe's positions from the limit twice (seed 1:
+    1,065 positions without a limit, UNKNOWN after 1,027 under a limit of 1,066); a first try
+    (fifteens-pysolfc) that used the whole limit let the game's search go one position past it."""
+    deal = ss.Deal.from_seed(seed)
+    full = ss.solve(game, deal)
+    need = full.stats["states"]
+    r = ss.solve(game, deal, max_states=need + 1)
+    assert (r.status, r.moves) == (full.status, full.moves)
+    for n in (1, 2, need // 2):
+        r = ss.solve(game, deal, max_states=n)
+        assert r.stats["states"] <= n, n
+
+
 @pytest.mark.parametrize("game", ["pyramid", "nestor", "fourteen", "baroness", "monte-carlo",
                                   "tens"])
 def test_a_state_limit_of_one_keeps_to_one(game):
