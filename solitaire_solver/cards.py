@@ -18,6 +18,8 @@ _BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
 
 def card_index(text: str) -> int:
     """Index of a card written as rank then suit (case-insensitive; `10` for `T`, suit symbols)."""
+    if not isinstance(text, str):
+        raise CardError(f"a card is a name such as 'TD', not {text!r}")
     t = text.strip().upper()
     if t.startswith("10"):
         t = "T" + t[2:]
@@ -30,7 +32,10 @@ def card_index(text: str) -> int:
 
 
 def card_name(index: int) -> str:
-    """Canonical text of a card index: `TD`, `AS`."""
+    """Canonical text of a card index (0..51): `TD`, `AS`."""
+    # A bare CARD_NAMES[index] would wrap negative indexes round to the spades.
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 52:
+        raise CardError(f"not a card index: {index!r} (cards are indexes 0..51)")
     return CARD_NAMES[index]
 
 

@@ -85,23 +85,45 @@ class Move:
 
     @classmethod
     def remove(cls, cards: Iterable[int]) -> Move:
-        return cls(cards=tuple(sorted(cards)))
+        """The removal of `cards`: card indexes 0..51, each once, at least one (as from_text)."""
+        try:
+            cs = tuple(cards)
+        except TypeError:
+            raise MoveError(f"a removal is a list of card indexes, not {cards!r}") from None
+        # The rules' move lists build many removals: set tests for the valid case, card by card
+        # only to say what is wrong.
+        if not (cs and set(map(type, cs)) == _INT and len(set(cs)) == len(cs)
+                and _CARD_INDEXES.issuperset(cs)):
+            for c in cs:
+                _check_card(c, f" in the removal {list(cs)!r}")
+            if not cs:
+                raise MoveError("a removal takes at least one card, not none")
+            if len(set(cs)) != len(cs):
+                twice = next(c for c in cs if cs.count(c) > 1)
+                raise MoveError(f"a removal names each card once: {CARD_NAMES[twice]} ({twice}) "
+                                f"is twice in {list(cs)!r}")
+        return cls(cards=tuple(sorted(cs)))
 
     @classmethod
     def to_reserve(cls, card: int) -> Move:
         """The move putting `card` into a reserve."""
+        _check_card(card)
         return cls(cards=(card,), reserve=True)
 
     @classmethod
     def to_pile(cls, card: int, pile: int) -> Move:
         """The move putting `card` onto the pile (or row) numbered `pile` (1-based)."""
+        _check_card(card)
         if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= MAX_PILE:
             raise MoveError(f"a pile is numbered 1..{MAX_PILE}, not {pile!r}")
         return cls(cards=(card,), pile=pile)
 
     @classmethod
     def from_code(cls, code: int) -> Move:
-        """The move of a core move word: card bits 0..51, word flags from bit 52."""
+        """The move of a core move word: card bits 0..51, word flags from bit 52 (MoveError for a
+        code that no move has)."""
+        if isinstance(code, bool) or not isinstance(code, int):
+            raise MoveError(f"a move code is an integer, not {code!r}")
         return _KNOWN_MOVES[code]
 
     @property
@@ -128,7 +150,31 @@ class Move:
         return f"Move.from_text({str(self)!r})"
 
 
+_INT = {int}
+_CARD_INDEXES = frozenset(range(52))
+
+
+def _check_card(card: object, where: str = "") -> None:
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
+        raise MoveError(f"not a card index: {card!r}{where} (cards are indexes 0..51)")
+
+
 def _from_code(code: int) -> Move:
+    """The move whose code is `code`; MoveError when no move has it."""
+    if not 0 <= code < 1 << 64:
+        raise MoveError(f"not a move code: {code!r} (codes are unsigned 64-bit words)")
+    move = _decode(code)
+    # Decoding reads only some fields, so a code with stray bits (two words, a word with cards,
+    # a pile number and the reserve flag) would pass for another move: the move's own code and
+    # shape must agree.
+    one_card = move.reserve or move.pile
+    if (move.code != code or move.pile > MAX_PILE or (move.word is None and not move.cards)
+            or (one_card and len(move.cards) != 1)):
+        raise MoveError(f"not a move code: {code} ({code:#x}): no move has it")
+    return move
+
+
+def _decode(code: int) -> Move:
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
     if code & _PILE_FIELD:
@@ -160,8 +206,9 @@ def from_codes(codes: Iterable[int]) -> list[Move]:
 
 
 def _split_moves(text: str) -> list[str]:
-    # "QC + KH" is one move (from_text allows spaces around +); spaces and commas part moves
-    return [m for m in re.split(r"[\s,]+", re.sub(r"\s*\+\s*", "+", text.strip())) if m]
+    # "QC + KH" and "JH > R" are one move each (from_text allows spaces around + and >);
+    # other spaces and commas part moves
+    return [m for m in re.split(r"[\s,]+", re.sub(r"\s*([+>])\s*", r"\1", text.strip())) if m]
 
 
 def parse_moves(moves: Iterable) -> list[Move]:

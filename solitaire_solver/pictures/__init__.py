@@ -7,15 +7,31 @@ names its shape in `Game.picture` (shapes.py), so generic code never asks which 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Iterable, Optional, Union
 
 from ..api import _resolve, replay
-from ..errors import MoveError, SolitaireError
+from ..errors import MoveError, SolitaireError, VariantError
 from ..games import Game
 from ..moves import Move, parse_moves
+from ..result import Result
 from .shapes import SHAPES, draw
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
+
+
+def _options(variant: Any) -> dict:
+    """The variant options given as a dict; the game's variant() then checks names and values,
+    as solve() does with its keyword options."""
+    if variant is None:
+        return {}
+    if not isinstance(variant, Mapping):
+        raise VariantError(f"variant is a dict of the game's options, e.g. {{'passes': 1}}, not "
+                           f"{variant!r}")
+    for name in variant:
+        if not isinstance(name, str):
+            raise VariantError(f"variant option names are text, not {name!r}")
+    return dict(variant)
 
 
 def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None,
@@ -26,14 +42,20 @@ def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None
     outlined, as the page marks the cards a move is about to remove. MoveError names an illegal
     move by its number.
     """
-    g, var = _resolve(game, dict(variant or {}))
+    g, var = _resolve(game, _options(variant))
     rules = g.rules(var)
     d = g.read(deal, var)
     moves = tuple(parse_moves(after)) if after is not None else ()
     pos = replay(rules, d, moves)
     marked: tuple[int, ...] = ()
     if mark is not None:
-        m = mark if isinstance(mark, Move) else parse_moves(mark)[0]
+        if isinstance(mark, Move):
+            m = mark
+        else:
+            given = parse_moves(mark)
+            if len(given) != 1:
+                raise MoveError(f"mark is one move, not {len(given)}: {mark!r}")
+            m = given[0]
         if m not in rules.moves(pos):
             raise MoveError(f"mark {m}: {rules.why_illegal(pos, m)}")
         marked = m.cards
@@ -51,11 +73,13 @@ def render_html(game: Union[str, Game], deal: Any, result: Any,
     """
     from .html import page
 
+    if not isinstance(result, Result):
+        raise SolitaireError(f"result is what solve() returned for this deal, not {result!r}")
     # The game first: another game's result has variant options this game may not have.
     g, _ = _resolve(game, {})
     if result.game != g.name:
         raise SolitaireError(f"the result is for {result.game}, not {g.name}")
-    g, var = _resolve(game, dict(result.variant if variant is None else variant))
+    g, var = _resolve(game, _options(result.variant if variant is None else variant))
     return page(g, var, g.read(deal, var), result)
 
 
