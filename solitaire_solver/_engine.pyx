@@ -42,12 +42,17 @@ cdef inline int over_limit(long long count, long long max_states, double deadlin
     """The limit a search has reached once it holds count positions: SEARCH_LIMIT_TIME,
     SEARCH_LIMIT_STATES, or 0 for none (never a search status of its own: SEARCH_WON is no
     limit). Every CHECK_EVERY positions it also lets a pending signal (Ctrl-C) raise. Every
-    search calls it once per new position."""
+    search calls it once per new position.
+
+    max_states positions may be searched: the limit is reached by the one after them, which the
+    search then leaves out of its count. So a search that reports N positions without a limit
+    ends the same under max_states=N (before, it stopped at its N-th position), as the
+    reference search does (search.py)."""
     if (count & (CHECK_EVERY - 1)) == 0:
         check_signals()
         if deadline > 0 and now() > deadline:
             return SEARCH_LIMIT_TIME
-    if max_states > 0 and count >= max_states:
+    if max_states > 0 and count > max_states:
         return SEARCH_LIMIT_STATES
     return 0
 
@@ -219,6 +224,8 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
             return SEARCH_LIMIT_MEMORY
         status = over_limit(r.nodes, max_states, deadline)
         if status:
+            if status == SEARCH_LIMIT_STATES:
+                r.nodes -= 1  # the position past the limit is not searched (over_limit)
             return status
         if use_dead and g.dead(g.ctx, &child):
             r.pruned += 1
@@ -335,6 +342,8 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
                         break
                 limit = over_limit(r.nodes, max_states, deadline)
                 if limit:
+                    if limit == SEARCH_LIMIT_STATES:
+                        r.nodes -= 1  # over_limit
                     status = limit
                     break
                 if g.won(g.ctx, &child):
@@ -742,6 +751,8 @@ cdef int deep_walk(Deep *d, State root) except -4 nogil:
         d.nodes += 1
         r = over_limit(d.nodes, d.max_states, d.deadline)
         if r:
+            if r == SEARCH_LIMIT_STATES:
+                d.nodes -= 1  # over_limit
             d.status = r
             return -1
         if depth + 1 > <size_t>d.g.max_depth:
@@ -1077,7 +1088,8 @@ cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
                 if cost != best:
                     raise RuntimeError("the game's lower bound is not consistent")
         stats = {
-            "states": a.count,
+            # over_limit: the position past a state limit is queued but not counted
+            "states": a.count - (status == SEARCH_LIMIT_STATES),
             "expanded": expanded,
             "reexpanded": reexpanded,
             "refined": refined,

@@ -338,12 +338,16 @@ def test_a_forced_line_stops_at_the_state_limit(game):
 def test_a_state_limit_above_the_count_changes_nothing(game, seed):
     """Pyramid's decide subtracted its first probe's positions from the limit twice (seed 1:
     1,065 positions without a limit, UNKNOWN after 1,027 under a limit of 1,066); a first try
-    (fifteens-pysolfc) that used the whole limit let the game's search go one position past it."""
+    (fifteens-pysolfc) that used the whole limit let the game's search go one position past it;
+    and every search stopped at its N-th position under max_states=N, so that one reporting N
+    positions without a limit needed N + 1."""
     deal = ss.Deal.from_seed(seed)
     full = ss.solve(game, deal)
     need = full.stats["states"]
-    r = ss.solve(game, deal, max_states=need + 1)
-    assert (r.status, r.moves) == (full.status, full.moves)
+    for n in (need, need + 1):
+        r = ss.solve(game, deal, max_states=n)
+        assert (r.status, r.moves, r.stats["states"]) == (full.status, full.moves, need)
+    assert ss.solve(game, deal, max_states=need - 1).status is Status.UNKNOWN
     for n in (1, 2, need // 2):
         r = ss.solve(game, deal, max_states=n)
         assert r.stats["states"] <= n, n
@@ -355,10 +359,11 @@ def test_a_state_limit_of_one_keeps_to_one(game):
     """A search with max_states=1 went on to a second position and reported two; the root now
     counts as every other position does, in both backends."""
     deal = ss.Deal.from_seed(2)
+    full = ss.solve(game, deal)
     for n in (1, 2, 3):
         r = ss.solve(game, deal, max_states=n)
         assert r.stats["states"] <= n
-        assert r.status is Status.UNKNOWN or r.stats["states"] < n
+        assert r.status is (full.status if full.stats["states"] <= n else Status.UNKNOWN)
 
 
 def test_survey_count_with_a_closed_pysolfc_range_is_refused(capsys):
