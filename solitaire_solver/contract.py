@@ -31,6 +31,15 @@ class Limits(NamedTuple):
     max_seconds: float = 0.0
     memory_bytes: int = 256 << 20
 
+    def used_up(self, spent: dict) -> Optional[str]:
+        """The status of a limit that a first search's spent["states"] and spent["seconds"]
+        used up ("limit-states", "limit-time"), or None."""
+        if self.max_states and int(spent.get("states", 0)) >= self.max_states:
+            return "limit-states"
+        if self.max_seconds and float(spent.get("seconds", 0.0)) >= self.max_seconds:
+            return "limit-time"
+        return None
+
     def less(self, spent: dict) -> Limits:
         """The limits left after a first search spent spent["states"] and spent["seconds"]
         (no limit stays none; a spent limit leaves the least the next search can run under)."""

@@ -353,6 +353,18 @@ def test_a_state_limit_above_the_count_changes_nothing(game, seed):
         assert r.stats["states"] <= n, n
 
 
+def test_a_first_try_that_spends_the_limit_leaves_the_search_none():
+    # Seed 2: our Fifteens (the first try) finds no win in 972 positions, PySolFC's search then
+    # wins; under max_states=972 the second search ran anyway, given one position, and the call
+    # reported 973.
+    deal = ss.Deal.from_seed(2)
+    tried = ss.solve("fifteens", deal).stats["states"]
+    r = ss.solve("fifteens-pysolfc", deal, max_states=tried)
+    assert r.status is Status.UNKNOWN and r.stats["states"] == tried
+    assert r.stats["first_try"] == "fifteens: exhausted"
+    assert ss.solve("fifteens-pysolfc", deal).won
+
+
 @pytest.mark.parametrize("game", ["pyramid", "nestor", "fourteen", "baroness", "monte-carlo",
                                   "tens"])
 def test_a_state_limit_of_one_keeps_to_one(game):
