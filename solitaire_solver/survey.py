@@ -236,7 +236,8 @@ def survey(
     g, var = _resolve(game, variant)
     if sum(x is not None for x in (seeds, deals, pysolfc)) != 1:
         raise SolitaireError("give seeds=..., deals=... or pysolfc=... (one of them)")
-    if workers is not None and (isinstance(workers, bool) or int(workers) < 1):
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
         raise SolitaireError(f"workers must be a positive integer, not {workers!r}")
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
                                    or chunk_size < 1):
@@ -271,6 +272,15 @@ def survey(
         for s in (items[:1] if isinstance(items, range) else items):
             if isinstance(s, bool) or not isinstance(s, int):
                 raise SolitaireError(f"a seed must be an integer, not {s!r}")
+        if not isinstance(items, range) and len(set(items)) != len(items):
+            # One deal counted twice would weigh twice in the rate and its interval.
+            seen: set = set()
+            for n in items:
+                if n in seen:
+                    what = "PySolFC game number" if by_number else "seed"
+                    raise SolitaireError(f"{what} {n} is given twice: a survey counts each deal "
+                                         "once")
+                seen.add(n)
     else:
         items = []
         for i, d in enumerate(deals):  # type: ignore[union-attr]
@@ -279,6 +289,8 @@ def survey(
             except SolitaireError as e:
                 raise type(e)(f"deal {i + 1} of the list: {e}") from None
     total = len(items)
+    if not total:
+        raise SolitaireError("no deals to survey: give at least one seed, deal or number")
 
     res = SurveyResult(g.name, var, workers=nworkers)
     key = "pysolfc" if by_number else "seed" if by_seed else "deal"

@@ -191,6 +191,18 @@ def test_tiny_limit_gives_unknown_not_blocked():
     assert r.unknown > 0
 
 
+def test_a_deal_given_twice_an_empty_survey_and_odd_workers_are_refused():
+    # Before: seeds [5, 5, 5] counted one deal three times; no deals gave a win rate of 0;
+    # workers=1.5 or "2" ran.
+    for kw, words in ((dict(seeds=[5, 7, 5]), "seed 5 is given twice"),
+                      (dict(pysolfc=[3, 4, 3]), "number 3 is given twice"),
+                      (dict(seeds=[]), "no deals"), (dict(deals=[]), "no deals"),
+                      (dict(seeds=range(3), workers=1.5), "1.5"),
+                      (dict(seeds=range(3), workers="2"), "'2'")):
+        with pytest.raises(SolitaireError, match=words):
+            ss.survey("elevens", **{"workers": 1, **kw})
+
+
 def test_bad_input():
     with pytest.raises(SolitaireError):
         ss.survey("elevens", workers=1)
