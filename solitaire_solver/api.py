@@ -159,11 +159,11 @@ def _solve(g: Game, d: Deal, var: dict, objective: str, limits: Limits,
     first = g.first_try(d, var, objective, limits, certificate) if start is None else None
     if first is not None and first.status == "won":
         ans = first
-    elif first is not None and (first.status in ("limit-states", "limit-time")
-                                or limits.used_up(first.stats)):
+    elif first is not None and (spent := limits.used_up(first.stats) or (
+            first.status if first.status in ("limit-states", "limit-time") else None)):
         # A first try runs under the call's own limits: one it used up leaves nothing for the
         # game's search (which, given the least it can run under, went past them).
-        ans = CoreAnswer(limits.used_up(first.stats) or first.status, [], first.stats)
+        ans = CoreAnswer(spent, [], first.stats)
     else:
         left = limits if first is None else limits.less(first.stats)
         if core is not None:

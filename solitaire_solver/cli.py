@@ -40,6 +40,9 @@ def _variant(pairs: Sequence[str]) -> dict:
     return out
 
 
+#: The deals a survey takes when --count is not given.
+SURVEY_COUNT = 10000
+
 #: The most text --file reads: a deal or a layout takes a few hundred characters, and a file
 #: with no end (/dev/zero, a pipe that never closes its output) must not fill the memory.
 MAX_DEAL_TEXT = 1 << 20
@@ -217,7 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("survey", help="decide many seeded deals and report the win rate")
     u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
-    u.add_argument("--count", type=int, help="number of deals (default 10000)")
+    u.add_argument("--count", type=int, help=f"number of deals (default {SURVEY_COUNT})")
     u.add_argument("--start", type=int, default=0, help="first seed (default 0)")
     u.add_argument("--pysolfc", metavar="A-B",
                    help="PySolFC game numbers A to B (both included) instead of seeds; or A, "
@@ -395,7 +398,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     if args.count is not None and args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
-    count = 10000 if args.count is None else args.count
+    count = SURVEY_COUNT if args.count is None else args.count
     last = [0.0]
     drawn = [False]
 
@@ -442,15 +445,15 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
 
 def _number_range(text: str, count: Optional[int]) -> range:
-    """`A-B` (both included), or `A` with --count (10000 if None): PySolFC game numbers for a
-    survey."""
+    """`A-B` (both included), or `A` with --count (SURVEY_COUNT if None): PySolFC game numbers
+    for a survey."""
     first, sep, last = text.strip().partition("-")
     if sep and count is not None:
         raise SolitaireError(f"--pysolfc {text} names its last number: give --count only with "
                              "--pysolfc A")
     try:
         lo = int(first)
-        hi = int(last) if sep else lo + (10000 if count is None else count) - 1
+        hi = int(last) if sep else lo + (SURVEY_COUNT if count is None else count) - 1
     except ValueError:
         raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {text!r}") \
             from None
