@@ -88,7 +88,10 @@ class Result:
 
     game: str
     status: Status
-    moves: tuple[Move, ...] = ()
+    # May be given as a function that makes the moves (_Lazy): a decide call's line is decoded
+    # from the core's move codes when first read, so a caller that wants only the verdict (a
+    # survey, an app keeping winnable deals) does not pay for it (docs/benchmarks.md).
+    moves: tuple[Move, ...] = _Lazy(tuple)  # type: ignore[assignment]
     proof: Optional[BlockProof] = None
     stats: dict = field(default_factory=dict)
     variant: dict = field(default_factory=dict)
@@ -98,6 +101,10 @@ class Result:
     #: The moves played before the position this answer is for (empty: the deal's start); the
     #: answer's own moves continue from there.
     after: tuple[Move, ...] = ()
+
+    def __getstate__(self) -> dict:
+        # Pickled (a survey's worker) with its moves made.
+        return {**self.__dict__, "_moves": self.moves}
 
     @property
     def won(self) -> bool:
@@ -143,7 +150,7 @@ def make_result(game: str, status: Status, *, moves: tuple = (),
     """Result(...) with its fields set at once, as solve() makes one per call: a frozen
     dataclass's __init__ sets each field through object.__setattr__ (docs/benchmarks.md)."""
     out = object.__new__(Result)
-    out.__dict__.update(game=game, status=status, moves=moves, proof=proof,
+    out.__dict__.update(game=game, status=status, _moves=moves, proof=proof,
                         stats={} if stats is None else stats,
                         variant={} if variant is None else variant, objective=objective,
                         score=score, reason=reason, after=after)

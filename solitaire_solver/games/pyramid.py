@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 from itertools import combinations
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..backend import core_module
 from ..cards import CARD_NAMES, value
@@ -196,12 +196,16 @@ def partners_sentence(rules: PyramidRules, pos: Any, cards: list[int],
     return head + ", and " + found + (": " + "; ".join(reasons) if reasons else "")
 
 
-def _partners_proof(rules: PyramidRules, pos: Any, cards: list[int]) -> BlockProof:
-    """The structural proof that cards (short_of_partners) cannot all leave. Its sentence and
-    details are written when first read (they take longer than deciding the deal)."""
-    met = functools.cache(lambda: partners(rules, pos, cards))
+def _partners_proof(start: Callable[[], tuple[PyramidRules, Any]],
+                    cards: list[int]) -> BlockProof:
+    """The structural proof that cards (short_of_partners) cannot all leave; start() gives the
+    rules and the position. Its sentence and details are written when first read (they take
+    longer than deciding the deal), and the position is made then too (solve() answers a
+    blocked deal without it)."""
+    start = functools.cache(start)
+    met = functools.cache(lambda: partners(*start(), cards))
     return BlockProof(kind="structural",
-                      sentence=lambda: partners_sentence(rules, pos, cards, met()),
+                      sentence=lambda: partners_sentence(*start(), cards, met()),
                       details=lambda: {"rule": "partners", "cards": [CARD_NAMES[c] for c in cards],
                                        "partners": [CARD_NAMES[c] for c in met()]})
 
@@ -467,7 +471,7 @@ def _structural(rules: PyramidRules, pos: Any, cards: Optional[list[int]]) -> Op
     """The structural proof at the start: the partners proof of cards (short_of_partners'
     group, or None), else the waiting cards' steps (DEADLOCK, about 1 deal in 100), else None."""
     if cards is not None:
-        return _partners_proof(rules, pos, cards)
+        return _partners_proof(lambda: (rules, pos), cards)
     steps = waiting_steps(rules, pos)
     return None if steps is None else _waiting_proof(rules, pos, steps)
 
@@ -560,18 +564,25 @@ class Pyramid(Game):
         # short_of_partners, and tries every group: where it sees no block at the start, neither
         # does this rule. So a deal it passes (every won deal) is spared the derivation below,
         # most of an easy deal's time in solve() (tests/test_pyramid.py checks the implication).
-        if not core.dead(deal.cards, 0, passes_value(variant["passes"]),
-                         variant["goal"] == "all", 0, variant.get("overlap_pairs", False),
-                         variant["stock_waste_pairs"]):
+        cards = deal.cards
+        goal_all, pairs = variant["goal"] == "all", variant["stock_waste_pairs"]
+        overlap = variant.get("overlap_pairs", False)
+        if not core.dead(cards, 0, passes_value(variant["passes"]), goal_all, 0, overlap,
+                         pairs):
             return None
+        # short_of_partners in C (the tests hold the two equal) on the start's pyramid and its
+        # other cards, the stock's then the waste's, as rules.start() lays them out: the group
+        # search, and then making that position, were most of a structurally blocked deal's
+        # time in solve() (docs/benchmarks.md).
+        to_waste = variant.get("first_to_waste", False)
+        group = core.short_group(cards[:28], (*cards[29:], cards[28]) if to_waste else cards[28:],
+                                 _APART_PLACES[bool(overlap)], goal_all, pairs)
+        if group is not None:
+            return _partners_proof(lambda: (rules := self.rules(variant), rules.start(deal)),
+                                   group)
         rules = self.rules(variant)
         pos = rules.start(deal)
-        # short_of_partners in C (the tests hold the two equal): the group search was most of
-        # a structurally blocked deal's time in solve().
-        cards = core.short_group(pos.pyramid, (*pos.stock, *pos.waste),
-                                 _APART_PLACES[bool(rules.overlap_pairs)], rules.goal == "all",
-                                 rules.stock_waste_pairs)
-        return _structural(rules, pos, cards)
+        return _structural(rules, pos, None)
 
     def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """structural_proof() from the reference rules alone."""
