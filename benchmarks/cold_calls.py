@@ -65,13 +65,13 @@ def main() -> None:
 
 def env_ab(solves, idle: float, rounds: int) -> None:
     backend.pure_requested()
-    c_getenv = backend._getenv[0]
+    c_pure = backend._c[0]
     print("| round | reading | solve, back to back | solve, after idle |\n|---|---|---:|---:|")
     for k in range(1, rounds + 1):
         for side in ("getenv", "os.environ") if k % 2 else ("os.environ", "getenv"):
-            backend._getenv[:] = [c_getenv if side == "getenv" else None]
+            backend._c[:] = [c_pure if side == "getenv" else None]
             print(f"| {k} | {side} | {timed(solves, 0):.1f} | {timed(solves, idle):.1f} |")
-    backend._getenv[:] = [c_getenv]
+    backend._c[:] = [c_pure]
 
 
 if __name__ == "__main__":

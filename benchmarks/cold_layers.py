@@ -8,6 +8,9 @@ timing one kind of call per deck of tests/data/pyramid-msc-1500 (decks 1..N, dec
 settings):
 
 - solve: `ss.solve("pyramid-msc", text)`, as ../shared/peers/compare.py calls it;
+- read: solve, then `r.moves` and `r.proof` read, which the call makes when first read (a won
+  line's moves, a structural proof the core's run shows): solve's cost for a caller who wants
+  the line or the proof object;
 - bypass: only the steps an answer needs (the C reader, the core's solve on a spec dict, the
   moves and a Result): how far trimming the Python layers could go;
 - core: the core's solve on a spec made before the clock starts;
@@ -79,6 +82,9 @@ for line in sys.stdin:
     t = time.perf_counter()
     if kind == "solve":
         ss.solve("pyramid-msc", text)
+    elif kind == "read":
+        r = ss.solve("pyramid-msc", text)
+        r.moves, r.proof
     elif kind == "bypass":
         bypass(text)
     elif kind == "floor":
@@ -90,7 +96,7 @@ for line in sys.stdin:
     print("%.4f" % ((time.perf_counter() - t) * 1e3), flush=True)
 """
 
-KINDS = ("solve", "bypass", "core", "floor", "len")
+KINDS = ("solve", "read", "bypass", "core", "floor", "len")
 
 
 def start(args: list[str]) -> subprocess.Popen:

@@ -1262,9 +1262,10 @@ def graph_shortest(list edges, list h, int target, bint expand_all=False,
         free(gr.h)
 
 
-def env_value(bytes name):
-    """getenv(3): a variable of the process environment as the C library holds it, or None.
-    Changes made through os.environ reach it (on POSIX they call putenv and unsetenv); the
-    lookup runs no Python code (backend.pure_requested)."""
-    cdef const char *v = getenv(name)
-    return None if v == NULL else <bytes>v
+def pure_requested():
+    """Whether SOLITAIRE_SOLVER_PURE asks for the pure-Python fallback (set, and not "" or "0"),
+    read with getenv(3): changes made through os.environ reach it (on POSIX they call putenv and
+    unsetenv), and the lookup runs no Python code (backend.pure_requested, api.solve's quick
+    path)."""
+    cdef const char *v = getenv(b"SOLITAIRE_SOLVER_PURE")
+    return not (v == NULL or v[0] == 0 or (v[0] == 48 and v[1] == 0))  # 48: "0"

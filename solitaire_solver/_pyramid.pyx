@@ -621,6 +621,10 @@ include "_pyramid_score.pxi"
 cdef int ROW_OF[28]
 cdef uint64_t BLOCK_PLACES[28]
 cdef uint64_t CONE_PLACES[28]
+# APART_PLACES[overlap][p]: the places whose card can never be available together with p's (one
+# covers the other, unless overlap_pairs lets p pair with a card covering it directly):
+# rules.pyramid.apart, which the tests hold equal (games/pyramid.py keeps its own table).
+cdef uint64_t APART_PLACES[2][28]
 
 
 cdef void shape_tables() noexcept:
@@ -643,6 +647,14 @@ cdef void shape_tables() noexcept:
         for q in range(28):
             if cone[q] & (<uint64_t>1 << p):
                 BLOCK_PLACES[p] |= <uint64_t>1 << q
+    for p in range(28):
+        APART_PLACES[0][p] = APART_PLACES[1][p] = BLOCK_PLACES[p]
+    for p in range(28):
+        r = ROW_OF[p]
+        if r < 6:
+            for q in (p + r + 1, p + r + 2):
+                APART_PLACES[1][p] &= ~(<uint64_t>1 << q)
+                APART_PLACES[1][q] &= ~(<uint64_t>1 << p)
 
 
 shape_tables()
@@ -988,7 +1000,18 @@ def solve(dict spec, str objective, limits, bint certificate):
             spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True),
             spec.get("follow", True), spec.get("taken", True), spec.get("lean_astar", True),
             spec.get("partner", True))
-    return tuple.__new__(CoreRun, (STATUSES[status], path, stats, cert, best, None))
+    end = None
+    if obj == OBJ_DECIDE and not certificate and status == SEARCH_EXHAUSTED:
+        # What the structural proof needs, found here in C (games/pyramid.py uses it): for a
+        # blocked deal, making it in Python from the deal was most of a call that starts with
+        # cold caches (docs/benchmarks.md). At a deal's start only: nothing removed, and at most
+        # the one card drawn that PySolFC's Pyramid starts with.
+        root = spec.get("root") or (0, 0)
+        if root[0] == 0 and root[1] & 31 <= 1:
+            end = at_start(spec["cards"], spec["passes"], spec["goal_all"],
+                           spec["stock_waste_pairs"], spec.get("overlap_pairs", False),
+                           root[1] & 31)
+    return tuple.__new__(CoreRun, (STATUSES[status], path, stats, cert, best, end))
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,
@@ -1106,6 +1129,13 @@ def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
     """The DEAD rule on a position with these cards removed, aux as in solve() (the tests, and
     the structural proof's quick look at a deal's start: games/pyramid.py; dig_rule=False
     leaves DIG out)."""
+    return dead_at(cards, removed, passes, goal_all, aux, overlap_pairs, stock_waste_pairs,
+                   dig_rule, deadlock, follow, taken)
+
+
+cdef bint dead_at(object cards, uint64_t removed, int passes, bint goal_all, uint64_t aux,
+                  bint overlap_pairs, bint stock_waste_pairs, bint dig_rule=True,
+                  bint deadlock=True, bint follow=True, bint taken=True) except -1:
     cdef PyrCtx c
     cdef State s
     setup(&c, cards, passes, goal_all, stock_waste_pairs, overlap_pairs, FORCE_NONE, False,
@@ -1119,6 +1149,26 @@ def dead(object cards, uint64_t removed, int passes=3, bint goal_all=True,
     return pyr_dead(&c, &s) != 0
 
 
+cdef object at_start(object cards, int passes, bint goal_all, bint stock_waste_pairs,
+                     bint overlap, int drawn):
+    """What the structural proof of a deal needs (games/pyramid.py, Pyramid.structural_proof,
+    which computes the same with dead() and short_group()): ("start", whether the DEAD rule
+    fires at the deal's start, the group of short_group() on the layout with `drawn` stock
+    cards on the waste (1 where play starts with a draw), or None)."""
+    cdef int pyr[28]
+    cdef int others[24]
+    cdef int j
+    if not dead_at(cards, 0, passes, goal_all, 0, overlap, stock_waste_pairs):
+        return ("start", False, None)
+    for j in range(28):
+        pyr[j] = cards[j]
+    for j in range(24):
+        # the stock's cards, then the waste's
+        others[j] = cards[28 + drawn + j] if j < 24 - drawn else cards[28 + j - 24 + drawn]
+    return ("start", True, group_of(pyr, others, 24, APART_PLACES[1 if overlap else 0],
+                                    goal_all, stock_waste_pairs))
+
+
 def short_group(object pyramid, object others, object apart_of, bint goal_all,
                 bint stock_waste_pairs):
     """The structural proof's cards (games/pyramid.py short_of_partners, the reference, which
@@ -1126,10 +1176,33 @@ def short_group(object pyramid, object others, object apart_of, bint goal_all,
     of one value that must all leave while fewer partners can ever meet them, or None.
     pyramid: the 28 places (a card index or None); others: the stock's then the waste's cards;
     apart_of: per place, the mask of the places kept apart from it."""
+    cdef int pyr[28]
+    cdef int rest[52]
+    cdef uint64_t apart[28]
+    cdef int p, n = 0
+    cdef uint64_t seen = 0
+    for p in range(28):
+        apart[p] = apart_of[p]
+        card = pyramid[p]
+        pyr[p] = -1 if card is None else card
+    for card in others:
+        if n == 52:
+            raise ValueError("more than 52 other cards")
+        rest[n] = card
+        n += 1
+    for card in (*[x for x in pyr[:28] if x >= 0], *[x for x in rest[:n]]):
+        if not 0 <= card < 52 or seen >> card & 1:
+            raise ValueError(f"{card} is not a card, or is there twice")
+        seen |= (<uint64_t>1) << card
+    return group_of(pyr, rest, n, apart, goal_all, stock_waste_pairs)
+
+
+cdef object group_of(const int *pyramid, const int *others, int n_others,
+                     const uint64_t *apart, bint goal_all, bint stock_waste_pairs):
+    """short_group() on C arrays: pyramid[p] a card index or -1."""
     cdef int cards[14][8]
     cdef int places[14][8]
     cdef int count[14]
-    cdef uint64_t apart[28]
     cdef uint64_t meets[13][4]
     cdef int short_card[13][4]
     cdef int n_short[13]
@@ -1140,16 +1213,14 @@ def short_group(object pyramid, object others, object apart_of, bint goal_all,
     for v in range(14):
         count[v] = 0
     for p in range(28):
-        apart[p] = apart_of[p]
-        card = pyramid[p]
-        if card is not None:
-            x = card
+        x = pyramid[p]
+        if x >= 0:
             v = x % 13 + 1
             cards[v][count[v]] = x
             places[v][count[v]] = p
             count[v] += 1
-    for card in others:
-        x = card
+    for j in range(n_others):
+        x = others[j]
         v = x % 13 + 1
         cards[v][count[v]] = x
         places[v][count[v]] = -1

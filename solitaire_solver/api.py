@@ -5,13 +5,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Iterable, Optional, Union
 
-from .backend import core_module, pure_requested
+from .backend import core_module
 from .contract import Limits
 from .deal import Deal
 from .errors import MoveError, SolitaireError, VariantError, VerificationError
 from .games import Game, get_game
 from .games.base import CoreAnswer
-from .moves import Move, from_codes, parse_moves
+from .moves import Move, parse_moves
 from .proofs import check_best_score
 from .result import BlockProof, Result, Status, Verification, make_result
 from .search import reference_search
@@ -115,8 +115,12 @@ def solve(
     if (type(deal) is str and type(game) is str and not variant and objective == "decide"
             and certificate is False and check is False and after is None and max_states is None
             and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB):
-        quick = _quick_decide(game, deal)
-        if quick is not None:
+        # A plain call (a pack-order text, every default) takes fewer steps, compiled
+        # (_quick.pyx): a call after the process has waited is mostly its Python layers
+        # (docs/benchmarks.md). It answers as the steps below do, or None where they must.
+        if not _QUICK:
+            _QUICK.append(_load_quick())
+        if _QUICK[0] is not None and (quick := _QUICK[0](game, deal)) is not None:
             return quick
     g, var = _resolve(game, variant)
     if not isinstance(certificate, bool) or not isinstance(check, bool):
@@ -183,7 +187,7 @@ def _answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits, ans: Co
     (Game.structural_after_search)."""
     name = g.name
     if late and ans.status != "won":
-        proof = g.structural_proof(d, var)
+        proof = g.structural_after(d, var, ans)
         if proof is not None:
             return _structural(name, proof, var, objective, after)
     if ans.status == "won":
@@ -202,14 +206,22 @@ def _answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits, ans: Co
                        objective=objective, reason=reason, after=after)
 
 
-#: Per game name, for _quick_decide: (game, variant, core module, C pack reader, core spec), or
-#: None where the general path answers every call (at most 256 names, as _resolve_plain keeps).
-_QUICK: dict[str, Optional[tuple]] = {}
+#: The compiled quick path's decide (_quick.pyx), or None without the compiled core: [] until
+#: the first plain call.
+_QUICK: list = []
+
+
+def _load_quick() -> Optional[Any]:
+    try:
+        from ._quick import decide
+    except ImportError:
+        return None
+    return decide
 
 
 def _quick_plan(game: str) -> Optional[tuple]:
-    """What _quick_decide needs of a game, found at its first plain call (the core's spec is
-    made once: the flag Game.quick_decide says that it depends on the deal only through its
+    """What the quick path (_quick.pyx) needs of a game, found at its first plain call (the
+    core's spec is made once: the flag Game.quick_decide says that it depends on the deal only through its
     cards)."""
     try:
         g, var = _resolve_plain(game)
@@ -222,39 +234,6 @@ def _quick_plan(game: str) -> Optional[tuple]:
         return None
     spec = g.core_spec(Deal(range(52)), var, "decide", False)
     return g, var, core, seeded.parse_plain, spec
-
-
-def _quick_decide(game: str, text: str) -> Optional[Result]:
-    """solve(game, text) for a pack-order text and every default, in fewer steps: a call after
-    the process has waited is mostly its Python layers (docs/benchmarks.md). The same answer as
-    the general path (tests/test_pyramid.py); None where that path must answer."""
-    if pure_requested():
-        return None
-    try:
-        plan = _QUICK[game]
-    except KeyError:
-        plan = _quick_plan(game)
-        if len(_QUICK) < 256:
-            _QUICK[game] = plan
-    if plan is None:
-        return None
-    g, var, core, parse, spec = plan
-    cards = parse(text)
-    if cards is None or not g.structural_after_search:
-        return None
-    spec = spec.copy()
-    spec["cards"] = cards
-    run = core.solve(spec, "decide", _DEFAULT_LIMITS, False)
-    stats = run.stats
-    stats["backend"] = "core"
-    if run.status == "won":
-        return make_result(g.name, Status.WON, moves=tuple(from_codes(run.path)), stats=stats,
-                           variant=var.copy())
-    d = Deal.__new__(Deal)
-    d._cards = cards
-    return _answer(g, d, var.copy(), "decide", _DEFAULT_LIMITS,
-                   CoreAnswer(run.status, from_codes(run.path), stats, None, run.best, run.end),
-                   True, ())
 
 
 def _structural(name: str, proof: BlockProof, var: dict, objective: str,

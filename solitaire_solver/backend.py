@@ -15,28 +15,30 @@ _warned = False
 _loaded: dict[str, ModuleType] = {}
 
 
-def _c_getenv() -> Optional[Callable[[bytes], Optional[bytes]]]:
-    """The C library's getenv through the core, on POSIX (where os.environ's changes call putenv
-    and unsetenv, so it sees them), else None. os.environ.get runs four functions of the os
-    module, and a solve() call asks three times (docs/benchmarks.md has what it saved)."""
+def _c_pure() -> Optional[Callable[[], bool]]:
+    """The core's pure_requested, which reads the environment with the C library's getenv, on
+    POSIX (where os.environ's changes call putenv and unsetenv, so it sees them), else None.
+    os.environ.get runs four functions of the os module, and a solve() call asks more than once
+    (docs/benchmarks.md has what it saved)."""
     if os.name != "posix":
         return None
     try:
-        from ._engine import env_value
+        from ._engine import pure_requested as c_pure
     except ImportError:
         return None
-    return env_value  # type: ignore[no-any-return]
+    return c_pure  # type: ignore[no-any-return]
 
 
-#: _c_getenv(), found at the first call (importing the package loads no compiled module).
-_getenv: list = []
+#: _c_pure(), found at the first call (importing the package loads no compiled module).
+_c: list = []
 
 
 def pure_requested() -> bool:
-    if not _getenv:
-        _getenv.append(_c_getenv())
-    if _getenv[0] is not None:
-        return _getenv[0](b"SOLITAIRE_SOLVER_PURE") not in (None, b"", b"0")
+    """Whether SOLITAIRE_SOLVER_PURE is set (and not "" or "0"): the pure-Python fallback."""
+    if not _c:
+        _c.append(_c_pure())
+    if _c[0] is not None:
+        return _c[0]()  # type: ignore[no-any-return]
     return os.environ.get("SOLITAIRE_SOLVER_PURE", "") not in ("", "0")
 
 

@@ -26,13 +26,13 @@ class _Lazy:
         if obj is None:
             return self  # the dataclass's default: "not given"
         value = obj.__dict__[self.key]
-        if value is self or callable(value):
-            value = self.empty() if value is self else value()
-            obj.__dict__[self.key] = value
+        if callable(value):
+            value = obj.__dict__[self.key] = value()
         return value
 
     def __set__(self, obj: Any, value: Any) -> None:
-        obj.__dict__[self.key] = value
+        # not given: the empty value, as make_result stores it
+        obj.__dict__[self.key] = self.empty() if value is self else value
 
 
 class Status(enum.Enum):
@@ -92,7 +92,9 @@ class Result:
     # from the core's move codes when first read, so a caller that wants only the verdict (a
     # survey, an app keeping winnable deals) does not pay for it (docs/benchmarks.md).
     moves: tuple[Move, ...] = _Lazy(tuple)  # type: ignore[assignment]
-    proof: Optional[BlockProof] = None
+    # May be given as a function too: a structural proof the core's search has shown to exist
+    # is made when first read.
+    proof: Optional[BlockProof] = _Lazy(type(None))  # type: ignore[assignment]
     stats: dict = field(default_factory=dict)
     variant: dict = field(default_factory=dict)
     objective: str = "decide"
@@ -103,8 +105,8 @@ class Result:
     after: tuple[Move, ...] = ()
 
     def __getstate__(self) -> dict:
-        # Pickled (a survey's worker) with its moves made.
-        return {**self.__dict__, "_moves": self.moves}
+        # Pickled (a survey's worker) with its moves and proof made.
+        return {**self.__dict__, "_moves": self.moves, "_proof": self.proof}
 
     @property
     def won(self) -> bool:
@@ -150,7 +152,7 @@ def make_result(game: str, status: Status, *, moves: tuple = (),
     """Result(...) with its fields set at once, as solve() makes one per call: a frozen
     dataclass's __init__ sets each field through object.__setattr__ (docs/benchmarks.md)."""
     out = object.__new__(Result)
-    out.__dict__.update(game=game, status=status, _moves=moves, proof=proof,
+    out.__dict__.update(game=game, status=status, _moves=moves, _proof=proof,
                         stats={} if stats is None else stats,
                         variant={} if variant is None else variant, objective=objective,
                         score=score, reason=reason, after=after)

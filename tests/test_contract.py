@@ -120,14 +120,17 @@ def test_make_result_gives_the_result_the_constructor_gives():
     import pickle
     from dataclasses import FrozenInstanceError, fields
 
-    from solitaire_solver.result import Result, Status, make_result
+    from solitaire_solver.result import Result, Status, _Lazy, make_result
 
     kw = dict(moves=(Move.from_text("KS"),), stats={"states": 3}, variant={"passes": 1},
               objective="shortest", score=7, reason="r", after=(Move.from_text("draw"),))
     fast, slow = make_result("pyramid", Status.WON, **kw), Result("pyramid", Status.WON, **kw)
     assert fast == slow and repr(fast) == repr(slow) and vars(fast) == vars(slow)
     assert vars(make_result("pyramid", Status.UNKNOWN)) == vars(Result("pyramid", Status.UNKNOWN))
-    assert list(vars(fast)) == [f.name for f in fields(Result)]
+    # a field made when first read (moves, proof: result._Lazy) is kept under "_" + its name
+    lazy = {name for name, v in vars(Result).items() if isinstance(v, _Lazy)}
+    assert lazy == {"moves", "proof"}
+    assert list(vars(fast)) == [("_" if f.name in lazy else "") + f.name for f in fields(Result)]
     assert pickle.loads(pickle.dumps(fast)) == slow
     with pytest.raises(FrozenInstanceError):
         fast.game = "elevens"  # type: ignore[misc]

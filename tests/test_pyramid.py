@@ -526,6 +526,76 @@ def test_structural_quick_look_loses_no_proof(seed, v, overlap, to_waste):
 
 
 @pytest.mark.core
+@given(st.integers(0, 10 ** 9), st.sampled_from(VARIANTS), st.booleans(), st.booleans())
+def test_solve_states_the_structural_proof_the_reference_derives(seed, v, overlap, to_waste):
+    """solve() builds a blocked deal's structural proof from what the core found at the start
+    (its run's end: the DEAD rule and short_group in C, with the core's own table of places kept
+    apart): under every variant it must be the proof the reference rules derive, with its
+    sentence and details, and no structural proof where they derive none."""
+    passes, goal, swp = v
+    var = dict(passes=passes or "unlimited", goal=goal, stock_waste_pairs=swp,
+               overlap_pairs=overlap, first_to_waste=to_waste)
+    deal = Deal.from_seed(seed)
+    want = GAME.derive_structural(deal, GAME.variant(**var))
+    r = ss.solve("pyramid", deal, **var)
+    got = r.proof if r.blocked and r.proof.kind == "structural" else None
+    assert got == want
+    if want is not None:
+        assert r.stats == {"states": 0} and got.sentence == want.sentence
+        assert ss.verify("pyramid", deal, r, **var).ok
+
+
+@pytest.mark.core
+def test_core_apart_places_equal_the_rules():
+    """The core's table of places kept apart (at_start's short_group) is rules.pyramid.apart:
+    a group that a wrong table would miss, or name wrongly, shows in the core's run end."""
+    from solitaire_solver.games.pyramid import _APART_PLACES
+
+    assert _APART_PLACES[True] != _APART_PLACES[False]
+    rng, ends = random.Random(11), 0
+    for _ in range(400):
+        cards = rng.sample(range(52), 52)
+        overlap, drawn = rng.random() < 0.5, rng.random() < 0.5
+        spec = {"cards": cards, "passes": 1, "goal_all": rng.random() < 0.5,
+                "stock_waste_pairs": rng.random() < 0.5, "overlap_pairs": overlap}
+        if drawn:
+            spec["root"] = (0, 1 | (1 << 5))
+        run = core.solve(spec, "decide", Limits(), False)
+        if run.status != "exhausted":
+            assert run.end is None
+            continue
+        others = (*cards[29:], cards[28]) if drawn else cards[28:]
+        dead = core.dead(cards, 0, 1, spec["goal_all"], 0, overlap, spec["stock_waste_pairs"])
+        group = core.short_group(cards[:28], others, _APART_PLACES[overlap], spec["goal_all"],
+                                 spec["stock_waste_pairs"]) if dead else None
+        assert run.end == ("start", dead, group)
+        ends += group is not None
+    assert ends > 50
+
+
+@pytest.mark.core
+def test_a_quick_answer_makes_its_line_and_proof_when_read():
+    """A plain call's Result makes its moves and its structural proof when first read: they
+    must be the general path's, and a pickled or copied Result carries them made."""
+    import copy
+    import pickle
+
+    decks = (DATA / "decks.txt").read_text().splitlines()[:60]
+    kinds = set()
+    for text in decks:
+        r = ss.solve("pyramid-msc", text)
+        again = pickle.loads(pickle.dumps(r))
+        assert "_moves" in again.__dict__ and not callable(again.__dict__["_moves"])
+        assert not callable(again.__dict__["_proof"])
+        general = ss.solve("pyramid-msc", Deal(text))
+        for other in (again, copy.copy(r), r):
+            assert (other.moves, other.proof) == (general.moves, general.proof)
+        assert r.moves is r.moves  # made once
+        kinds.add(r.proof.kind if r.proof else "won")
+    assert {"won", "structural"} <= kinds
+
+
+@pytest.mark.core
 def test_core_group_search_equals_the_reference():
     """The core's short_group (which names the cards of a structural proof) must name the very
     cards short_of_partners does. Layouts with random cards gone, not only reachable ones, so
@@ -1563,11 +1633,11 @@ def test_structural_proof_after_a_search_changes_no_answer(monkeypatch):
 
 @pytest.mark.core
 def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
-    """solve(name, text) with every default goes by api._quick_decide, skipping the general
-    layers: every Pyramid preset must answer a pack-order text exactly as the general path
-    answers the same deal given as a Deal (won, blocked by a structural proof, blocked after a
-    search), and a plain call must not reach the general path at all, while a layout text, an
-    option or the pure-Python fallback must."""
+    """solve(name, text) with every default goes by the compiled quick path (_quick.pyx),
+    skipping the general layers: every Pyramid preset must answer a pack-order text exactly as
+    the general path answers the same deal given as a Deal (won, blocked by a structural proof,
+    blocked after a search), and a plain call must not reach the general path at all, while a
+    layout text, an option or the pure-Python fallback must."""
     decks = (DATA / "decks.txt").read_text().splitlines()[:300]
     calls = [("pyramid-msc", dk) for dk in decks]
     calls += [(name, str(Deal.from_seed(s))) for s in range(40) for name in GAME.presets]

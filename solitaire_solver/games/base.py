@@ -131,6 +131,19 @@ class Game:
         """A block visible before any search, or None."""
         return None
 
+    def structural_after(self, deal: Deal, variant: dict, answer: CoreAnswer) -> Optional[BlockProof]:
+        """structural_proof() once a search did not win (structural_after_search): a game whose
+        core found what the proof needs (in answer.end) may build it from that."""
+        return self.structural_proof(deal, variant)
+
+    def later_proof(self, deal: Deal, variant: dict,
+                    end: Any) -> Optional[Callable[[], BlockProof]]:
+        """For solve()'s quick path (quick_decide), once the core's decide search did not win:
+        when its end shows that structural_after() gives a proof, a function of no arguments
+        that makes it (the Result's proof is made when first read); else None, and the proof
+        is looked for at once."""
+        return None
+
     #: True when the core's decide search ends within a few positions on every deal that
     #: structural_proof blocks. solve() (decide, no certificate, with the core) then searches
     #: first and looks for the proof only when the search does not win, which is sound for any
@@ -141,7 +154,7 @@ class Game:
     #: search of the core from the deal the C reader makes of a pack-order text, then the
     #: structural proof if it did not win: the game has structural_after_search, no
     #: first_try, reads such a text as as_deal does, and its core_spec depends on the deal only
-    #: through deal.cards. solve() then takes a shorter path for such calls (api._quick_decide:
+    #: through deal.cards. solve() then takes a shorter path for such calls (_quick.pyx:
     #: the Python layers are most of a call that starts with cold caches, docs/benchmarks.md).
     quick_decide: bool = False
 

@@ -571,18 +571,41 @@ class Pyramid(Game):
                          pairs):
             return None
         # short_of_partners in C (the tests hold the two equal) on the start's pyramid and its
-        # other cards, the stock's then the waste's, as rules.start() lays them out: the group
-        # search, and then making that position, were most of a structurally blocked deal's
-        # time in solve() (docs/benchmarks.md).
+        # other cards, the stock's then the waste's, as rules.start() lays them out.
         to_waste = variant.get("first_to_waste", False)
         group = core.short_group(cards[:28], (*cards[29:], cards[28]) if to_waste else cards[28:],
                                  _APART_PLACES[bool(overlap)], goal_all, pairs)
+        return self._start_proof(deal, variant, group)
+
+    def structural_after(self, deal: Deal, variant: dict, answer: CoreAnswer) -> Optional[BlockProof]:
+        """structural_proof() from what the core's decide search found at the deal's start when
+        it did not win (answer.end: ("start", DEAD fires, the group), the same dead() and
+        short_group() in C): making it here was most of a blocked deal's time in a call that
+        starts with cold caches (docs/benchmarks.md)."""
+        found = answer.end
+        if not (type(found) is tuple and len(found) == 3 and found[0] == "start"):
+            return self.structural_proof(deal, variant)
+        return self._start_proof(deal, variant, found[2]) if found[1] else None
+
+    def later_proof(self, deal: Deal, variant: dict,
+                    end: Any) -> Optional[Callable[[], BlockProof]]:
+        # DEAD fires at the start and short_group found its cards: structural_after() gives
+        # the partners proof.
+        if type(end) is tuple and len(end) == 3 and end[0] == "start" and end[1] \
+                and end[2] is not None:
+            return lambda: self._start_proof(deal, variant, end[2])
+        return None
+
+    def _start_proof(self, deal: Deal, variant: dict,
+                     group: Optional[list[int]]) -> Optional[BlockProof]:
+        """The structural proof of a deal whose start the DEAD rule blocks: the partners proof of
+        short_group's group (the reference start made only when its sentence is read), else
+        the waiting cards' steps."""
         if group is not None:
             return _partners_proof(lambda: (rules := self.rules(variant), rules.start(deal)),
                                    group)
         rules = self.rules(variant)
-        pos = rules.start(deal)
-        return _structural(rules, pos, None)
+        return _structural(rules, rules.start(deal), None)
 
     def derive_structural(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """structural_proof() from the reference rules alone."""
