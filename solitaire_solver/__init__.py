@@ -27,6 +27,12 @@ from .pysolfc import PySolFCError, pysolfc_deal
 from .result import BlockProof, Result, Status
 from .survey import SurveyResult, survey, wilson_interval
 
+try:
+    # api.solve compiled for plain calls, where the core is built (docs/architecture.md)
+    from ._quick import solve  # type: ignore[no-redef]
+except ImportError:
+    pass
+
 __version__ = "0.1.0"
 
 __all__ = [

@@ -12,6 +12,8 @@ on the line could be entered again, so a line longer than the game's bound on li
 no position stops the search at the memory limit.
 """
 
+import os
+
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, getenv, malloc, realloc
@@ -1262,10 +1264,20 @@ def graph_shortest(list edges, list h, int target, bint expand_all=False,
         free(gr.h)
 
 
+# os.environ's own mapping where it holds the process environment as bytes (POSIX), kept in
+# step by os.environ's methods: one dictionary lookup, where getenv(3) compares the name with
+# every variable of the process, a cache miss each for a call that starts with cold caches
+# (docs/benchmarks.md). Elsewhere getenv, which os.environ's changes reach through putenv.
+cdef object _ENVIRON = getattr(os.environ, "_data", None)
+cdef bint _BYTES_ENVIRON = os.name == "posix" and type(_ENVIRON) is dict
+
+
 def pure_requested():
-    """Whether SOLITAIRE_SOLVER_PURE asks for the pure-Python fallback (set, and not "" or "0"),
-    read with getenv(3): changes made through os.environ reach it (on POSIX they call putenv and
-    unsetenv), and the lookup runs no Python code (backend.pure_requested, api.solve's quick
-    path)."""
-    cdef const char *v = getenv(b"SOLITAIRE_SOLVER_PURE")
+    """Whether SOLITAIRE_SOLVER_PURE asks for the pure-Python fallback: set in os.environ, and
+    not "" or "0" (backend.pure_requested, solve()'s quick path); no Python code runs."""
+    cdef const char *v
+    if _BYTES_ENVIRON:
+        value = (<dict>_ENVIRON).get(b"SOLITAIRE_SOLVER_PURE")
+        return not (value is None or value == b"" or value == b"0")
+    v = getenv(b"SOLITAIRE_SOLVER_PURE")
     return not (v == NULL or v[0] == 0 or (v[0] == 48 and v[1] == 0))  # 48: "0"

@@ -1004,8 +1004,9 @@ def solve(dict spec, str objective, limits, bint certificate):
     if obj == OBJ_DECIDE and not certificate and status == SEARCH_EXHAUSTED:
         # What the structural proof needs, found here in C (games/pyramid.py uses it): for a
         # blocked deal, making it in Python from the deal was most of a call that starts with
-        # cold caches (docs/benchmarks.md). At a deal's start only: nothing removed, and at most
-        # the one card drawn that PySolFC's Pyramid starts with.
+        # cold caches (docs/benchmarks.md). For a root with nothing removed and at most one
+        # card drawn (a deal's start, or PySolFC's, one draw in), where the layout is the
+        # deal's; solve() asks for the proof only at a deal's start.
         root = spec.get("root") or (0, 0)
         if root[0] == 0 and root[1] & 31 <= 1:
             end = at_start(spec["cards"], spec["passes"], spec["goal_all"],
@@ -1157,7 +1158,15 @@ cdef object at_start(object cards, int passes, bint goal_all, bint stock_waste_p
     cards on the waste (1 where play starts with a draw), or None)."""
     cdef int pyr[28]
     cdef int others[24]
-    cdef int j
+    cdef int j, x
+    cdef uint64_t seen = 0
+    for j in range(52):
+        # group_of counts at most four cards of a value: a spec's cards that are not a pack
+        # (the contract's callers may give any) get no answer rather than a write past its arrays
+        x = cards[j]
+        if not 0 <= x < 52 or seen >> x & 1:
+            return None
+        seen |= (<uint64_t>1) << x
     if not dead_at(cards, 0, passes, goal_all, 0, overlap, stock_waste_pairs):
         return ("start", False, None)
     for j in range(28):
@@ -1184,6 +1193,8 @@ def short_group(object pyramid, object others, object apart_of, bint goal_all,
     for p in range(28):
         apart[p] = apart_of[p]
         card = pyramid[p]
+        if card is not None and not 0 <= card < 52:
+            raise ValueError(f"{card!r} is not a card")
         pyr[p] = -1 if card is None else card
     for card in others:
         if n == 52:

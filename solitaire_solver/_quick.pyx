@@ -1,18 +1,20 @@
-"""solve(game, text) for a pack-order text and every default, compiled: the steps of api.solve's
-plain decide call, in C (docs/architecture.md).
+"""solitaire_solver.solve with the compiled core: a plain decide call (a game's name, a
+pack-order text, every default) answered in C, every other call passed to api.solve
+(docs/architecture.md).
 
 A decide call that starts with cold caches is mostly its Python layers, not its search: each
 bytecode, frame and keyword dictionary touches memory the call must fetch (docs/benchmarks.md,
 "Where a cold decide call goes"). This module takes the same steps as the general path, with
 the same objects (the game's plan, the core's solve, api._answer), and returns the same Result;
-tests/test_pyramid.py holds the two equal. It runs only with the compiled core, so the
-pure-Python fallback never needs it.
+tests/test_pyramid.py holds the two equal. Even the Python function api.solve, entered only to
+find that a call is plain, was a tenth of such a call: as msgpack does, the package's solve is
+this compiled one where it is built, with api.solve's signature and answers.
 """
 
 from cpython.object cimport PyObject_GenericSetAttr
 
 from . import api
-from ._engine import pure_requested
+from .backend import _c_pure, pure_requested
 from .deal import Deal
 from .games.base import CoreAnswer
 from .moves import _KNOWN_MOVES
@@ -21,7 +23,10 @@ from .result import Result, Status, make_result
 #: Per game name: (game, variant, core module, C pack reader, core spec), or None where the
 #: general path answers every call (api._quick_plan; at most 256 names, as api keeps).
 cdef dict _PLANS = {}
+#: backend.pure_requested, in C where the environment is read with getenv (POSIX)
+cdef object _pure = _c_pure() or pure_requested
 cdef object _LIMITS = api._DEFAULT_LIMITS
+cdef object _MEMORY_MB = api.DEFAULT_MEMORY_MB
 cdef object _WON = Status.WON
 cdef object _BLOCKED = Status.BLOCKED
 #: The instance dictionary make_result makes, which _result copies: the same fields, with the
@@ -57,7 +62,7 @@ cdef object _result(object game, object status, object moves, object proof, dict
 def decide(str game, str text):
     """solve(game, text)'s Result, or None where the general path must answer: the fallback
     was asked for, the game has no quick plan, or the text is not 52 plain card names."""
-    if pure_requested():
+    if _pure():
         return None
     try:
         plan = _PLANS[game]
@@ -91,3 +96,21 @@ def decide(str game, str text):
     return api._answer(g, d, (<dict>var).copy(), "decide", _LIMITS,
                        CoreAnswer(status, [_KNOWN_MOVES[c] for c in path], stats, None, run[4],
                                   end), True, ())
+
+
+def solve(game, deal, *, objective="decide", max_states=None, max_seconds=None,
+          memory_mb=api.DEFAULT_MEMORY_MB, certificate=False, check=False, after=None,
+          **variant):
+    if (type(deal) is str and type(game) is str and not variant and objective == "decide"
+            and certificate is False and check is False and after is None and max_states is None
+            and max_seconds is None and memory_mb == _MEMORY_MB):
+        quick = decide(game, deal)
+        if quick is not None:
+            return quick
+    return api.solve(game, deal, objective=objective, max_states=max_states,
+                     max_seconds=max_seconds, memory_mb=memory_mb, certificate=certificate,
+                     check=check, after=after, **variant)
+
+
+solve.__doc__ = api.solve.__doc__
+solve.__wrapped__ = api.solve  # inspect.signature gives api.solve's, with its annotations

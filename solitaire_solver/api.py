@@ -100,7 +100,8 @@ def solve(
     **variant: Any,
 ) -> Result:
     """Decide a deal: a winning line (WON), a proof of a block (BLOCKED), or UNKNOWN when a limit
-    you set was reached first.
+    you set was reached first. (With the compiled core, solitaire_solver.solve is _quick.solve,
+    which answers a plain call itself and passes every other call to this function.)
 
     deal: a Deal, the pack-order text, a list of cards, or (for games that have one) a layout text.
     after: the moves played so far (Moves or their text): decide the position they reach; the
@@ -112,16 +113,6 @@ def solve(
     max_seconds; stats["check"] tells what was checked, or why not (an UNKNOWN claims nothing).
     variant: the game's options, e.g. passes=1, goal="pyramid".
     """
-    if (type(deal) is str and type(game) is str and not variant and objective == "decide"
-            and certificate is False and check is False and after is None and max_states is None
-            and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB):
-        # A plain call (a pack-order text, every default) takes fewer steps, compiled
-        # (_quick.pyx): a call after the process has waited is mostly its Python layers
-        # (docs/benchmarks.md). It answers as the steps below do, or None where they must.
-        if not _QUICK:
-            _QUICK.append(_load_quick())
-        if _QUICK[0] is not None and (quick := _QUICK[0](game, deal)) is not None:
-            return quick
     g, var = _resolve(game, variant)
     if not isinstance(certificate, bool) or not isinstance(check, bool):
         raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
@@ -204,19 +195,6 @@ def _answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits, ans: Co
     }[ans.status]
     return make_result(name, Status.UNKNOWN, stats=ans.stats, variant=var,
                        objective=objective, reason=reason, after=after)
-
-
-#: The compiled quick path's decide (_quick.pyx), or None without the compiled core: [] until
-#: the first plain call.
-_QUICK: list = []
-
-
-def _load_quick() -> Optional[Any]:
-    try:
-        from ._quick import decide
-    except ImportError:
-        return None
-    return decide
 
 
 def _quick_plan(game: str) -> Optional[tuple]:

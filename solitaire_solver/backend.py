@@ -16,10 +16,9 @@ _loaded: dict[str, ModuleType] = {}
 
 
 def _c_pure() -> Optional[Callable[[], bool]]:
-    """The core's pure_requested, which reads the environment with the C library's getenv, on
-    POSIX (where os.environ's changes call putenv and unsetenv, so it sees them), else None.
-    os.environ.get runs four functions of the os module, and a solve() call asks more than once
-    (docs/benchmarks.md has what it saved)."""
+    """The core's pure_requested, which looks the variable up in os.environ's own mapping from
+    C, on POSIX, else None. os.environ.get runs four functions of the os module, and a solve()
+    call asks more than once (docs/benchmarks.md has what it saved)."""
     if os.name != "posix":
         return None
     try:

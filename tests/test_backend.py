@@ -51,3 +51,20 @@ def test_the_fallback_switch_is_read_at_each_call(monkeypatch):
     assert backend.pure_requested() is False
     monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
     assert backend.core_module("_engine") is None
+
+
+@pytest.mark.core
+def test_the_compiled_solve_takes_what_api_solve_takes():
+    """With the core built, ss.solve is the compiled _quick.solve (plain calls answered in C):
+    its own parameters (names, kinds, defaults) must be api.solve's, and it must say so."""
+    import inspect
+
+    from solitaire_solver import _quick, api
+
+    assert ss.solve is _quick.solve and ss.solve.__doc__ == api.solve.__doc__
+
+    def plain(f, **kw):
+        return [(p.name, p.kind, p.default) for p in inspect.signature(f, **kw).parameters.values()]
+
+    assert plain(_quick.solve, follow_wrapped=False) == plain(api.solve)
+    assert inspect.signature(ss.solve) == inspect.signature(api.solve)

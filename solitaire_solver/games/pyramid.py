@@ -476,6 +476,14 @@ def _structural(rules: PyramidRules, pos: Any, cards: Optional[list[int]]) -> Op
     return None if steps is None else _waiting_proof(rules, pos, steps)
 
 
+def _at_start(end: Any) -> Optional[tuple[bool, Optional[list[int]]]]:
+    """(whether DEAD fires at the deal's start, short_group's cards or None) from the end of the
+    core's decide run, or None where the core did not look (docs/pyramid.md)."""
+    if type(end) is tuple and len(end) == 3 and end[0] == "start":
+        return end[1], end[2]
+    return None
+
+
 class Pyramid(Game):
     name = "pyramid"
     aliases = ("pyramid-solitaire",)
@@ -582,18 +590,18 @@ class Pyramid(Game):
         it did not win (answer.end: ("start", DEAD fires, the group), the same dead() and
         short_group() in C): making it here was most of a blocked deal's time in a call that
         starts with cold caches (docs/benchmarks.md)."""
-        found = answer.end
-        if not (type(found) is tuple and len(found) == 3 and found[0] == "start"):
+        found = _at_start(answer.end)
+        if found is None:
             return self.structural_proof(deal, variant)
-        return self._start_proof(deal, variant, found[2]) if found[1] else None
+        return self._start_proof(deal, variant, found[1]) if found[0] else None
 
     def later_proof(self, deal: Deal, variant: dict,
                     end: Any) -> Optional[Callable[[], BlockProof]]:
         # DEAD fires at the start and short_group found its cards: structural_after() gives
         # the partners proof.
-        if type(end) is tuple and len(end) == 3 and end[0] == "start" and end[1] \
-                and end[2] is not None:
-            return lambda: self._start_proof(deal, variant, end[2])
+        found = _at_start(end)
+        if found is not None and found[0] and found[1] is not None:
+            return lambda: self._start_proof(deal, variant, found[1])
         return None
 
     def _start_proof(self, deal: Deal, variant: dict,
@@ -602,6 +610,8 @@ class Pyramid(Game):
         short_group's group (the reference start made only when its sentence is read), else
         the waiting cards' steps."""
         if group is not None:
+            # a copy: the variant given may be the Result's, which its reader may change
+            variant = dict(variant)
             return _partners_proof(lambda: (rules := self.rules(variant), rules.start(deal)),
                                    group)
         rules = self.rules(variant)
