@@ -7,12 +7,17 @@ Each TREE:KIND is a long-lived worker importing solitaire_solver from TREE (buil
 timing one kind of call per deck of tests/data/pyramid-msc-1500 (decks 1..N, decide, default
 settings):
 
-- solve: `ss.solve("pyramid-msc", text)`, as ../shared/peers/compare.py calls it;
+- solve: `ss.solve("pyramid-msc", text)`;
+- compare: `ss.solve("pyramid-msc", text, objective="decide", memory_mb=256.0)`, as
+  ../shared/peers/compare.py calls it;
+- quick: `_quick.decide("pyramid-msc", text)`, the compiled plain call without the package's
+  solve entry (builds from 0b50bec on);
 - read: solve, then `r.moves` and `r.proof` read, which the call makes when first read (a won
   line's moves, a structural proof the core's run shows): solve's cost for a caller who wants
   the line or the proof object;
 - bypass: only the steps an answer needs (the C reader, the core's solve on a spec dict, the
   moves and a Result): how far trimming the Python layers could go;
+- bare: the C reader, a spec dict and the core's solve, nothing else;
 - core: the core's solve on a spec made before the clock starts;
 - floor: a Python function with solve's signature that makes solve's first test (which
   arguments take the quick path) and returns: the floor of any Python-level solve call;
@@ -54,6 +59,10 @@ from solitaire_solver import _pyramid as core
 from solitaire_solver.api import _DEFAULT_LIMITS as LIMITS, DEFAULT_MEMORY_MB
 from solitaire_solver.moves import from_codes
 from solitaire_solver.result import Status, make_result
+try:
+    from solitaire_solver._quick import decide as quick
+except ImportError:
+    quick = None
 kind, decks = sys.argv[2], open(sys.argv[3]).read().split("\n")
 plain = {"passes": 3, "goal_all": False, "stock_waste_pairs": True, "overlap_pairs": False}
 
@@ -71,10 +80,15 @@ def floor(game, deal, *, objective="decide", max_states=None, max_seconds=None,
             and certificate is False and check is False and after is None and max_states is None
             and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB)
 
+if kind == "quick" and quick is None:
+    raise SystemExit("this tree has no _quick module (builds from 0b50bec on)")
 for text in decks[1400:1450]:
     ss.solve("pyramid-msc", text)
+    ss.solve("pyramid-msc", text, objective="decide", memory_mb=256.0)
     bypass(text)
     floor("pyramid-msc", text)
+    if quick is not None:
+        quick("pyramid-msc", text)
 print("READY", flush=True)
 for line in sys.stdin:
     text = decks[int(line)]
@@ -82,6 +96,12 @@ for line in sys.stdin:
     t = time.perf_counter()
     if kind == "solve":
         ss.solve("pyramid-msc", text)
+    elif kind == "compare":
+        ss.solve("pyramid-msc", text, objective="decide", memory_mb=256.0)
+    elif kind == "quick":
+        quick("pyramid-msc", text)
+    elif kind == "bare":
+        core.solve(spec(text), "decide", LIMITS, False)
     elif kind == "read":
         r = ss.solve("pyramid-msc", text)
         r.moves, r.proof
@@ -96,7 +116,7 @@ for line in sys.stdin:
     print("%.4f" % ((time.perf_counter() - t) * 1e3), flush=True)
 """
 
-KINDS = ("solve", "read", "bypass", "core", "floor", "len")
+KINDS = ("solve", "compare", "quick", "read", "bypass", "bare", "core", "floor", "len")
 
 
 def start(args: list[str]) -> subprocess.Popen:

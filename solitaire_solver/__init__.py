@@ -6,6 +6,8 @@
 (<Status.WON: 'won'>, 24)
 """
 
+from typing import TYPE_CHECKING
+
 from .api import Verification, solve, verify
 from .cards import card_index, card_name
 from .deal import Deal, random_deal
@@ -27,11 +29,12 @@ from .pysolfc import PySolFCError, pysolfc_deal
 from .result import BlockProof, Result, Status
 from .survey import SurveyResult, survey, wilson_interval
 
-try:
-    # api.solve compiled for plain calls, where the core is built (docs/architecture.md)
-    from ._quick import solve  # type: ignore[no-redef]
-except ImportError:
-    pass
+if not TYPE_CHECKING:  # type checkers see api.solve, whose signature this one has
+    try:
+        # api.solve compiled for plain calls, where the core is built (docs/architecture.md)
+        from ._quick import solve
+    except ImportError:
+        pass
 
 __version__ = "0.1.0"
 

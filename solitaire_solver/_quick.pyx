@@ -21,9 +21,10 @@ from .moves import _KNOWN_MOVES
 from .result import Result, Status, make_result
 
 #: Per game name: (game, variant, core module, C pack reader, core spec), or None where the
-#: general path answers every call (api._quick_plan; at most 256 names, as api keeps).
+#: general path answers every call (api._quick_plan; at most 256 names, as api._resolve_plain
+#: keeps).
 cdef dict _PLANS = {}
-#: backend.pure_requested, in C where the environment is read with getenv (POSIX)
+#: backend.pure_requested, in C on POSIX (a lookup in os.environ's own mapping)
 cdef object _pure = _c_pure() or pure_requested
 cdef object _LIMITS = api._DEFAULT_LIMITS
 cdef object _MEMORY_MB = api.DEFAULT_MEMORY_MB

@@ -199,8 +199,8 @@ def _answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits, ans: Co
 
 def _quick_plan(game: str) -> Optional[tuple]:
     """What the quick path (_quick.pyx) needs of a game, found at its first plain call (the
-    core's spec is made once: the flag Game.quick_decide says that it depends on the deal only through its
-    cards)."""
+    core's spec is made once: the flag Game.quick_decide says that it depends on the deal only
+    through its cards)."""
     try:
         g, var = _resolve_plain(game)
     except SolitaireError:
