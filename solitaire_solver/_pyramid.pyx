@@ -1150,6 +1150,12 @@ cdef bint dead_at(object cards, uint64_t removed, int passes, bint goal_all, uin
     return pyr_dead(&c, &s) != 0
 
 
+def start_look(object cards, int passes, bint goal_all, bint stock_waste_pairs, bint overlap,
+               int drawn):
+    """at_start() for games/pyramid.py's structural_proof, which asks it of a deal's start."""
+    return at_start(cards, passes, goal_all, stock_waste_pairs, overlap, drawn)
+
+
 cdef object at_start(object cards, int passes, bint goal_all, bint stock_waste_pairs,
                      bint overlap, int drawn):
     """What the structural proof of a deal needs (games/pyramid.py, Pyramid.structural_proof,

@@ -17,7 +17,7 @@ from . import api
 from .backend import _c_pure, pure_requested
 from .deal import Deal
 from .games.base import CoreAnswer
-from .moves import _KNOWN_MOVES
+from .moves import from_codes
 from .result import Result, Status, make_result
 
 #: Per game name: (game, variant, core module, C pack reader, core spec), or None where the
@@ -42,7 +42,7 @@ cdef class _Line:
     cdef list codes
 
     def __call__(self):
-        return tuple([_KNOWN_MOVES[c] for c in self.codes])
+        return tuple(from_codes(self.codes))
 
 
 cdef object _result(object game, object status, object moves, object proof, dict stats,
@@ -95,7 +95,7 @@ def decide(str game, str text):
         return _result(g.name, _BLOCKED, (), later, {"states": 0}, (<dict>var).copy())
     stats["backend"] = "core"
     return api._answer(g, d, (<dict>var).copy(), "decide", _LIMITS,
-                       CoreAnswer(status, [_KNOWN_MOVES[c] for c in path], stats, None, run[4],
+                       CoreAnswer(status, from_codes(path), stats, None, run[4],
                                   end), True, ())
 
 

@@ -572,18 +572,13 @@ class Pyramid(Game):
         # short_of_partners, and tries every group: where it sees no block at the start, neither
         # does this rule. So a deal it passes (every won deal) is spared the derivation below,
         # most of an easy deal's time in solve() (tests/test_pyramid.py checks the implication).
-        cards = deal.cards
-        goal_all, pairs = variant["goal"] == "all", variant["stock_waste_pairs"]
-        overlap = variant.get("overlap_pairs", False)
-        if not core.dead(cards, 0, passes_value(variant["passes"]), goal_all, 0, overlap,
-                         pairs):
-            return None
-        # short_of_partners in C (the tests hold the two equal) on the start's pyramid and its
-        # other cards, the stock's then the waste's, as rules.start() lays them out.
-        to_waste = variant.get("first_to_waste", False)
-        group = core.short_group(cards[:28], (*cards[29:], cards[28]) if to_waste else cards[28:],
-                                 _APART_PLACES[bool(overlap)], goal_all, pairs)
-        return self._start_proof(deal, variant, group)
+        # The core's look at the start, which its decide run reports in its end too: the DEAD
+        # rule, then short_of_partners in C (the tests hold the two equal) on the start's layout.
+        found = _at_start(core.start_look(
+            deal.cards, passes_value(variant["passes"]), variant["goal"] == "all",
+            variant["stock_waste_pairs"], variant.get("overlap_pairs", False),
+            1 if variant.get("first_to_waste") else 0))
+        return self._start_proof(deal, variant, found[1]) if found and found[0] else None
 
     def structural_after(self, deal: Deal, variant: dict, answer: CoreAnswer) -> Optional[BlockProof]:
         """structural_proof() from what the core's decide search found at the deal's start when
