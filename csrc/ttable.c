@@ -25,14 +25,19 @@ static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
     return h;
 }
 
-#define TT_START_SLOTS 1024
+/* A table starts with 64 slots (1 KiB), not its floor of 1024: a Pyramid decide call's search
+ * often keeps some 30 positions, and zeroing 16 KiB it never uses was a seventh of the cache
+ * misses of such a call starting with cold caches (docs/benchmarks.md). Doubling from 64 costs
+ * a larger search four extra rehashes of a small table. */
+#define TT_START_SLOTS 64
+#define TT_MIN_SLOTS 1024
 
 static inline uint64_t tt_label_mask(const ttable *t) {
     return t->label_bits ? (((uint64_t)1 << t->label_bits) - 1) : 0;
 }
 
 int tt_init(ttable *t, size_t budget_bytes) {
-    size_t max = 1024;
+    size_t max = TT_MIN_SLOTS;
     /* Compare slots, not bytes: max * 2 * sizeof(tt_entry) overflows for huge budgets, and the
      * loop then never ended. */
     while (max <= budget_bytes / sizeof(tt_entry) / 2) max *= 2;

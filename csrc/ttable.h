@@ -28,7 +28,8 @@ typedef struct {
     int label_bits;      /* the low label_bits of k1 are a label, not part of the key (0: none) */
 } ttable;
 
-/* A table of at most budget_bytes (at least 1024 slots). Returns 0, or -1 when out of memory. */
+/* A table of at most budget_bytes (but room for 1024 slots under any budget), starting with 64
+ * slots. Returns 0, or -1 when out of memory. */
 int tt_init(ttable *t, size_t budget_bytes);
 void tt_free(ttable *t);
 void tt_clear(ttable *t);

@@ -82,6 +82,7 @@ cdef struct Frame:
     State state
     int n       # moves generated at this position
     int next    # index of the next move to try
+    size_t base # where its moves start in the walk's move stack
 
 
 cdef struct Run:
@@ -98,8 +99,11 @@ cdef struct Run:
 
 
 # The depth-first walk of run_dfs and best_value: a stack of frames, frame d holding a position
-# and its moves at moves[d * max_moves ..]; the move tried last at each frame leads to the next,
-# so the frames spell the line of play to the position being explored.
+# and its moves at moves[frames[d].base ..], right after the moves of frame d - 1; the move
+# tried last at each frame leads to the next, so the frames spell the line of play to the
+# position being explored. The buffer has room for max_moves at every depth, but the moves are
+# packed: a short search that starts with cold caches touches a line or two per frame instead of
+# a fresh line at a max_moves stride for each (docs/benchmarks.md).
 
 cdef enum:
     STEP_END = 0    # the stack is empty: every position reachable was explored
@@ -107,7 +111,7 @@ cdef enum:
     STEP_WON = 2    # child is won (only when asked to stop at won positions)
 
 
-cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t *moves, int mm,
+cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t *moves,
                               int *d, bint stop_at_won, State *child) noexcept nogil:
     """Walks on to the next position to explore: drops the frames whose moves are spent, plays
     the top frame's next move into child, and probes the table, until child is new to it. With
@@ -119,7 +123,7 @@ cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t
         if f.next >= f.n:
             d[0] -= 1
             continue
-        g.play(g.ctx, &f.state, moves[<size_t>d[0] * mm + f.next], child)
+        g.play(g.ctx, &f.state, moves[f.base + f.next], child)
         f.next += 1
         if stop_at_won and g.won(g.ctx, child):
             return STEP_WON
@@ -128,16 +132,17 @@ cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t
     return STEP_END
 
 
-cdef inline int descend(Game *g, Frame *frames, uint64_t *moves, int mm, int *d, const State *s,
+cdef inline int descend(Game *g, Frame *frames, uint64_t *moves, int *d, const State *s,
                         Run *r) except -1 nogil:
     """Pushes s on the stack as frame d[0] + 1 with its moves; a position without any is a dead
     end, counted and not pushed."""
     cdef int n
+    cdef size_t base = frames[d[0]].base + frames[d[0]].n if d[0] >= 0 else 0
     if d[0] + 1 >= g.max_depth:
         # A game promised lines no longer than max_depth; reaching it means a bug in the game.
         with gil:
             raise RuntimeError("line of play longer than the game's bound")
-    n = g.moves(g.ctx, s, &moves[<size_t>(d[0] + 1) * mm])
+    n = g.moves(g.ctx, s, &moves[base])
     r.generated += n
     if n == 0:
         r.leaves += 1
@@ -146,6 +151,7 @@ cdef inline int descend(Game *g, Frame *frames, uint64_t *moves, int mm, int *d,
     frames[d[0]].state = s[0]
     frames[d[0]].n = n
     frames[d[0]].next = 0
+    frames[d[0]].base = base
     if d[0] > r.max_depth_reached:
         r.max_depth_reached = d[0]
     return 0
@@ -194,7 +200,6 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
     cdef int step, status
     cdef State child
     cdef bint use_dead = g.dead != NULL and not certificate
-    cdef int mm = g.max_moves
 
     if g.won(g.ctx, &root):
         r.win_length = 0
@@ -209,9 +214,9 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
     status = over_limit(r.nodes, max_states, deadline)
     if status:
         return status
-    descend(g, frames, moves, mm, &d, &root, r)
+    descend(g, frames, moves, &d, &root, r)
     while True:
-        step = next_position(g, tt, frames, moves, mm, &d, True, &child)
+        step = next_position(g, tt, frames, moves, &d, True, &child)
         if step == STEP_END:
             return SEARCH_EXHAUSTED
         if step == STEP_WON:
@@ -234,7 +239,7 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
             continue
         if g.cyclic and d + 1 >= g.max_depth:
             return SEARCH_LIMIT_MEMORY  # a forgotten position re-entered (Game.cyclic)
-        descend(g, frames, moves, mm, &d, &child, r)
+        descend(g, frames, moves, &d, &child, r)
 
 
 cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
@@ -278,7 +283,7 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         if status == SEARCH_WON:
             # The move taken at frame i is the last one tried there.
             for i in range(r.win_length):
-                path.append(moves[<size_t>i * g.max_moves + frames[i].next - 1])
+                path.append(moves[frames[i].base + frames[i].next - 1])
         cert = None
         if certificate and status == SEARCH_EXHAUSTED:
             cert = [(r.cert[i].removed, r.cert[i].aux) for i in range(r.cert_len)]
@@ -331,14 +336,14 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
             best = value(g.ctx, &root)
             tt_visit(&tt, root.removed, root.aux)
             if best < ceiling and not g.won(g.ctx, &root):
-                descend(g, frames, moves, mm, &d, &root, &r)
-            while next_position(g, &tt, frames, moves, mm, &d, False, &child) == STEP_NEW:
+                descend(g, frames, moves, &d, &root, &r)
+            while next_position(g, &tt, frames, moves, &d, False, &child) == STEP_NEW:
                 r.nodes += 1
                 v = value(g.ctx, &child)
                 if v > best:
                     best = v
                     for i in range(d + 1):
-                        best_path[i] = moves[<size_t>i * mm + frames[i].next - 1]
+                        best_path[i] = moves[frames[i].base + frames[i].next - 1]
                     best_len = d + 1
                     if best >= ceiling:
                         break
@@ -353,7 +358,7 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
                 if bound != NULL and bound(g.ctx, &child) <= best:
                     r.pruned += 1
                     continue
-                descend(g, frames, moves, mm, &d, &child, &r)
+                descend(g, frames, moves, &d, &child, &r)
         path = [best_path[i] for i in range(best_len)]
         stats = search_stats(r.nodes, r.generated, r.pruned, r.leaves, &tt, t0)
         return status, path, stats, best
