@@ -61,6 +61,16 @@ cdef inline void game_clear(Game *g) noexcept nogil:
     memset(g, 0, sizeof(Game))
 
 
+# A core's entry for solve()'s quick path (solitaire_solver/contract.py, QUICK_DECIDE): the
+# decide objective from a deal's start for the deal's cards and its spec without them, under
+# these limits and without a certificate: (status, path, stats, end), as in a CoreRun, then
+# whether end shows the structural proof that Game.later_proof makes. A core offers it as a
+# capsule of this name.
+ctypedef object (*quick_fn)(object cards, dict spec, long long max_states, double max_seconds,
+                            size_t memory_bytes)
+cdef inline const char *quick_decide_name() noexcept nogil:
+    return b"solitaire_solver.quick_decide"
+
 # Status codes of a search.
 cdef enum:
     SEARCH_WON = 0

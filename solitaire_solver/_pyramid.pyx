@@ -52,13 +52,14 @@ are included from _pyramid_free.pxi, _pyramid_earliest.pxi, _pyramid_lower.pxi (
 _pyramid_score.pxi.
 """
 
+from cpython.pycapsule cimport PyCapsule_New
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
 from solitaire_solver._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
-    best_first, best_value, depth_first, expand_state, game_clear,
+    best_first, best_value, depth_first, expand_state, game_clear, quick_decide_name,
 )
 from solitaire_solver.bitboard cimport (
     BB_FULL_PACK, bb_bit, bb_count, bb_lowest, bb_rank, bb_t, bb_value_of,
@@ -1002,17 +1003,51 @@ def solve(dict spec, str objective, limits, bint certificate):
             spec.get("partner", True))
     end = None
     if obj == OBJ_DECIDE and not certificate and status == SEARCH_EXHAUSTED:
-        # What the structural proof needs, found here in C (games/pyramid.py uses it): for a
-        # blocked deal, making it in Python from the deal was most of a call that starts with
-        # cold caches (docs/benchmarks.md). For a root with nothing removed and at most one
-        # card drawn (a deal's start, or PySolFC's, one draw in), where the layout is the
-        # deal's; solve() asks for the proof only at a deal's start.
-        root = spec.get("root") or (0, 0)
-        if root[0] == 0 and root[1] & 31 <= 1:
-            end = at_start(spec["cards"], spec["passes"], spec["goal_all"],
-                           spec["stock_waste_pairs"], spec.get("overlap_pairs", False),
-                           root[1] & 31)
+        end = decide_end(spec["cards"], spec["passes"], spec["goal_all"],
+                         spec["stock_waste_pairs"], spec.get("overlap_pairs", False),
+                         spec.get("root"))
     return tuple.__new__(CoreRun, (STATUSES[status], path, stats, cert, best, end))
+
+
+cdef object decide_end(object cards, int passes, bint goal_all, bint pairs, bint overlap,
+                       object root):
+    """A decide run's end when its search (no certificate) is exhausted: what the structural
+    proof needs, found here in C (games/pyramid.py uses it): for a blocked deal, making it in
+    Python from the deal was most of a call that starts with cold caches (docs/benchmarks.md).
+    For a root with nothing removed and at most one card drawn (a deal's start, or PySolFC's,
+    one draw in), where the layout is the deal's; solve() asks for the proof only at a deal's
+    start. Else None."""
+    removed, aux = root if root is not None else (0, 0)
+    if removed == 0 and aux & 31 <= 1:
+        return at_start(cards, passes, goal_all, pairs, overlap, aux & 31)
+    return None
+
+
+cdef object quick_decide(object cards, dict spec, long long max_states, double max_seconds,
+                         size_t memory_bytes):
+    """The quick path's entry (QUICK_DECIDE, solitaire_solver/contract.py): solve()'s answer
+    for spec with cards, the decide objective, these limits and no certificate, where spec
+    holds no switch of the tests: (status, path, stats, end) as in a CoreRun, and whether end
+    shows a structural proof (the DEAD rule fires at the start and short_group found its
+    cards: Pyramid.later_proof gives it). Without the Python call, the spec dict, the Limits
+    and the CoreRun of solve(), which were a tenth of a call that starts with cold caches
+    (docs/benchmarks.md)."""
+    cdef int passes = spec["passes"]
+    cdef bint goal_all = spec["goal_all"]
+    cdef bint pairs = spec["stock_waste_pairs"]
+    cdef bint overlap = spec.get("overlap_pairs", False)
+    root = spec.get("root")  # PySolFC's rules start one draw in
+    status, path, stats, _, _ = search(cards, passes, goal_all, pairs, overlap, OBJ_DECIDE, False,
+                                       max_states, max_seconds, memory_bytes, False, root, True)
+    end = None
+    cdef bint ready = False
+    if status == SEARCH_EXHAUSTED:
+        end = decide_end(cards, passes, goal_all, pairs, overlap, root)
+        ready = end is not None and end[1] and end[2] is not None
+    return STATUSES[status], path, stats, end, ready
+
+
+QUICK_DECIDE = PyCapsule_New(<void *>quick_decide, quick_decide_name(), NULL)
 
 
 cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pairs,

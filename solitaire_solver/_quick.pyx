@@ -5,13 +5,17 @@ pack-order text, every default) answered in C, every other call passed to api.so
 A decide call that starts with cold caches is mostly its Python layers, not its search: each
 bytecode, frame and keyword dictionary touches memory the call must fetch (docs/benchmarks.md,
 "Where a cold decide call goes"). This module takes the same steps as the general path, with
-the same objects (the game's plan, the core's solve, api._answer), and returns the same Result;
-tests/test_pyramid.py holds the two equal. Even the Python function api.solve, entered only to
+the same objects (the game's plan, the core's decide run through its C entry QUICK_DECIDE,
+Game.later_proof, api._answer), and returns the same Result; tests/test_pyramid.py holds the
+two equal. Even the Python function api.solve, entered only to
 find that a call is plain, was a tenth of such a call: as msgpack does, the package's solve is
 this compiled one where it is built, with api.solve's signature and answers.
 """
 
 from cpython.object cimport PyObject_GenericSetAttr
+from cpython.pycapsule cimport PyCapsule_GetPointer, PyCapsule_IsValid
+
+from ._engine cimport quick_decide_name, quick_fn
 
 from . import api
 from .backend import _c_pure, pure_requested
@@ -20,9 +24,8 @@ from .games.base import CoreAnswer
 from .moves import from_codes
 from .result import Result, Status, make_result
 
-#: Per game name: (game, variant, core module, C pack reader, core spec), or None where the
-#: general path answers every call (api._quick_plan; at most 256 names, as api._resolve_plain
-#: keeps).
+#: Per game name: its _Plan, or None where the general path answers every call (at most 256
+#: names, as api._resolve_plain keeps).
 cdef dict _PLANS = {}
 #: backend.pure_requested, in C on POSIX (a lookup in os.environ's own mapping)
 cdef object _pure = _c_pure() or pure_requested
@@ -35,6 +38,34 @@ cdef object _BLOCKED = Status.BLOCKED
 cdef dict _FIELDS = make_result("", _WON).__dict__
 
 
+cdef class _Plan:
+    """What a game's plain calls need, found at its first one (api._quick_plan): its game,
+    variant, C pack reader, the core's spec but for the cards, and the core's QUICK_DECIDE."""
+
+    cdef object game, name, var, parse, spec
+    cdef quick_fn decide
+    cdef long long max_states
+    cdef double max_seconds
+    cdef size_t memory_bytes
+
+
+cdef object _plan(str game):
+    """game's _Plan, or None where the general path answers its plain calls."""
+    found = api._quick_plan(game)
+    if found is None:
+        return None
+    g, var, core, parse, spec = found
+    capsule = getattr(core, "QUICK_DECIDE", None)
+    if not g.structural_after_search or not PyCapsule_IsValid(capsule, quick_decide_name()):
+        return None
+    cdef _Plan plan = _Plan.__new__(_Plan)
+    plan.game, plan.name, plan.var, plan.parse = g, g.name, var, parse
+    plan.spec = {k: v for k, v in spec.items() if k != "cards"}
+    plan.decide = <quick_fn>PyCapsule_GetPointer(capsule, quick_decide_name())
+    plan.max_states, plan.max_seconds, plan.memory_bytes = _LIMITS
+    return plan
+
+
 cdef class _Line:
     """A won line's moves from the core's move codes, made when Result.moves is first read
     (result._Lazy): a caller that only wants the verdict does not pay for them."""
@@ -43,6 +74,22 @@ cdef class _Line:
 
     def __call__(self):
         return tuple(from_codes(self.codes))
+
+
+cdef class _Later:
+    """A structural proof the core's run shows to exist (QUICK_DECIDE's last answer), made by
+    Game.later_proof when Result.proof is first read."""
+
+    cdef object game, cards, var, end
+
+    def __call__(self):
+        d = Deal.__new__(Deal)
+        d._cards = self.cards
+        made = self.game.later_proof(d, self.var, self.end)
+        if made is None:
+            raise RuntimeError(f"{self.game.name}: the core shows a structural proof that "
+                               "later_proof does not give")
+        return made()
 
 
 cdef object _result(object game, object status, object moves, object proof, dict stats,
@@ -66,37 +113,37 @@ def decide(str game, str text):
     if _pure():
         return None
     try:
-        plan = _PLANS[game]
+        found = _PLANS[game]
     except KeyError:
-        plan = api._quick_plan(game)
+        found = _plan(game)
         if len(_PLANS) < 256:
-            _PLANS[game] = plan
-    if plan is None:
+            _PLANS[game] = found
+    if found is None:
         return None
-    g, var, core, parse, spec = <tuple>plan
-    cards = parse(text)
-    if cards is None or not g.structural_after_search:
+    cdef _Plan plan = <_Plan>found
+    cards = plan.parse(text)
+    if cards is None:
         return None
-    spec = (<dict>spec).copy()
-    spec["cards"] = cards
-    run = core.solve(spec, "decide", _LIMITS, False)
-    status, path, stats, end = run[0], run[1], run[2], run[5]
+    status, path, stats, end, ready = <tuple>plan.decide(cards, <dict>plan.spec, plan.max_states,
+                                                        plan.max_seconds, plan.memory_bytes)
     cdef _Line line
+    cdef _Later later
     if status == "won":
         stats["backend"] = "core"
         line = _Line.__new__(_Line)
         line.codes = path
-        return _result(g.name, _WON, line, None, stats, (<dict>var).copy())
+        return _result(plan.name, _WON, line, None, stats, (<dict>plan.var).copy())
+    if ready:
+        # as api._structural answers: no search was needed for the proof
+        later = _Later.__new__(_Later)
+        later.game, later.cards, later.var, later.end = plan.game, cards, plan.var, end
+        return _result(plan.name, _BLOCKED, (), later, {"states": 0}, (<dict>plan.var).copy())
+    g = plan.game
     d = Deal.__new__(Deal)
     d._cards = cards
-    later = g.later_proof(d, var, end)
-    if later is not None:
-        # as api._structural answers: no search was needed for the proof
-        return _result(g.name, _BLOCKED, (), later, {"states": 0}, (<dict>var).copy())
     stats["backend"] = "core"
-    return api._answer(g, d, (<dict>var).copy(), "decide", _LIMITS,
-                       CoreAnswer(status, from_codes(path), stats, None, run[4],
-                                  end), True, ())
+    return api._answer(g, d, (<dict>plan.var).copy(), "decide", _LIMITS,
+                       CoreAnswer(status, from_codes(path), stats, None, None, end), True, ())
 
 
 def solve(game, deal, *, objective="decide", max_states=None, max_seconds=None,

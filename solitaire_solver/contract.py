@@ -14,6 +14,14 @@ Every core module (solitaire_solver._slots, _fourteen, _nestor, _pyramid, ...) e
 
 `expand` lists the core's legal moves of one packed position (every legal move, no pruning) and
 where each leads: the tests play the core and the reference rules side by side with it.
+
+A core whose game has `Game.quick_decide` also holds `QUICK_DECIDE`, a capsule named
+"solitaire_solver.quick_decide" of a C function (`quick_fn` in _engine.pxd) that _quick.pyx calls
+for a plain decide call: solve's decide run for the deal's cards and the rest of its spec, under
+the given limits, without a certificate, as (status, path, stats, end, ready), where ready says
+that end shows a structural proof, which `Game.later_proof` then makes. It is solve without the
+Python call, the spec dict, the Limits and the CoreRun: a tenth of a decide call that starts
+with cold caches (docs/benchmarks.md).
 """
 
 from __future__ import annotations

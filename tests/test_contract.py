@@ -134,3 +134,25 @@ def test_make_result_gives_the_result_the_constructor_gives():
     assert pickle.loads(pickle.dumps(fast)) == slow
     with pytest.raises(FrozenInstanceError):
         fast.game = "elevens"  # type: ignore[misc]
+
+
+def test_a_quick_decide_game_has_its_cores_c_entry():
+    """A game whose plain calls take the quick path (Game.quick_decide) has a core holding
+    QUICK_DECIDE, the C entry that path calls (contract.py): without it the game's plain calls
+    would quietly take the general path. The package's solve must then answer a plain call
+    there without entering api.solve."""
+    from solitaire_solver import _quick, api
+
+    quick = [g for g in GAMES if g.quick_decide]
+    assert quick
+    for g in GAMES:
+        entry = getattr(core_module(g.core), "QUICK_DECIDE", None) if g.core else None
+        if g.quick_decide:
+            assert 'capsule object "solitaire_solver.quick_decide"' in repr(entry), g.name
+        else:
+            assert entry is None, g.name
+    for g in quick:
+        text = str(ss.random_deal(1))
+        r, general = _quick.decide(g.name, text), api.solve(g.name, text)
+        assert r is not None, g.name
+        assert (r.status, r.moves, r.proof) == (general.status, general.moves, general.proof)

@@ -1671,9 +1671,16 @@ def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
         return (r.game, r.status, r.moves, r.proof, r.variant, r.objective, r.score, r.reason,
                 r.after, {k: v for k, v in r.stats.items() if k != "seconds"})
 
-    quick = [answer(ss.solve(name, text)) for name, text in calls]
+    results = [ss.solve(name, text) for name, text in calls]
+    # the core's QUICK_DECIDE says when its run shows a proof for later_proof to make (when
+    # first read): exactly the partners proofs, under every preset (PySolFC's one draw in too)
+    deferred = [callable(vars(r)["_proof"]) for r in results]
+    quick = [answer(r) for r in results]
     general = [answer(ss.solve(name, Deal(text))) for name, text in calls]
     assert quick == general
+    assert deferred == [a[3] is not None and a[3].kind == "structural"
+                        and a[3].details["rule"] == "partners" for a in general]
+    assert {name for (name, _), d in zip(calls, deferred) if d} == set(GAME.presets)
     kinds = {(a[1], a[3].kind if a[3] else None) for a in quick}
     assert {(Status.WON, None), (Status.BLOCKED, "structural"), (Status.BLOCKED, "exhaustive")} <= kinds
 

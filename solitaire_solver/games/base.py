@@ -140,8 +140,9 @@ class Game:
                     end: Any) -> Optional[Callable[[], BlockProof]]:
         """For solve()'s quick path (quick_decide), once the core's decide search did not win:
         when its end shows that structural_after() gives a proof, a function of no arguments
-        that makes it (the Result's proof is made when first read); else None, and the proof
-        is looked for at once."""
+        that makes it; else None. The quick path calls it when the Result's proof is first
+        read, where the core's QUICK_DECIDE said that end shows such a proof (contract.py;
+        tests/test_pyramid.py holds the two equal); elsewhere the proof is looked for at once."""
         return None
 
     #: True when the core's decide search ends within a few positions on every deal that
@@ -154,8 +155,9 @@ class Game:
     #: search of the core from the deal the C reader makes of a pack-order text, then the
     #: structural proof if it did not win: the game has structural_after_search, no
     #: first_try, reads such a text as as_deal does, and its core_spec depends on the deal only
-    #: through deal.cards. solve() then takes a shorter path for such calls (_quick.pyx:
-    #: the Python layers are most of a call that starts with cold caches, docs/benchmarks.md).
+    #: through deal.cards; its core holds QUICK_DECIDE (contract.py). solve() then takes a
+    #: shorter path for such calls (_quick.pyx: the Python layers are most of a call that
+    #: starts with cold caches, docs/benchmarks.md).
     quick_decide: bool = False
 
     #: The shape of its pictures: a key of solitaire_solver.pictures.shapes.SHAPES ("" for none;
