@@ -28,8 +28,9 @@ typedef struct {
     int label_bits;      /* the low label_bits of k1 are a label, not part of the key (0: none) */
 } ttable;
 
-/* A table of at most budget_bytes (but room for 1024 slots under any budget), starting with 64
- * slots. Returns 0, or -1 when out of memory. */
+/* A table of at most budget_bytes (but room for 1024 slots under any budget, while memory can be
+ * had: a table that cannot grow stays as it is and replaces keys), starting with 64 slots.
+ * Returns 0, or -1 when out of memory. */
 int tt_init(ttable *t, size_t budget_bytes);
 void tt_free(ttable *t);
 void tt_clear(ttable *t);

@@ -50,7 +50,9 @@ cdef class _Plan:
 
 
 cdef object _plan(str game):
-    """game's _Plan, or None where the general path answers its plain calls."""
+    """game's _Plan, or None where the general path answers its plain calls: the game has no
+    quick_decide, its core no QUICK_DECIDE, or its spec a key that QUICK_DECIDE does not read
+    (the core's QUICK_KEYS). Found once per game name, as its flags are then."""
     found = api._quick_plan(game)
     if found is None:
         return None
@@ -58,9 +60,11 @@ cdef object _plan(str game):
     capsule = getattr(core, "QUICK_DECIDE", None)
     if not g.structural_after_search or not PyCapsule_IsValid(capsule, quick_decide_name()):
         return None
+    spec = {k: v for k, v in spec.items() if k != "cards"}
+    if not set(spec) <= getattr(core, "QUICK_KEYS", frozenset()):
+        return None
     cdef _Plan plan = _Plan.__new__(_Plan)
-    plan.game, plan.name, plan.var, plan.parse = g, g.name, var, parse
-    plan.spec = {k: v for k, v in spec.items() if k != "cards"}
+    plan.game, plan.name, plan.var, plan.parse, plan.spec = g, g.name, var, parse, spec
     plan.decide = <quick_fn>PyCapsule_GetPointer(capsule, quick_decide_name())
     plan.max_states, plan.max_seconds, plan.memory_bytes = _LIMITS
     return plan
