@@ -7,9 +7,9 @@ bytecode, frame and keyword dictionary touches memory the call must fetch (docs/
 "Where a cold decide call goes"). This module takes the same steps as the general path, with
 the same objects (the game's plan, the core's decide run through its C entry QUICK_DECIDE,
 Game.later_proof, api._answer), and returns the same Result; tests/test_pyramid.py holds the
-two equal. Even the Python function api.solve, entered only to
-find that a call is plain, was a tenth of such a call: as msgpack does, the package's solve is
-this compiled one where it is built, with api.solve's signature and answers.
+two equal. Even the Python function api.solve, entered only to find that a call is plain, was
+a tenth of such a call: as msgpack does, the package's solve is this compiled one where it is
+built, with api.solve's signature and answers.
 """
 
 from cpython.object cimport PyObject_GenericSetAttr
@@ -70,6 +70,13 @@ cdef object _plan(str game):
     return plan
 
 
+cdef object _deal(object cards):
+    """Deal(cards) for cards the C reader made (a pack), without checking them again."""
+    d = Deal.__new__(Deal)
+    d._cards = cards
+    return d
+
+
 cdef class _Line:
     """A won line's moves from the core's move codes, made when Result.moves is first read
     (result._Lazy): a caller that only wants the verdict does not pay for them."""
@@ -87,9 +94,7 @@ cdef class _Later:
     cdef object game, cards, var, end
 
     def __call__(self):
-        d = Deal.__new__(Deal)
-        d._cards = self.cards
-        made = self.game.later_proof(d, self.var, self.end)
+        made = self.game.later_proof(_deal(self.cards), self.var, self.end)
         if made is None:
             raise RuntimeError(f"{self.game.name}: the core shows a structural proof that "
                                "later_proof does not give")
@@ -142,11 +147,8 @@ def decide(str game, str text):
         later = _Later.__new__(_Later)
         later.game, later.cards, later.var, later.end = plan.game, cards, plan.var, end
         return _result(plan.name, _BLOCKED, (), later, {"states": 0}, (<dict>plan.var).copy())
-    g = plan.game
-    d = Deal.__new__(Deal)
-    d._cards = cards
     stats["backend"] = "core"
-    return api._answer(g, d, (<dict>plan.var).copy(), "decide", _LIMITS,
+    return api._answer(plan.game, _deal(cards), (<dict>plan.var).copy(), "decide", _LIMITS,
                        CoreAnswer(status, from_codes(path), stats, None, None, end), True, ())
 
 
