@@ -1,4 +1,5 @@
-"""Build the C-speed core: every solitaire_solver/*.pyx becomes one extension module.
+"""Build the C-speed core: every .pyx below solitaire_solver/ becomes one extension module
+(solitaire_solver/games/pyramid/_core.pyx -> solitaire_solver.games.pyramid._core).
 
 The small C library in csrc/ (bitboards, the transposition table, Python's random in C) is compiled
 once, into the static library ss_csrc that setuptools links into every extension.
@@ -44,15 +45,21 @@ ss_csrc = ("ss_csrc", {
     "obj_deps": {"": C_HEADERS},  # a changed header rebuilds every object
 })
 
-# Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=_engine,_slots builds just those modules.
+# Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=engine._engine,games.slots._core builds just those.
 only = [m for m in os.environ.get("SOLITAIRE_SOLVER_BUILD_ONLY", "").split(",") if m]
-pyx_files = sorted(glob.glob("solitaire_solver/*.pyx"))
+pyx_files = sorted(glob.glob("solitaire_solver/**/*.pyx", recursive=True))
+
+
+def module_of(pyx: str) -> str:
+    return os.path.splitext(pyx)[0].replace(os.sep, ".").replace("/", ".")
+
+
 if only:
-    pyx_files = [p for p in pyx_files if os.path.splitext(os.path.basename(p))[0] in only]
+    pyx_files = [p for p in pyx_files if module_of(p).split(".", 1)[1] in only]
 
 extensions = [
     Extension(
-        "solitaire_solver." + os.path.splitext(os.path.basename(pyx))[0],
+        module_of(pyx),
         sources=[pyx],
         include_dirs=["csrc"],
         extra_compile_args=compile_args,

@@ -4,7 +4,7 @@
 
 Every figure comes from this one run on seeded deals (random.Random(seed).shuffle of the pack):
 the same deals go through `ss.solve` (compiled core) and, for a subset, through the pure-Python
-reference search (`solitaire_solver.search.reference_search` over `ElevensRules`); the batch path
+reference search (`solitaire_solver.engine.search.reference_search` over `ElevensRules`); the batch path
 (`_slots.decide_seeds`, the surveys' path) is timed on one core.
 """
 
@@ -18,11 +18,11 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
-from solitaire_solver import _slots  # noqa: E402
+from solitaire_solver.engine.search import reference_search  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
-from solitaire_solver.rules.elevens import ElevensRules  # noqa: E402
-from solitaire_solver.search import reference_search  # noqa: E402
-from solitaire_solver.survey import wilson_interval  # noqa: E402
+from solitaire_solver.games.slots import _core as _slots
+from solitaire_solver.games.slots.elevens import ElevensRules  # noqa: E402
+from solitaire_solver.survey.runner import wilson_interval  # noqa: E402
 
 PUBLISHED = {"elevens": 0.107, "block-ten": 0.0367}  # greedy play over 10^6 deals (issue 2)
 

@@ -14,11 +14,11 @@ import statistics
 import sys
 import time
 
-from solitaire_solver import _fourteen as core
-from solitaire_solver.contract import Limits
 from solitaire_solver.deal import random_deal
-from solitaire_solver.rules.fourteen import FourteenRules, deal_piles, structural_block
-from solitaire_solver.search import reference_search
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
+from solitaire_solver.games.fourteen import _core as core
+from solitaire_solver.games.fourteen.rules import FourteenRules, deal_piles, structural_block
 
 
 def search(cards, mode):

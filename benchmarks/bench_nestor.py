@@ -16,8 +16,8 @@ import sys
 import time
 
 import solitaire_solver as ss
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import get_game
-from solitaire_solver.search import reference_search
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -19,11 +19,11 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
-from solitaire_solver.contract import Limits  # noqa: E402
 from solitaire_solver.deal import Deal  # noqa: E402
+from solitaire_solver.engine.contract import Limits  # noqa: E402
+from solitaire_solver.engine.search import reference_search  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
-from solitaire_solver.rules.pyramid import PyramidRules  # noqa: E402
-from solitaire_solver.search import reference_search  # noqa: E402
+from solitaire_solver.games.pyramid.rules import PyramidRules  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "pyramid-msc-1500"  # tests/data/README.md
 
@@ -81,7 +81,7 @@ def reference_ratio(n: int) -> str:
     """Core and reference search on the same mid-game positions (one pass), in one run."""
     import random
 
-    core = __import__("solitaire_solver._pyramid", fromlist=["solve"])
+    core = __import__("solitaire_solver.games.pyramid._core", fromlist=["solve"])
     rules = PyramidRules(1, "pyramid", True)
     t_core = t_ref = 0.0
     done = 0

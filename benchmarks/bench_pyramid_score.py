@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
-from solitaire_solver import _pyramid  # noqa: E402
 from solitaire_solver.deal import Deal  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
+from solitaire_solver.games.pyramid import _core as _pyramid
 
 GAME, PRESET = get_game("pyramid-msc")
 VARIANT = GAME.variant(**PRESET)

@@ -20,10 +20,10 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
-from solitaire_solver import _slots  # noqa: E402
+from solitaire_solver.engine.search import reference_search  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
-from solitaire_solver.search import reference_search  # noqa: E402
-from solitaire_solver.survey import wilson_interval  # noqa: E402
+from solitaire_solver.games.slots import _core as _slots
+from solitaire_solver.survey.runner import wilson_interval  # noqa: E402
 
 BATCH = [("elevens", {}), ("tens", {}), ("tens", {"quartets": "rank"}), ("block-elevens", {}),
          ("block-elevens", {"later": "while"}), ("block-elevens", {"later": "none"})]

@@ -19,7 +19,7 @@ import statistics
 import time
 
 import solitaire_solver as ss
-from solitaire_solver import backend
+from solitaire_solver.engine import backend
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")

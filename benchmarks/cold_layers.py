@@ -55,8 +55,8 @@ WORKER = r"""
 import sys, time
 sys.path.insert(0, sys.argv[1])
 import solitaire_solver as ss
-from solitaire_solver._seeded import parse_plain
-from solitaire_solver import _pyramid as core
+from solitaire_solver.engine._seeded import parse_plain
+from solitaire_solver.games.pyramid import _core as core
 from solitaire_solver.api import _DEFAULT_LIMITS as LIMITS, DEFAULT_MEMORY_MB
 from solitaire_solver.moves import from_codes
 from solitaire_solver.result import Status, make_result

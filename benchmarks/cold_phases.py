@@ -23,11 +23,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from solitaire_solver._seeded import parse_plain  # noqa: E402
+from solitaire_solver.engine._seeded import parse_plain  # noqa: E402
 
 import solitaire_solver as ss  # noqa: E402
-from solitaire_solver import _pyramid as core  # noqa: E402
 from solitaire_solver.api import _limits, _resolve  # noqa: E402
+from solitaire_solver.games.pyramid import _core as core
 from solitaire_solver.moves import from_codes  # noqa: E402
 from solitaire_solver.result import Result, Status  # noqa: E402
 

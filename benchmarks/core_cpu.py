@@ -18,7 +18,7 @@ import time
 
 import solitaire_solver as ss
 from solitaire_solver.api import _limits
-from solitaire_solver.backend import core_module
+from solitaire_solver.engine.backend import core_module
 from solitaire_solver.games import get_game
 
 

@@ -22,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import solitaire_solver as ss  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
-from solitaire_solver.rules.pyramid import PyramidPosition  # noqa: E402
+from solitaire_solver.games.pyramid.rules import PyramidPosition  # noqa: E402
 
 DECKS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "data",
                      "pyramid-msc-1500", "decks.txt")

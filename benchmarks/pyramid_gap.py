@@ -20,8 +20,8 @@ import os
 import statistics
 
 import solitaire_solver as ss
-from solitaire_solver import _pyramid as core
 from solitaire_solver.games import get_game
+from solitaire_solver.games.pyramid import _core as core
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",
                      "decks.txt")

@@ -19,9 +19,9 @@ import os
 import statistics
 import time
 
-from solitaire_solver.backend import core_module
-from solitaire_solver.contract import Limits
 from solitaire_solver.deal import Deal
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.engine.contract import Limits
 from solitaire_solver.games import get_game
 
 DECKS = os.path.join(os.path.dirname(__file__), "..", "tests", "data", "pyramid-msc-1500",

@@ -6,9 +6,7 @@
 (<Status.WON: 'won'>, 24)
 """
 
-from typing import TYPE_CHECKING
-
-from .api import Verification, solve, verify
+from .api import verify
 from .cards import card_index, card_name
 from .deal import Deal, random_deal
 from .errors import (
@@ -24,17 +22,11 @@ from .errors import (
 from .games import GAMES, Game, get_game
 from .moves import Move
 from .pictures import render_html, render_svg
-from .positions import Analysis, Hint, Position, analyze, hint, position
+from .positions import Analysis, Hint, Position, position
 from .pysolfc import PySolFCError, pysolfc_deal
-from .result import BlockProof, Result, Status
-from .survey import SurveyResult, survey, wilson_interval
-
-if not TYPE_CHECKING:  # type checkers see api.solve, whose signature this one has
-    try:
-        # api.solve compiled for plain calls, where the core is built (docs/architecture.md)
-        from ._quick import solve
-    except ImportError:
-        pass
+from .result import BlockProof, Result, Status, Verification
+from .solver import Solver, analyze, hint, solve
+from .survey.runner import SurveyResult, survey, wilson_interval
 
 __version__ = "0.1.0"
 
@@ -54,6 +46,7 @@ __all__ = [
     "PySolFCError",
     "Result",
     "SolitaireError",
+    "Solver",
     "Status",
     "SurveyResult",
     "UnknownGameError",

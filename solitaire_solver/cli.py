@@ -14,9 +14,11 @@ from typing import Any, Optional, Sequence
 
 from . import api, positions, pysolfc
 from .deal import Deal
+from .engine.contract import DEFAULT_MEMORY_MB
 from .errors import SolitaireError
 from .games import GAMES, get_game, normalise
 from .result import Status
+from .solver import analyze, hint, solve
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
 BAD_INPUT = 3
@@ -159,7 +161,7 @@ def _with_pysolfc(data: dict, info: Optional[dict]) -> dict:
 def _add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-states", type=int, help="stop with UNKNOWN after this many positions")
     p.add_argument("--max-seconds", type=float, help="stop with UNKNOWN after this many seconds")
-    p.add_argument("--memory-mb", type=float, default=api.DEFAULT_MEMORY_MB,
+    p.add_argument("--memory-mb", type=float, default=DEFAULT_MEMORY_MB,
                    help="transposition table budget in MiB (default 256)")
 
 
@@ -245,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_solve(args: argparse.Namespace) -> int:
     deal = _deal_text(args, args.deal)
     variant = _variant(args.option)
-    r = api.solve(args.game, deal, objective=args.objective, certificate=args.certificate,
+    r = solve(args.game, deal, objective=args.objective, certificate=args.certificate,
                   check=args.check, after=args.after, **_limits(args), **variant)
     info = _pysolfc(args)
     if args.json:
@@ -275,7 +277,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
-    h = positions.hint(args.game, _deal_text(args, args.deal), after=args.after,
+    h = hint(args.game, _deal_text(args, args.deal), after=args.after,
                        **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
@@ -307,7 +309,7 @@ def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
     deal, moves = _deal_and_moves(args)
-    a = positions.analyze(args.game, deal, moves, **_limits(args), **_variant(args.option))
+    a = analyze(args.game, deal, moves, **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         out: dict = {"winnable": a.winnable, "blunder": a.blunder, "decided": a.decided}
@@ -347,7 +349,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
             print(f"wrote {args.svg}")
         if not args.html:
             return 0
-        r = api.solve(args.game, deal, after=args.after, **_limits(args), **variant)
+        r = solve(args.game, deal, after=args.after, **_limits(args), **variant)
         _write(args.html, pictures.render_html(args.game, deal, r, variant))
         print(f"wrote {args.html}: {r.status.name}" + (f" in {len(r.moves)} moves" if r.won
                                                         else ""))
@@ -394,7 +396,7 @@ def _cmd_games(args: argparse.Namespace) -> int:
 def _cmd_survey(args: argparse.Namespace) -> int:
     import warnings
 
-    from .survey import SurveyFileWarning, survey
+    from .survey.runner import SurveyFileWarning, survey
 
     if args.count is not None and args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")

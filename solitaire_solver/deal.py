@@ -6,8 +6,8 @@ import random
 import re
 from typing import Any, Iterable, Optional, Sequence, Union
 
-from .backend import core_module, pure_requested
 from .cards import CARD_NAMES, card_index
+from .engine.backend import core_module, pure_requested
 from .errors import CardError, DealError
 
 _SPLIT = re.compile(r"[\s,]+")
@@ -76,10 +76,15 @@ def as_deal(deal: DealLike) -> Deal:
         # reads a deal per call (docs/benchmarks.md).
         cards = _read_plain(deal)
         if cards is not None:
-            out = Deal.__new__(Deal)
-            out._cards = cards
-            return out
+            return checked_deal(cards)
     return deal if isinstance(deal, Deal) else Deal(deal)
+
+
+def checked_deal(cards: tuple[int, ...]) -> Deal:
+    """The Deal of a full pack already checked (the C reader's), without checking it again."""
+    out = Deal.__new__(Deal)
+    out._cards = cards
+    return out
 
 
 def deal_text(deal: Any) -> Any:
@@ -117,7 +122,7 @@ def _seeded() -> Any:
     if pure_requested():
         return None
     if not _C_SEEDED:
-        _C_SEEDED.append(core_module("_seeded"))
+        _C_SEEDED.append(core_module("engine._seeded"))
     return _C_SEEDED[0]
 
 

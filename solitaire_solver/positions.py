@@ -7,12 +7,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Union
 
-from .api import _resolve, replay, solve
 from .cards import SUIT_SYMBOLS
-from .errors import SolitaireError
-from .games import Game, get_game
+from .games import Game, resolve
+from .games.rules import replay
 from .moves import Move, parse_moves
-from .result import Result, Status
+from .result import Result
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
 
@@ -68,7 +67,7 @@ class Position:
 
 
 def _start(game: Union[str, Game], deal: Any, after: Moves, variant: dict):
-    g, var = _resolve(game, variant)
+    g, var = resolve(game, variant)
     d = g.read(deal, var)
     moves = tuple(parse_moves(after)) if after is not None else ()
     return g, var, d, moves
@@ -98,23 +97,6 @@ class Hint:
         if self.result.won:
             return "the position is already won"
         return str(self.result)
-
-
-def _winning_objective(kwargs: dict, caller: str) -> None:
-    # The score objective answers WON with its best line even when that line leaves cards
-    # (docs/pyramid.md): a hint or an analysis built on it would call a lost game winnable.
-    objective = kwargs.get("objective", "decide")
-    if objective not in ("decide", "shortest"):
-        raise SolitaireError(f"{caller} follows a winning line: objective is decide or shortest, "
-                             f"not {objective!r}")
-
-
-def hint(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any) -> Hint:
-    """The next move of a winning line from the position after `after`, or the proof that none
-    wins. kwargs: solve()'s limits, its objective (decide or shortest) and the game's variant."""
-    _winning_objective(kwargs, "hint")
-    r = solve(game, deal, after=after, **kwargs)
-    return Hint(r.moves[0] if r.won and r.moves else None, r)
 
 
 @dataclass(frozen=True)
@@ -151,53 +133,5 @@ class Analysis:
                 f" ({' '.join(str(x) for x in self.before.moves)})")
 
 
-def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> Analysis:
-    """The first move of a line of play after which the game could no longer be won.
-
-    Winnable after k moves implies winnable after every earlier move (a winning line from there
-    starts with the moves that led there), so the positions are won up to some move and lost
-    after it: a binary search finds the boundary deciding about log2(len) positions. kwargs:
-    solve()'s limits, its objective (decide or shortest) and the game's variant; a limit reached
-    leaves the answer unknown.
-    """
-    _winning_objective(kwargs, "analyze")
-    options = get_game(game)[0].options
-    given = {k: v for k, v in kwargs.items() if k.replace("-", "_") in options}
-    opts = {k: v for k, v in kwargs.items() if k not in given}
-    g, var, d, line = _start(game, deal, moves, given)
-    replay(g.rules(var), d, line)  # every move legal, or MoveError with its number
-    results: dict[int, Result] = {}
-
-    def decide(k: int) -> Optional[bool]:
-        if k not in results:
-            results[k] = solve(g, d, after=line[:k], **opts, **var)
-        r = results[k]
-        return None if r.status is Status.UNKNOWN else r.won
-
-    def unknown(k: int) -> Analysis:
-        return Analysis(g.name, line, None, decided=len(results),
-                        reason=f"after {k} moves: {results[k].reason}")
-
-    end = decide(len(line))
-    if end is None:
-        return unknown(len(line))
-    if end:
-        return Analysis(g.name, line, True, decided=len(results))
-    first = decide(0)
-    if first is None:
-        return unknown(0)
-    if not first:
-        return Analysis(g.name, line, False, after=results[0], decided=len(results))
-    lo, hi = 0, len(line)  # won after lo moves, lost after hi
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        v = decide(mid)
-        if v is None:
-            return unknown(mid)
-        lo, hi = (mid, hi) if v else (lo, mid)
-    return Analysis(g.name, line, True, blunder=hi, before=results[lo], after=results[hi],
-                    decided=len(results))
-
-
-__all__ = ["Analysis", "Hint", "Position", "analyze", "ascii_cards", "hint", "position",
+__all__ = ["Analysis", "Hint", "Position", "ascii_cards", "position",
            "unicode_cards"]

@@ -213,7 +213,7 @@ def pysolfc_deal(game: Union[str, int], number: Union[int, str]) -> Deal:
     if any(_first_repeat(col) >= 0 for col in columns):
         # The hook gave up (it tries 1000 swaps a column): the layout is played as PySolFC
         # shows it, which our rectified deal would not give back from a pack.
-        from .rules.nestor import NestorLayout
+        from .games.nestor.rules import NestorLayout
         return NestorLayout(columns, cards[48:])
     # No column repeats a rank, so our rectified deal, row by row, deals these very columns.
     return Deal([columns[c][r] for r in range(6) for c in range(8)] + cards[48:])

@@ -3,7 +3,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from solitaire_solver.backend import has_core, pure_requested
+from solitaire_solver.engine.backend import has_core, pure_requested
 
 # `ci` runs more examples; `dev` (the default) keeps the suite quick. HYPOTHESIS_PROFILE=ci.
 settings.register_profile("dev", max_examples=60, deadline=None,
@@ -31,3 +31,14 @@ def pytest_runtest_setup(item):
     if pure_requested() and item.get_closest_marker("core") is not None:
         pytest.fail("this test needs the compiled core, and SOLITAIRE_SOLVER_PURE is set: "
                     "run the fallback's suite with -m \"not core\"", pytrace=False)
+
+
+@pytest.fixture
+def pure_backend(monkeypatch):
+    """The pure-Python fallback for one test, as SOLITAIRE_SOLVER_PURE=1 at import would give
+    (the backend is chosen once per process; Solvers made before are set aside)."""
+    from solitaire_solver import solver
+    from solitaire_solver.engine import backend
+
+    monkeypatch.setattr(backend, "PURE", True)
+    monkeypatch.setattr(solver, "_SOLVERS", {})

@@ -1,12 +1,14 @@
 """Without the compiled core the library still answers, with a warning, through the reference search."""
 
 import importlib
+import os
 import warnings
 
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver import backend
+from solitaire_solver import solver
+from solitaire_solver.engine import backend
 
 
 def test_missing_core_warns_once_and_falls_back(monkeypatch):
@@ -14,7 +16,7 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
     real = importlib.import_module
 
     def no_core(name, *a, **k):
-        if name.startswith("solitaire_solver._"):
+        if name.startswith("solitaire_solver.") and name.rsplit(".", 1)[1].startswith("_"):
             raise ImportError(f"No module named {name!r}")
         return real(name, *a, **k)
 
@@ -22,6 +24,7 @@ def test_missing_core_warns_once_and_falls_back(monkeypatch):
     monkeypatch.setattr(backend.importlib, "import_module", no_core)
     monkeypatch.setattr(backend, "_warned", False)
     monkeypatch.setattr(backend, "_loaded", {})
+    monkeypatch.setattr(solver, "_SOLVERS", {})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r1 = ss.solve("elevens", ss.random_deal(3))
@@ -41,30 +44,32 @@ def test_core_is_used_by_default():
     assert ss.solve("elevens", ss.random_deal(3)).stats["backend"] == "core"
 
 
-def test_the_fallback_switch_is_read_at_each_call(monkeypatch):
-    """SOLITAIRE_SOLVER_PURE set, changed or removed while the process runs takes effect at the
-    next call (the environment is read through the C library's getenv where the core has it)."""
+def test_the_backend_is_chosen_once_at_import(monkeypatch):
+    """SOLITAIRE_SOLVER_PURE is read when the package is imported (as msgpack chooses its
+    extension), not at each call: a process sees the backend it started with."""
+    import subprocess
+    import sys
+
     for value, pure in (("1", True), ("0", False), ("", False), ("yes", True)):
-        monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", value)
-        assert backend.pure_requested() is pure, value
-    monkeypatch.delenv("SOLITAIRE_SOLVER_PURE")
-    assert backend.pure_requested() is False
-    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
-    assert backend.core_module("_engine") is None
+        env = {**os.environ, "SOLITAIRE_SOLVER_PURE": value}
+        out = subprocess.run([sys.executable, "-W", "ignore", "-c",
+                              "from solitaire_solver.engine import backend; "
+                              "print(backend.pure_requested(), "
+                              "backend.core_module('engine._engine') is None)"],
+                             env=env, capture_output=True, text=True, check=True).stdout.split()
+        assert out == [str(pure), str(pure or not backend.has_core())], value
+    before = backend.pure_requested()
+    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "" if before else "1")
+    assert backend.pure_requested() is before
 
 
-@pytest.mark.core
-def test_the_compiled_solve_takes_what_api_solve_takes():
-    """With the core built, ss.solve is the compiled _quick.solve (plain calls answered in C):
-    its own parameters (names, kinds, defaults) must be api.solve's, and it must say so."""
+def test_solve_takes_the_solvers_options():
+    """ss.solve(game, deal, **kw) is Solver(game, **options).solve(deal, ...): its keyword
+    parameters are the Solver's and Solver.solve's, with the same defaults."""
     import inspect
 
-    from solitaire_solver import _quick, api
+    def params(f):
+        return {p.name: p.default for p in inspect.signature(f).parameters.values()
+                if p.kind is inspect.Parameter.KEYWORD_ONLY}
 
-    assert ss.solve is _quick.solve and ss.solve.__doc__ == api.solve.__doc__
-
-    def plain(f, **kw):
-        return [(p.name, p.kind, p.default) for p in inspect.signature(f, **kw).parameters.values()]
-
-    assert plain(_quick.solve, follow_wrapped=False) == plain(api.solve)
-    assert inspect.signature(ss.solve) == inspect.signature(api.solve)
+    assert params(ss.solve) == {**params(ss.Solver), **params(ss.Solver.solve)}

@@ -13,18 +13,18 @@ from hypothesis import strategies as st
 import solitaire_solver as ss
 from solitaire_solver.cards import CARD_NAMES, card_index
 from solitaire_solver.cli import main as cli_main
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import DealError, LayoutError, MoveError
 from solitaire_solver.games import get_game
-from solitaire_solver.moves import Move
-from solitaire_solver.result import BlockProof
-from solitaire_solver.rules.baroness import (
+from solitaire_solver.games.baroness.rules import (
     DEAL,
     FULL,
     BaronessRules,
     full_piles,
 )
-from solitaire_solver.search import reference_search
+from solitaire_solver.moves import Move
+from solitaire_solver.result import BlockProof
 
 RULES = BaronessRules()
 GAME, _ = get_game("baroness")
@@ -45,7 +45,7 @@ def pack_of(rows: list[str], rest: str = "") -> ss.Deal:
 
 def core():
     """The compiled core (imported when a test needs it: the others run without it)."""
-    from solitaire_solver import _baroness
+    from solitaire_solver.games.baroness import _core as _baroness
     return _baroness
 
 

@@ -171,8 +171,8 @@ def test_c_reader_reads_as_the_python_reader(pack, seps, case, junk, at):
     """deal.py reads the common pack text in C (_seeded.parse_plain). Where the C reader gives
     cards they must be the Python reader's; every plain pack text (any case, spaces or commas)
     takes the C path; and a text it passes on (None) is read or refused by Python as before."""
-    from solitaire_solver import _seeded
     from solitaire_solver import deal as deal_module
+    from solitaire_solver.engine import _seeded
 
     names = [CARD_NAMES[c] for c in pack]
     names = [n.lower() if case == 1 else n if case == 0 else n[0] + n[1].lower() for n in names]

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver import backend
 from solitaire_solver.cli import main
+from solitaire_solver.engine import backend
 
 
 def run(capsys, *argv):

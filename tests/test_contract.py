@@ -8,12 +8,12 @@ import random
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver.backend import core_module
-from solitaire_solver.contract import CoreRun, Limits
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.engine.contract import CoreRun, Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import GAMES
+from solitaire_solver.games.fifteens_pysolfc.rules import can_clear
 from solitaire_solver.moves import Move
-from solitaire_solver.rules.fifteens_pysolfc import can_clear
-from solitaire_solver.search import reference_search
 
 pytestmark = pytest.mark.core
 
@@ -107,7 +107,7 @@ def test_search_from_a_midgame_root_agrees_with_the_reference(case):
         compared[run.status] += 1
         if run.status == "won":
             p = pos
-            for m in g.core_line(core, spec, pos, run.path):
+            for m in g.core_line(core, spec, deal, pos, run.path):
                 p = rules.play(p, m)
             assert rules.won(p), seed
     assert compared["won"] and compared["exhausted"], compared
@@ -136,23 +136,22 @@ def test_make_result_gives_the_result_the_constructor_gives():
         fast.game = "elevens"  # type: ignore[misc]
 
 
-def test_a_quick_decide_game_has_its_cores_c_entry():
-    """A game whose plain calls take the quick path (Game.quick_decide) has a core holding
-    QUICK_DECIDE, the C entry that path calls (contract.py): without it the game's plain calls
-    would quietly take the general path. The package's solve must then answer a plain call
-    there without entering api.solve."""
-    from solitaire_solver import _quick, api
-
-    quick = [g for g in GAMES if g.quick_decide]
-    assert quick
+def test_a_core_with_a_cards_entry_serves_its_solver():
+    """A core that offers decide_cards (contract.py) names the spec keys it reads, and a plain
+    decide Solver of its game calls it (and answers as Game.answer does: tests/test_pyramid.py);
+    no other game's Solver has such an entry."""
+    served = []
     for g in GAMES:
-        entry = getattr(core_module(g.core), "QUICK_DECIDE", None) if g.core else None
-        if g.quick_decide:
-            assert 'capsule object "solitaire_solver.quick_decide"' in repr(entry), g.name
-        else:
-            assert entry is None, g.name
-    for g in quick:
-        text = str(ss.random_deal(1))
-        r, general = _quick.decide(g.name, text), api.solve(g.name, text)
-        assert r is not None, g.name
-        assert (r.status, r.moves, r.proof) == (general.status, general.moves, general.proof)
+        core = core_module(g.core) if g.core else None
+        entry = getattr(core, "decide_cards", None)
+        if entry is not None:
+            assert isinstance(core.DECIDE_KEYS, frozenset), g.name
+        solver = ss.Solver(g.name)
+        assert (solver._decide is not None) == (entry is not None), g.name
+        if entry is not None:
+            served.append(g.name)
+            text = str(ss.random_deal(1))
+            r = solver.solve(text)
+            general = g.answer(core, ss.Deal(text), g.variant(), "decide", solver.limits, False)
+            assert (r.status, r.moves, r.proof) == (general.status, general.moves, general.proof)
+    assert served == ["pyramid"]

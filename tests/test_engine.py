@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _slots
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
 from solitaire_solver.games import get_game
+from solitaire_solver.games.slots import _core as _slots
 
 HARD = ss.random_deal(935)  # the Elevens deal of seeds 0..2999 with the most positions
 
@@ -107,7 +107,7 @@ def test_stats_report_the_table():
 def test_labelled_table_keeps_the_lowest_label():
     """LABELS (csrc/ttable.c): the low bits of k1 are a label; a key is "seen" only with a label
     as low as the stored one, and a lower label replaces it, through growth as well."""
-    from solitaire_solver._engine import table_ops
+    from solitaire_solver.engine._engine import table_ops
 
     ops = [("visit", 7, 5), ("visit", 7, 5), ("visit", 7, 9), ("contains", 7, 4),
            ("visit", 7, 3), ("contains", 7, 4), ("contains", 7, 2),
@@ -133,7 +133,7 @@ def test_table_grows_by_load_not_by_clusters():
     probe window of 8 filled in clusters at a tenth full, and grew it to 2^20). At a budget of
     2^16 slots, 60,000 keys lose fewer than 5% to replacement, and each key missing afterwards
     is counted as replaced."""
-    from solitaire_solver._engine import table_ops
+    from solitaire_solver.engine._engine import table_ops
 
     keys = [(k * 0x9E3779B97F4A7C15 % (1 << 52), k % 7) for k in range(1, 100_001)]
     ops = [("visit", a, b) for a, b in keys] + [("contains", a, b) for a, b in keys]
@@ -205,7 +205,7 @@ def test_best_first_finds_shortest_lines_with_any_admissible_bound(case, expand_
     target of the shortest length (Dijkstra), and no line means there is none. With a budget of
     one byte A* stops at once and DEEPEN (iterative deepening) must give the same answers, on
     graphs with cycles too."""
-    from solitaire_solver._engine import graph_shortest
+    from solitaire_solver.engine._engine import graph_shortest
     edges, h, target, want = case
     status, line, stats = graph_shortest(edges, h, target, expand_all,
                                          1 << 24 if memory == "room" else 1)
@@ -226,7 +226,7 @@ def test_partial_expansion_forgets_a_raised_bound_when_g_drops():
     and the search would end there; with the plain bound again, the line 0 A X c T (11) is
     found. (Built for best_first's PEA_DELTA of 3: the children within 3 of a node's f are
     stored with it.)"""
-    from solitaire_solver._engine import graph_shortest
+    from solitaire_solver.engine._engine import graph_shortest
     edges = [(0, 1, 10), (0, 2, 1), (2, 1, 1), (1, 3, 1), (3, 5, 8), (1, 4, 1), (4, 5, 9),
              (0, 5, 30), (2, 5, 11)]
     h = [0, 0, 10, 2, 9, 0]
@@ -260,7 +260,7 @@ def test_deepening_takes_over_midway_and_with_a_table_that_forgets():
     last threshold."""
     import random
 
-    from solitaire_solver._engine import graph_shortest
+    from solitaire_solver.engine._engine import graph_shortest
     rng = random.Random(18)
     midway = forgot = 0
     for _ in range(40):
@@ -286,7 +286,7 @@ def test_deepening_takes_over_midway_and_with_a_table_that_forgets():
 
 DEEP_CHAIN = """
 import threading, time
-from solitaire_solver._engine import graph_shortest
+from solitaire_solver.engine._engine import graph_shortest
 n = 3000
 # A line of 2,999 moves; the edge back of weight 63 makes the game's bound on a line 63 n,
 # so that A*'s queue outgrows 4 MiB after some 400 positions and DEEPEN walks the rest.
@@ -333,7 +333,7 @@ def test_best_first_reads_back_the_cheaper_of_two_moves_between_the_same_positio
     """Two moves lead from 0 to 1, costing 5 and 2. A* reached 1 at cost 2; reading the line
     back, it must take that move, not the first one listed (which made the engine report an
     inconsistent bound), with A* alone and after DEEPEN."""
-    from solitaire_solver._engine import graph_shortest
+    from solitaire_solver.engine._engine import graph_shortest
     edges = [(0, 1, 5), (0, 1, 2), (1, 2, 1), (2, 3, 1)]
     for budget in (1 << 24, 1):
         status, line, _ = graph_shortest(edges, [0, 0, 0, 0], 3, False, budget)

@@ -11,20 +11,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver.backend import core_module
 from solitaire_solver.cards import card_index, value
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import get_game
-from solitaire_solver.moves import Move
-from solitaire_solver.pysolfc import pysolfc_preset
-from solitaire_solver.rules.fifteens_pysolfc import (
+from solitaire_solver.games.fifteens_pysolfc.rules import (
     FifteensPySolFCRules,
     RowsPosition,
     can_clear,
     clears,
     frozen_and_free,
 )
-from solitaire_solver.search import reference_search
+from solitaire_solver.moves import Move
+from solitaire_solver.pysolfc import pysolfc_preset
 
 R = FifteensPySolFCRules()
 GAME, _ = get_game("fifteens-pysolfc")

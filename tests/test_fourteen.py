@@ -12,14 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _fourteen as core
 from solitaire_solver.cards import card_index, value
 from solitaire_solver.cli import main as cli_main
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import DealError, LayoutError, MoveError
 from solitaire_solver.games import get_game
-from solitaire_solver.moves import Move
-from solitaire_solver.proofs import check_certificate as _check_certificate
-from solitaire_solver.rules.fourteen import (
+from solitaire_solver.games.fourteen import _core as core
+from solitaire_solver.games.fourteen.rules import (
     FULL,
     PILE_SIZES,
     FourteenPosition,
@@ -30,7 +29,8 @@ from solitaire_solver.rules.fourteen import (
     pack_order,
     structural_block,
 )
-from solitaire_solver.search import reference_search
+from solitaire_solver.moves import Move
+from solitaire_solver.proofs import check_certificate as _check_certificate
 
 RULES = FourteenRules()
 GAME, _ = get_game("fourteen")

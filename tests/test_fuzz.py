@@ -1,5 +1,5 @@
 """Fuzz tests: random input to the parsers and to every core through the contract
-(solitaire_solver/contract.py, docs/architecture.md).
+(solitaire_solver/engine/contract.py, docs/architecture.md).
 
 Bad input may raise a ValueError subclass of solitaire_solver.errors and nothing else. A core must
 not crash on any deal, on any position legal play reaches, with any limits (tiny tables
@@ -24,14 +24,14 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver.backend import core_module
 from solitaire_solver.cards import CARD_NAMES
-from solitaire_solver.contract import STATUSES, CoreRun, Limits
 from solitaire_solver.deal import Deal
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.engine.contract import STATUSES, CoreRun, Limits
 from solitaire_solver.errors import SolitaireError, VariantError
 from solitaire_solver.games import GAMES
+from solitaire_solver.games.nestor.rules import NestorLayout
 from solitaire_solver.moves import Move, parse_moves
-from solitaire_solver.rules.nestor import NestorLayout
 
 pytestmark = [pytest.mark.core, pytest.mark.fuzz]
 
@@ -240,7 +240,7 @@ def winning_line(game, var, rules, deal, plies: int) -> list:
     pos = rules.start(deal)
     line = [pos]
     if run.status == "won":
-        for m in game.core_line(core, spec, pos, run.path)[:plies]:
+        for m in game.core_line(core, spec, deal, None, run.path)[:plies]:
             pos = rules.play(pos, m)
             line.append(pos)
     return line
@@ -255,22 +255,11 @@ LIMITS = st.builds(
     memory_bytes=st.integers(1, 4096) | st.sampled_from((1 << 16, 1 << 20)),
 )
 
-#: Spec keys of each core for the tests, beyond what core_spec gives: its other search modes.
-EXTRA_SPECS = {
-    "_slots": lambda core: ({}, {"mode": core.MODE_ALL}, {"mode": core.MODE_PER_KIND},
-                            {"mode": core.MODE_FORCED}),
-    "_fourteen": lambda core: ({}, {"mode": core.MODE_ALL}, {"mode": core.MODE_PRUNED}),
-    "_nestor": lambda core: ({}, {"prune": False}, {"closed_dead": True}),
-    "_pyramid": lambda core: ({},),
-    "_baroness": lambda core: ({}, {"prune": False}),
-    "_montecarlo": lambda core: ({},),
-    "_fifteens_pysolfc": lambda core: ({},),
-}
 
 
 def replay(game, core, spec, rules, pos, path):
     """The position the core's line reaches from pos; MoveError (a failure) at an illegal move."""
-    for m in game.core_line(core, spec, pos, path):
+    for m in game.core_line(core, spec, None, pos, path):
         pos = rules.play(pos, m)
     return pos
 
@@ -292,7 +281,7 @@ def test_core_search_from_a_random_position(game, data):
     objective = data.draw(st.sampled_from(game.objectives), label="objective")
     certificate = data.draw(st.booleans(), label="certificate")
     limits = data.draw(LIMITS, label="limits")
-    extra = data.draw(st.sampled_from(EXTRA_SPECS[game.core](core)), label="spec extra")
+    extra = data.draw(st.sampled_from(core.SEARCH_MODES), label="spec extra")
     try:
         spec = game.core_spec(deal, var, objective, certificate)
     except SolitaireError:
@@ -322,14 +311,6 @@ def test_core_search_from_a_random_position(game, data):
         assert rules.key(pos) in keys
 
 
-#: Spec keys that make a core's expand() list the moves of its pruned search instead of every
-#: legal move; Fourteen's pruned moves are some of the legal ones (its rules drop moves), Pyramid's
-#: decide search plays a relaxation (docs/pyramid.md, FREE), so only that it runs is checked.
-PRUNED_EXPAND = {
-    "_fourteen": (lambda core: {"mode": core.MODE_PRUNED}, True),
-    "_pyramid": (lambda core: {"all_moves": False}, False),
-    "_baroness": (lambda core: {"prune": True}, True),
-}
 
 
 @pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)
@@ -341,7 +322,7 @@ def test_core_expand_along_a_random_line(game, data):
     rules = game.rules(var)
     core = core_module(game.core)
     spec = game.core_spec(deal, var, "decide", False)
-    pruned = PRUNED_EXPAND.get(game.core)
+    pruned = getattr(core, "PRUNED_EXPAND", None)
     for pos in random_line(rules, deal, data.draw(st.randoms(use_true_random=False)), 60):
         removed, aux = game.core_position(pos, var)
         listed = core.expand(spec, removed, aux)
@@ -428,7 +409,7 @@ def test_transposition_table_never_finds_a_key_it_was_not_given(seed, n, keys, l
                                                                 budget):
     # Tiny budgets make the table replace keys; a search may then explore a position twice,
     # but a key the table says it holds (with a label as low) must have been stored.
-    from solitaire_solver._engine import table_ops
+    from solitaire_solver.engine._engine import table_ops
 
     rng = random.Random(seed)
     pool = [(rng.getrandbits(64), rng.getrandbits(63 - label_bits) << label_bits)

@@ -8,11 +8,12 @@ import warnings
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver import backend, cli, proofs
+from solitaire_solver import cli, proofs
+from solitaire_solver.engine import backend
 from solitaire_solver.games import get_game
+from solitaire_solver.games.fourteen.rules import PILES, deal_piles, layout_text
+from solitaire_solver.games.pyramid.rules import PyramidRules
 from solitaire_solver.result import BlockProof, Result, Status
-from solitaire_solver.rules.fourteen import PILES, deal_piles, layout_text
-from solitaire_solver.rules.pyramid import PyramidRules
 
 PYRAMID = get_game("pyramid")[0]
 
@@ -215,8 +216,7 @@ def test_cli_file_dash_reads_standard_input(monkeypatch, capsys):
     assert capsys.readouterr().out.startswith("VALID")
 
 
-def test_forcing_the_fallback_warns_once(monkeypatch):
-    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
+def test_forcing_the_fallback_warns_once(monkeypatch, pure_backend):
     monkeypatch.setattr(backend, "_warned", False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -229,7 +229,7 @@ def test_forcing_the_fallback_warns_once(monkeypatch):
 
 def test_an_interrupted_survey_ends_its_progress_line_first(monkeypatch, capsys):
     # The package's name `survey` is the function; the module is in sys.modules.
-    survey_module = sys.modules["solitaire_solver.survey"]
+    survey_module = sys.modules["solitaire_solver.survey.runner"]
 
     def interrupted(*args, progress=None, **kwargs):
         result = types.SimpleNamespace(interval=(0.1, 0.2), win_rate=0.15)

@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 import solitaire_solver as ss
 from solitaire_solver.cards import card_index
 from solitaire_solver.cli import main as cli_main
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import LayoutError, MoveError
 from solitaire_solver.games import get_game
+from solitaire_solver.games.montecarlo.rules import CONSOLIDATE, neighbours
 from solitaire_solver.moves import Move
 from solitaire_solver.result import BlockProof
-from solitaire_solver.rules.montecarlo import CONSOLIDATE, neighbours
-from solitaire_solver.search import reference_search
 
 GAME, _ = get_game("monte-carlo")
 VARIANTS = ("any", "stuck")
@@ -149,7 +149,7 @@ def test_the_key_needs_the_empty_places():
 # -- the core against the reference rules ---------------------------------------------------------
 
 def core_expand(d, var, pos):
-    from solitaire_solver import _montecarlo
+    from solitaire_solver.games.montecarlo import _core as _montecarlo
     spec = GAME.core_spec(d, var, "decide", False)
     return {Move.from_code(w): GAME.certificate_key(rm, ax, var)
             for w, rm, ax in _montecarlo.expand(spec, *GAME.core_position(pos, var))}
@@ -173,7 +173,7 @@ def test_core_moves_and_successors_are_the_references(d, consolidate, rng):
 @pytest.mark.core
 @pytest.mark.parametrize("consolidate", VARIANTS)
 def test_core_agrees_with_the_reference_search_on_seeded_deals(consolidate):
-    from solitaire_solver import _montecarlo
+    from solitaire_solver.games.montecarlo import _core as _montecarlo
     var = GAME.variant(consolidate=consolidate)
     r = GAME.rules(var)
     counts = {"won": 0, "exhausted": 0}

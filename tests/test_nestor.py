@@ -16,18 +16,18 @@ from hypothesis import strategies as st
 import solitaire_solver as ss
 from solitaire_solver.cards import CARD_NAMES, card_index, value
 from solitaire_solver.cli import main as cli_main
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import LayoutError, MoveError, VariantError
 from solitaire_solver.games import get_game
-from solitaire_solver.moves import Move
-from solitaire_solver.result import BlockProof
-from solitaire_solver.rules.nestor import (
+from solitaire_solver.games.nestor.rules import (
     NestorLayout,
     NestorRules,
     deal_layout,
     layout_text,
     parse_layout,
 )
-from solitaire_solver.search import reference_search
+from solitaire_solver.moves import Move
+from solitaire_solver.result import BlockProof
 
 GAME, _ = get_game("nestor")
 RESERVES = ("closed", "open")

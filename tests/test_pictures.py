@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver.api import replay
 from solitaire_solver.cards import CARD_NAMES, pretty
 from solitaire_solver.cli import main as cli_main
+from solitaire_solver.games.rules import replay
 from solitaire_solver.pictures import SHAPES
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -10,10 +10,10 @@ import pytest
 
 import solitaire_solver as ss
 from solitaire_solver.cli import main as cli_main
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import GAMES
+from solitaire_solver.games.fifteens_pysolfc.rules import can_clear
 from solitaire_solver.moves import Move
-from solitaire_solver.rules.fifteens_pysolfc import can_clear
-from solitaire_solver.search import reference_search
 
 #: Variants whose reference searches stay short enough for many positions. Pyramid's and
 #: PySolFC's Fifteens' searches are too long for the pure-Python fallback (a deal our Fifteens

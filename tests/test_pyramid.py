@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import warnings
 from collections import deque
 from pathlib import Path
 
@@ -14,18 +13,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _pyramid as core
-from solitaire_solver import api
 from solitaire_solver.cards import value
-from solitaire_solver.contract import STATUSES, Limits
 from solitaire_solver.deal import Deal, as_deal
+from solitaire_solver.engine.contract import STATUSES, Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import LayoutError, VariantError
 from solitaire_solver.games import get_game
+from solitaire_solver.games.pyramid import _core as core
+from solitaire_solver.games.pyramid.rules import PyramidRules, apart, complements, layout_text, read_layout
 from solitaire_solver.moves import Move
 from solitaire_solver.proofs import check_certificate as _check_certificate
 from solitaire_solver.result import BlockProof, Status
-from solitaire_solver.rules.pyramid import PyramidRules, apart, complements, layout_text, read_layout
-from solitaire_solver.search import reference_search
 
 GAME, _ = get_game("pyramid")
 DATA = Path(__file__).resolve().parent / "data" / "pyramid-msc-1500"  # tests/data/README.md
@@ -195,7 +193,7 @@ def removal_bound(deal, removed: int, goal: str, pairs: bool) -> int:
     """Kings left + other cards left - a largest matching of complements that may meet (the
     removal count of the shortest objective's lower bound), recomputed from the reference rules'
     cover relation."""
-    from solitaire_solver.rules.pyramid import cone
+    from solitaire_solver.games.pyramid.rules import cone
 
     at = {c: i for i, c in enumerate(deal.cards)}
     req = [c for i, c in enumerate(deal.cards)
@@ -294,7 +292,7 @@ def useless_wait(deal, pos, rules: PyramidRules) -> int:
     pyramid card's complement lying above one of its complements (or, with a recycle left, one
     for the recycle plus those below it in the waste); the largest over such cards."""
     from solitaire_solver.cards import value
-    from solitaire_solver.rules.pyramid import apart
+    from solitaire_solver.games.pyramid.rules import apart
 
     left = {c: p for p, c in enumerate(pos.pyramid) if c is not None}
     useless = {c for c in pos.stock + pos.waste
@@ -550,7 +548,7 @@ def test_solve_states_the_structural_proof_the_reference_derives(seed, v, overla
 def test_core_apart_places_equal_the_rules():
     """The core's table of places kept apart (at_start's short_group) is rules.pyramid.apart:
     a group that a wrong table would miss, or name wrongly, shows in the core's run end."""
-    from solitaire_solver.games.pyramid import _APART_PLACES
+    from solitaire_solver.games.pyramid.game import _APART_PLACES
 
     rng, ends = random.Random(11), 0
     for _ in range(400):
@@ -568,7 +566,7 @@ def test_core_apart_places_equal_the_rules():
         dead = core.dead(cards, 0, 1, spec["goal_all"], 0, overlap, spec["stock_waste_pairs"])
         group = core.short_group(cards[:28], others, _APART_PLACES[overlap], spec["goal_all"],
                                  spec["stock_waste_pairs"]) if dead else None
-        assert run.end == ("start", dead, group)
+        assert run.end == (dead, group)
         ends += group is not None
     assert ends > 50
 
@@ -578,7 +576,7 @@ def test_the_core_start_look_takes_only_a_pack():
     """The core's look at a deal's start (its run's end) counts at most four cards of a value:
     a spec whose cards are not a pack, which the contract's callers may give, gets none (it
     wrote past its arrays), and short_group refuses what is not a card."""
-    from solitaire_solver.games.pyramid import _APART_PLACES
+    from solitaire_solver.games.pyramid.game import _APART_PLACES
 
     spec = {"cards": [11] * 40 + [0] * 3 + [12] * 9, "passes": 3, "goal_all": True,
             "stock_waste_pairs": True}
@@ -627,7 +625,7 @@ def test_core_group_search_equals_the_reference():
     that groups of two, three and four cards occur (the counts say the combination code ran)."""
     from types import SimpleNamespace
 
-    from solitaire_solver.games.pyramid import _APART_PLACES, short_of_partners
+    from solitaire_solver.games.pyramid.game import _APART_PLACES, short_of_partners
 
     rng, sizes = random.Random(7), {}
     for _ in range(6000):
@@ -1660,12 +1658,11 @@ def test_structural_proof_after_a_search_changes_no_answer(monkeypatch):
 
 
 @pytest.mark.core
-def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
-    """solve(name, text) with every default goes by the compiled quick path (_quick.pyx),
-    skipping the general layers: every Pyramid preset must answer a pack-order text exactly as
-    the general path answers the same deal given as a Deal (won, blocked by a structural proof,
-    blocked after a search), and a plain call must not reach the general path at all, while a
-    layout text, an option or the pure-Python fallback must."""
+def test_plain_calls_take_the_cores_cards_entry_with_the_general_answers(monkeypatch):
+    """A plain decide Solver given a pack-order text calls the core's decide_cards (no
+    Game.answer): every Pyramid preset must answer such a text exactly as Game.answer answers
+    the same deal given as a Deal (won, blocked by a structural proof, blocked after a search),
+    while a layout text, an option or a limit must take Game.answer."""
     decks = (DATA / "decks.txt").read_text().splitlines()[:300]
     calls = [("pyramid-msc", dk) for dk in decks]
     calls += [(name, str(Deal.from_seed(s))) for s in range(40) for name in GAME.presets]
@@ -1675,8 +1672,8 @@ def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
                 r.after, {k: v for k, v in r.stats.items() if k != "seconds"})
 
     results = [ss.solve(name, text) for name, text in calls]
-    # the core's QUICK_DECIDE says when its run shows a proof for later_proof to make (when
-    # first read): exactly the partners proofs, under every preset (PySolFC's one draw in too)
+    # the core's run says when it shows a proof for structural_after to make (when first
+    # read): exactly the partners proofs, under every preset (PySolFC's one draw in too)
     deferred = [callable(vars(r)["_proof"]) for r in results]
     quick = [answer(r) for r in results]
     general = [answer(ss.solve(name, Deal(text))) for name, text in calls]
@@ -1690,7 +1687,7 @@ def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
     def general_path(*args, **kwargs):
         raise AssertionError("the general path ran")
 
-    monkeypatch.setattr(api, "_solve", general_path)
+    monkeypatch.setattr(type(GAME), "answer", general_path)
     for name, text in calls:
         ss.solve(name, text)
     layout = ss.position("pyramid", decks[0]).text
@@ -1700,8 +1697,5 @@ def test_plain_calls_take_the_quick_path_with_the_general_answers(monkeypatch):
                  lambda: ss.solve("pyramid-msc", decks[0], max_states=10**6)):
         with pytest.raises(AssertionError, match="general path"):
             call()
-    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # the fallback's, once per process
-        with pytest.raises(AssertionError, match="general path"):
-            ss.solve("pyramid-msc", decks[0])
+
+

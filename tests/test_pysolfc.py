@@ -105,7 +105,7 @@ def test_our_deal_of_the_number_shows_pysolfcs_layout(p):
         elif p.game == "fourteen":
             assert [names(pile) for pile in pos.piles] == rows, n
         elif p.game == "nestor":
-            from solitaire_solver.rules.nestor import layout_of
+            from solitaire_solver.games.nestor.rules import layout_of
             columns, stock = layout_of(deal)
             assert [names(c) for c in columns] == rows[:8], n
             assert names(stock) == [r[0] for r in rows[8:]], n
@@ -155,7 +155,7 @@ def test_nestor_deals_are_packs_our_rectified_deal_turns_into_pysolfcs_columns()
         deal = ss.pysolfc_deal("nestor", n)
         cards = dealt_order(n, nestor=True)
         assert type(deal) is ss.Deal  # no column repeats a rank: a plain pack
-        from solitaire_solver.rules.nestor import deal_layout
+        from solitaire_solver.games.nestor.rules import deal_layout
         columns, stock = deal_layout(deal.cards)
         assert [list(c) for c in columns] == [cards[6 * i: 6 * i + 6] for i in range(8)]
         assert list(stock) == cards[48:]

@@ -8,11 +8,11 @@ import dataclasses
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver.backend import core_module
 from solitaire_solver.cards import CARD_NAMES
 from solitaire_solver.deal import Deal
+from solitaire_solver.engine.backend import core_module
 from solitaire_solver.games import GAMES, get_game
-from solitaire_solver.games.pyramid import waiting_sentence
+from solitaire_solver.games.pyramid.game import waiting_sentence
 from solitaire_solver.result import BlockProof
 
 PYRAMID, _ = get_game("pyramid")
@@ -89,7 +89,7 @@ def test_pyramid_root_cut_by_the_dead_rule_is_always_explained():
     # Wherever the core's dead test (MATCHING, or DEADLOCK: about 1 deal in 100 besides) fires at
     # the start, the proof names the cards and checks; where it does not, there is no structural
     # proof. Both goals, seeds 0..2999.
-    core = core_module("_pyramid")
+    core = core_module("games.pyramid._core")
     fired = waiting = 0
     for goal in ("all", "pyramid"):
         var = PYRAMID.variant(goal=goal)
@@ -206,7 +206,7 @@ def test_fourteen_structural_sentence_names_the_cards(first, cards):
     assert ss.verify("fourteen", text, forged).ok is False
 
 
-SLOT_GAMES = [g for g in GAMES if g.core == "_slots" and g.table_of(g.variant()).confluent]
+SLOT_GAMES = [g for g in GAMES if g.core == "games.slots._core" and g.table_of(g.variant()).confluent]
 
 
 @pytest.mark.parametrize("game", SLOT_GAMES, ids=lambda g: g.name)

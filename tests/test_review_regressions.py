@@ -199,8 +199,8 @@ def test_a_root_position_without_history_may_recycle():
     """A mid-game root given with bit 5 clear once made the certificate search (RECYCLE on with
     unlimited passes) call a winnable position blocked; a root has no history, so any recycle
     may help there."""
-    from solitaire_solver.rules.pyramid import PyramidPosition, PyramidRules
-    from solitaire_solver.search import reference_search
+    from solitaire_solver.engine.search import reference_search
+    from solitaire_solver.games.pyramid.rules import PyramidPosition, PyramidRules
 
     cards = [39, 19, 7, 27, 10, 31, 14, 17, 48, 6, 5, 11, 20, 43, 3, 23, 22, 42, 34, 51, 28, 32,
              4, 18, 41, 2, 9, 13, 30, 0, 37, 24, 38, 44, 15, 25, 45, 29, 47, 1, 49, 46, 21, 40,

@@ -9,11 +9,12 @@ import json
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver import _slots, cli
+from solitaire_solver import cli
 from solitaire_solver.cards import card_index
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import get_game
-from solitaire_solver.search import reference_search
+from solitaire_solver.games.slots import _core as _slots
 
 pytestmark = pytest.mark.core
 

@@ -10,10 +10,10 @@ import pytest
 
 import solitaire_solver as ss
 from solitaire_solver.cards import card_index
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import get_game
 from solitaire_solver.moves import RESERVE_FLAG, Move, parse_moves
-from solitaire_solver.search import reference_search
 
 PRESETS = ["elevens-pysolfc", "tens-pysolfc"]
 
@@ -136,7 +136,7 @@ def test_core_verdicts_equal_the_reference_search(preset):
 @pytest.mark.core
 def test_elevens_forced_line_decides_like_every_line():
     # The confluence of docs/proofs.md, checked: the forced line against a search of every move.
-    from solitaire_solver import _slots
+    from solitaire_solver.games.slots import _core as _slots
     g, var, _ = rules_of("elevens-pysolfc")
     for seed in range(1500):
         d = ss.random_deal(seed)
@@ -217,7 +217,7 @@ def test_answers_check_and_tampered_ones_do_not(preset):
 
 @pytest.mark.core
 def test_elevens_batch_equals_solve():
-    from solitaire_solver import _slots
+    from solitaire_solver.games.slots import _core as _slots
     g, var, _ = rules_of("elevens-pysolfc")
     n, start = 3000, -50
     status, left, moves, states = (bytearray(n) for _ in range(4))

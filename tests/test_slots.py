@@ -7,14 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _slots
 from solitaire_solver.cards import CARD_NAMES
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import get_game
+from solitaire_solver.games.slots import _core as _slots
+from solitaire_solver.games.slots.blockten import BlockTenRules
+from solitaire_solver.games.slots.elevens import ElevensRules
 from solitaire_solver.moves import Move
-from solitaire_solver.rules.blockten import BlockTenRules
-from solitaire_solver.rules.elevens import ElevensRules
-from solitaire_solver.search import reference_search
 
 GAMES = {"elevens": ElevensRules(), "block-ten": BlockTenRules()}
 deals = st.permutations(range(52)).map(ss.Deal)
@@ -194,8 +194,7 @@ def test_registry_names():
         ss.solve("elevens", ss.random_deal(1), objective="shortest")
 
 
-def test_pure_python_fallback_agrees(monkeypatch):
-    monkeypatch.setenv("SOLITAIRE_SOLVER_PURE", "1")
+def test_pure_python_fallback_agrees(pure_backend):
     for seed in range(60):
         d = ss.random_deal(seed)
         r = ss.solve("elevens", d)

@@ -9,20 +9,17 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from solitaire_solver.backend import core_module
-from solitaire_solver.contract import Limits
 from solitaire_solver.deal import Deal
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import VariantError
 from solitaire_solver.games import GAMES
 from solitaire_solver.moves import Move
-from solitaire_solver.search import reference_search
 
 pytestmark = pytest.mark.core
 
 #: Values to try for options that list no choices (a new such option must add its own here).
-OPTION_VALUES = {"passes": (1, "unlimited")}
-
-
 def variant_cases() -> list:
     """Every game with a core under its defaults, under each other value of each option (one
     option at a time) and under each preset, where the game has that variant (Tens' PySolFC
@@ -34,7 +31,7 @@ def variant_cases() -> list:
             continue
         given = [{}]
         for name, opt in g.options.items():
-            values = opt.choices if opt.choices is not None else OPTION_VALUES[name]
+            values = opt.choices if opt.choices is not None else opt.samples
             given += [{name: v} for v in values if v != opt.default]
         given += [dict(p) for p in g.presets.values() if p]
         seen = []

@@ -11,13 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _seeded as seeded
-from solitaire_solver import _slots as slots
 from solitaire_solver import cli
+from solitaire_solver.engine import _seeded as seeded
 from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
-from solitaire_solver.survey import _runs, wilson_interval
-from solitaire_solver.survey_stats import counts_median
+from solitaire_solver.games.slots import _core as slots
+from solitaire_solver.survey.runner import _runs, wilson_interval
+from solitaire_solver.survey.stats import counts_median
 
 
 def compiled(game: str):

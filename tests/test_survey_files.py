@@ -18,8 +18,8 @@ import solitaire_solver as ss
 from solitaire_solver import cli
 from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
-from solitaire_solver.survey_records import header_line
-from solitaire_solver.survey_records import read as read_records
+from solitaire_solver.survey.records import header_line
+from solitaire_solver.survey.records import read as read_records
 
 needs_batch = pytest.mark.core  # the batch decider is the compiled core's
 
@@ -137,7 +137,7 @@ def test_cli_refuses_a_bad_record_in_one_line(tmp_path, capsys):
 
 
 def test_errors_are_survey_file_errors(tmp_path):
-    from solitaire_solver.survey import SurveyFileError
+    from solitaire_solver.survey.runner import SurveyFileError
 
     assert issubclass(SurveyFileError, SolitaireError)
     path = survey_file(tmp_path, 3)
@@ -440,9 +440,9 @@ def _running(pid: int) -> bool:
     ("", "poll"),                      # prctl refused (an option it does not know): the watch thread
 ])
 def test_workers_exit_when_the_survey_is_killed(limits, watch):
-    # (The module by sys.modules: `solitaire_solver.survey` as an attribute is the function.)
+    # (The module by sys.modules: `solitaire_solver.survey.runner` as an attribute is the function.)
     code = ("import importlib, solitaire_solver as ss\n"
-            "sv = importlib.import_module('solitaire_solver.survey')\n"
+            "sv = importlib.import_module('solitaire_solver.survey.runner')\n"
             + ("sv._PR_SET_PDEATHSIG = -1\n" if watch == "poll" else "")
             + f"ss.survey('elevens', seeds=range(10**12), workers=2, chunk_size=10**5{limits})\n")
     proc = subprocess.Popen([sys.executable, "-c", code])

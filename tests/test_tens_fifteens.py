@@ -15,14 +15,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
-from solitaire_solver import _slots, cli
+from solitaire_solver import cli
 from solitaire_solver.cards import card_index, pretty, value
-from solitaire_solver.contract import Limits
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import get_game
+from solitaire_solver.games.slots import _core as _slots
+from solitaire_solver.games.slots.blockelevens import pack_as_dealt
+from solitaire_solver.games.slots.tables import SlotTable, slot_table, sum_groups
 from solitaire_solver.moves import Move
-from solitaire_solver.rules.blockelevens import pack_as_dealt
-from solitaire_solver.search import reference_search
-from solitaire_solver.slot_tables import SlotTable, slot_table, sum_groups
 
 pytestmark = pytest.mark.core
 

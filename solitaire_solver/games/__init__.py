@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from ..errors import UnknownGameError
-from ..slot_tables import SLOT_TABLES
-from .baroness import Baroness
+from functools import lru_cache
+from typing import Any, Union
+
+from ..errors import SolitaireError, UnknownGameError
+from .baroness.game import Baroness
 from .base import CoreAnswer, Game, Option
-from .fifteens_pysolfc import FifteensPySolFC
-from .fourteen import Fourteen
-from .montecarlo import MonteCarlo
-from .nestor import Nestor
-from .pyramid import Pyramid
-from .slots import slot_games
+from .fifteens_pysolfc.game import FifteensPySolFC
+from .fourteen.game import Fourteen
+from .montecarlo.game import MonteCarlo
+from .nestor.game import Nestor
+from .pyramid.game import Pyramid
+from .slots.game import slot_games
+from .slots.tables import SLOT_TABLES
 
 #: Every game, in the order `solitaire-solver games` lists them. A new game adds its import
 #: above and one line here. The slot games come from their table entries (slot_tables.py).
@@ -56,8 +59,32 @@ def get_game(name: str) -> tuple[Game, dict]:
         raise UnknownGameError(f"unknown game {name!r} (games: {known})") from None
 
 
+def resolve(game: Union[str, Game], variant: dict[str, Any]) -> tuple[Game, dict]:
+    """The game (a Game, or its name, alias or preset) and its full variant: the options given,
+    a preset's fixed ones and the defaults (VariantError, UnknownGameError, or SolitaireError for
+    an option that contradicts the preset). Plain names are cached: surveys and apps resolve
+    millions of them."""
+    if not variant and isinstance(game, str):
+        g, var = _resolve_plain(game)
+        return g, dict(var)
+    return _resolve(game, variant)
+
+
+@lru_cache(maxsize=256)
+def _resolve_plain(game: str) -> tuple[Game, dict]:
+    return _resolve(game, {})
+
+
+def _resolve(game: Union[str, Game], variant: dict) -> tuple[Game, dict]:
+    g, fixed = get_game(game)
+    for name, value in fixed.items():
+        if name in variant and g.variant(**{name: variant[name]})[name] != value:
+            raise SolitaireError(f"preset {game!r} fixes {name}={value}")
+    return g, g.variant(**{**variant, **fixed})
+
+
 def game_names() -> list[str]:
     return [g.name for g in GAMES]
 
 
-__all__ = ["GAMES", "CoreAnswer", "Game", "Option", "game_names", "get_game"]
+__all__ = ["GAMES", "CoreAnswer", "Game", "Option", "game_names", "get_game", "resolve"]

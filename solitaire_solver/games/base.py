@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Protocol
 
-from ..contract import Limits
 from ..deal import Deal, as_deal
-from ..errors import LayoutError, VariantError, VerificationError
+from ..engine.contract import Limits
+from ..engine.search import reference_search
+from ..errors import LayoutError, SolitaireError, VariantError, VerificationError
 from ..moves import Move, from_codes
 from ..proofs import check_exhaustive
-from ..result import BlockProof, Verification
-from ..rules.base import Rules
+from ..result import BlockProof, Result, Status, Verification, make_result
+from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,8 @@ class Option:
     choices: Optional[tuple] = None        # None: any value `parse` accepts
     parse: Callable[[str], Any] = str
     doc: str = ""
+    #: Values beside the default that tests try, where any value `parse` accepts is allowed.
+    samples: tuple = ()
 
     def read(self, name: str, raw: Any) -> Any:
         value = raw
@@ -136,35 +139,23 @@ class Game:
         core found what the proof needs (in answer.end) may build it from that."""
         return self.structural_proof(deal, variant)
 
-    def later_proof(self, deal: Deal, variant: dict,
-                    end: Any) -> Optional[Callable[[], BlockProof]]:
-        """For solve()'s quick path (quick_decide), once the core's decide search did not win:
-        when its end shows that structural_after() gives a proof, a function of no arguments
-        that makes it; else None. The quick path calls it when the Result's proof is first
-        read, where the core's QUICK_DECIDE said that end shows such a proof (contract.py;
-        tests/test_pyramid.py holds the two equal); elsewhere the proof is looked for at once."""
-        return None
-
     #: True when the core's decide search ends within a few positions on every deal that
     #: structural_proof blocks. solve() (decide, no certificate, with the core) then searches
     #: first and looks for the proof only when the search does not win, which is sound for any
     #: game (a deal with a win has no proof of a block) and spares an easy deal the test.
     structural_after_search: bool = False
 
-    #: True when solve(name, text) with every default is answered as _solve would, by one
-    #: search of the core from the deal the C reader makes of a pack-order text, then the
-    #: structural proof if it did not win: the game has structural_after_search, no
-    #: first_try, reads such a text as as_deal does, and its core_spec depends on the deal only
-    #: through deal.cards; its core holds QUICK_DECIDE (contract.py). solve() then takes a
-    #: shorter path for such calls (_quick.pyx: the Python layers are most of a call that
-    #: starts with cold caches, docs/benchmarks.md).
-    quick_decide: bool = False
+    #: Its page in docs/ (rules, notation, proofs and choices first) and its test file in tests/:
+    #: tests/test_layout.py holds every game to having both.
+    docs: str = ""
+    tests: str = ""
 
     #: The shape of its pictures: a key of solitaire_solver.pictures.shapes.SHAPES ("" for none;
     #: docs/pictures.md).
     picture: str = ""
 
-    #: The compiled core module in solitaire_solver (e.g. "_slots"), or None (reference only).
+    #: The compiled core module below solitaire_solver (e.g. "games.slots._core"), or None
+    #: (reference only).
     core: Optional[str] = None
     #: True when the core's move words are Move codes (Move.from_code); a core whose words mean
     #: something else (fifteens-pysolfc: classes of rows by value) turns its lines into moves in
@@ -181,8 +172,9 @@ class Game:
         """Search with the compiled core module `core` (the one contract: contract.py), from the
         deal's start or from the reference position `start`."""
         spec = self.core_spec(deal, variant, objective, certificate)
-        if start is not None:
-            spec["root"] = self.core_position(start, variant)
+        root = self.core_root(deal, variant, start)
+        if root is not None:
+            spec["root"] = root
         run = core.solve(spec, objective, limits, certificate)
         status = run.status
         if objective == "score" and status == "exhausted":
@@ -190,8 +182,83 @@ class Game:
         keys = None
         if run.certificate is not None:
             keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
-        return CoreAnswer(status, from_codes(run.path), run.stats, keys,
-                          run.best, run.end, start)
+        return CoreAnswer(status, self.core_line(core, spec, deal, start, run.path), run.stats,
+                          keys, run.best, run.end, start)
+
+    def core_root(self, deal: Deal, variant: dict, start: Any) -> Optional[tuple[int, int]]:
+        """spec["root"] for a search from the reference position `start` (None: the deal's
+        start, which the core makes from the spec itself)."""
+        return None if start is None else self.core_position(start, variant)
+
+    def reference_answer(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                         certificate: bool, start: Any = None) -> CoreAnswer:
+        """The pure-Python answer: the reference search over the reference rules."""
+        if objective != "decide":
+            raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
+        rules = self.rules(variant)
+        out = reference_search(rules, rules.start(deal) if start is None else start,
+                               limits.max_states, limits.max_seconds, keep_explored=certificate)
+        stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
+        cert = frozenset(out.explored) if out.explored is not None else None
+        return CoreAnswer(out.status, out.moves, stats, cert, start=start)
+
+    def answer(self, core: Any, deal: Deal, variant: dict, objective: str, limits: Limits,
+               certificate: bool, after: tuple[Move, ...] = (), start: Any = None) -> Result:
+        """The Result of a deal (or of the reference position `start` that the moves `after`
+        reach), searched with the compiled module `core` or, where it is None, the reference
+        search: the steps every game takes, in order, with the hooks a game overrides."""
+        # A score objective answers with a best line even when the deal cannot be won. A deal
+        # that no line wins from its start is lost from every position it reaches, so a
+        # structural proof of the deal holds mid-game too. A game whose core stops at once
+        # where that proof applies looks for it only after a search that did not win.
+        late = (self.structural_after_search and objective == "decide" and not certificate
+                and core is not None and not after)
+        proof = self.structural_proof(deal, variant) if objective != "score" and not late else None
+        if proof is not None:
+            return self.structural_result(proof, variant, objective, after)
+        first = self.first_try(deal, variant, objective, limits, certificate) if start is None else None
+        if first is not None and first.status == "won":
+            ans = first
+        elif first is not None and (spent := limits.used_up(first.stats) or (
+                first.status if first.status in ("limit-states", "limit-time") else None)):
+            # A first try runs under the call's own limits: one it used up leaves nothing for
+            # the game's search (which, given the least it can run under, went past them).
+            ans = CoreAnswer(spent, [], first.stats)
+        else:
+            left = limits if first is None else limits.less(first.stats)
+            if core is not None:
+                ans = self.core_solve(core, deal, variant, objective, left, certificate, start)
+                ans.stats["backend"] = "core"
+            else:
+                ans = self.reference_answer(deal, variant, objective, left, certificate, start)
+            if first is not None:
+                ans.stats["states"] = ans.stats.get("states", 0) + first.stats.get("states", 0)
+                ans.stats["first_try"] = first.stats["first_try"]
+        if late and ans.status != "won":
+            proof = self.structural_after(deal, variant, ans)
+            if proof is not None:
+                return self.structural_result(proof, variant, objective, after)
+        return self.result_of(deal, variant, objective, limits, ans, after)
+
+    def result_of(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  ans: CoreAnswer, after: tuple[Move, ...] = ()) -> Result:
+        """The Result of a search's answer: WON with its line, BLOCKED with its proof, or
+        UNKNOWN naming the limit reached."""
+        if ans.status == "won":
+            return make_result(self.name, Status.WON, moves=tuple(ans.moves), stats=ans.stats,
+                               variant=variant, objective=objective, score=ans.score, after=after)
+        if ans.status == "exhausted":
+            return make_result(self.name, Status.BLOCKED,
+                               proof=self.block_proof(deal, variant, ans), stats=ans.stats,
+                               variant=variant, objective=objective, score=ans.score, after=after)
+        return make_result(self.name, Status.UNKNOWN, stats=ans.stats, variant=variant,
+                           objective=objective, reason=limits.reason(ans.status), after=after)
+
+    def structural_result(self, proof: BlockProof, variant: dict, objective: str,
+                          after: tuple[Move, ...] = ()) -> Result:
+        """The answer of a structural proof: no search is needed for it (states 0)."""
+        return make_result(self.name, Status.BLOCKED, proof=proof, stats={"states": 0},
+                           variant=variant, objective=objective, after=after)
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
@@ -200,8 +267,9 @@ class Game:
         spent and stats["first_try"] saying what was tried), or None for none."""
         return None
 
-    def core_line(self, core: Any, spec: dict, pos: Any, path: list) -> list[Move]:
-        """The moves of a line of the core's words played from the reference position pos."""
+    def core_line(self, core: Any, spec: dict, deal: Deal, start: Any, path: list) -> list[Move]:
+        """The moves of a line of the core's words played from the reference position `start`
+        (None: the deal's start)."""
         return from_codes(path)
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
@@ -222,7 +290,7 @@ class Game:
         else:
             # The core's pruning rules skip positions that cannot matter; each is argued exact.
             sentence = (f"no line of play wins: a search of {states} positions found none (its "
-                        f"pruning rules are exact, docs/{self.name}.md)")
+                        f"pruning rules are exact, docs/{self.docs})")
         return BlockProof(
             kind="exhaustive",
             sentence=sentence,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Iterable, Optional, Union
 
-from ..api import _resolve, replay
 from ..errors import MoveError, SolitaireError, VariantError
-from ..games import Game
+from ..games import Game, resolve
+from ..games.rules import replay
 from ..moves import Move, parse_moves
 from ..result import Result
 from .shapes import SHAPES, draw
@@ -42,7 +42,7 @@ def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None
     outlined, as the page marks the cards a move is about to remove. MoveError names an illegal
     move by its number.
     """
-    g, var = _resolve(game, _options(variant))
+    g, var = resolve(game, _options(variant))
     rules = g.rules(var)
     d = g.read(deal, var)
     moves = tuple(parse_moves(after)) if after is not None else ()
@@ -76,10 +76,10 @@ def render_html(game: Union[str, Game], deal: Any, result: Any,
     if not isinstance(result, Result):
         raise SolitaireError(f"result is what solve() returned for this deal, not {result!r}")
     # The game first: another game's result has variant options this game may not have.
-    g, _ = _resolve(game, {})
+    g, _ = resolve(game, {})
     if result.game != g.name:
         raise SolitaireError(f"the result is for {result.game}, not {g.name}")
-    g, var = _resolve(game, _options(result.variant if variant is None else variant))
+    g, var = resolve(game, _options(result.variant if variant is None else variant))
     return page(g, var, g.read(deal, var), result)
 
 

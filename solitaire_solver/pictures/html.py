@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from html import escape
 
-from ..api import replay
 from ..deal import Deal
 from ..errors import MoveError
 from ..games import Game
+from ..games.rules import replay
 from ..positions import unicode_cards
 from ..result import Result
 from .shapes import draw

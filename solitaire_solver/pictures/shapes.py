@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from ..errors import SolitaireError
-from ..rules.base import Rules
+from ..games.rules import Rules
 from .svg import DEPTH, FAN, GAP, LABEL, MARGIN, Drawing, H, W
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def _stack_width(n: int) -> float:
 def pyramid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
     """Pyramid (docs/pyramid.md): seven overlapping rows, the stock (its top card face up: it
     plays) in the top left corner and the waste (face up, its top card last) in the top right."""
-    from ..rules.pyramid import ROWS, place
+    from ..games.pyramid.rules import ROWS, place
 
     x0, y0 = MARGIN, MARGIN + LABEL
     for r in range(ROWS):
@@ -85,7 +85,7 @@ def columns_and_reserve(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> 
 
 
 def slot_grid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
-    """The slot family (solitaire_solver/slot_tables.py): the table's slots in rows of its
+    """The slot family (solitaire_solver/games/slots/tables.py): the table's slots in rows of its
     columns, an empty slot outlined, and the face-down stock to the right."""
     x0, y0 = MARGIN, MARGIN + LABEL
     for k, c in enumerate(pos.slots):

@@ -1,0 +1,166 @@
+"""The one contract between the library and every compiled core (docs/architecture.md).
+
+Every core module (solitaire_solver.games.slots._core, _fourteen, _nestor, _pyramid, ...) exposes
+
+    solve(spec, objective, limits, certificate) -> CoreRun
+    expand(spec, removed, aux) -> list of (move word, removed, aux)
+
+- spec: the game's data for one deal and variant, made by its Game.core_spec (a dict whose keys
+  the core's module docstring lists); every core also reads spec["root"] = (removed, aux), when
+  present, as the packed position to search from (a position mid-game) instead of the start;
+- objective: "decide", or another of the game's objectives ("shortest", "score");
+- limits: a Limits;
+- certificate: keep every explored position, for an exhaustive proof that verify() checks.
+
+`expand` lists the core's legal moves of one packed position (every legal move, no pruning) and
+where each leads: the tests play the core and the reference rules side by side with it.
+
+A core may also offer `decide_cards(cards, spec, max_states, max_seconds, memory_bytes)`: solve's
+decide run for a deal given as its cards (a list of 52 card indexes) and the rest of its spec,
+without a certificate, as (status, path, stats, end, ready), where ready says that end shows the
+structural proof Game.structural_after makes; and `DECIDE_KEYS`, the spec keys it reads. A
+prepared Solver (solver.py) calls it for a decide call given a pack-order text, where the spec
+holds no other key: the same search as solve, without the spec dict copied and the CoreRun made
+per call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Optional
+
+from ..errors import SolitaireError
+
+#: The transposition table's budget when none is given, in MiB.
+DEFAULT_MEMORY_MB = 256
+#: The largest limits the core takes (a C long long of states, a size_t of bytes, kept well
+#: below 2**64): larger ones mean "no limit" in practice and are clamped, not overflowed.
+_MAX_STATES = (1 << 63) - 1
+_MAX_MEMORY_BYTES = 1 << 60
+
+#: How a core's search ended, by its code in _engine.pxd (SEARCH_WON = 0, ...): the one
+#: vocabulary of a search's end. A Result's verdict is result.Status, which Game.result_of
+#: makes of these.
+STATUSES = ("won", "exhausted", "limit-states", "limit-time", "limit-memory")
+
+
+class Limits(NamedTuple):
+    """Search limits in the core's units; 0 means none."""
+
+    max_states: int = 0
+    max_seconds: float = 0.0
+    memory_bytes: int = 256 << 20
+
+    @classmethod
+    def of(cls, max_states: Optional[int] = None, max_seconds: Optional[float] = None,
+           memory_mb: float = DEFAULT_MEMORY_MB) -> Limits:
+        """The limits a caller gives (None: none), checked (SolitaireError naming the bad one)."""
+        if max_states is None and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB:
+            return DEFAULT_LIMITS
+        if max_states is not None and (isinstance(max_states, bool)
+                                       or _number("max_states", max_states, int) < 1
+                                       or (isinstance(max_states, float)
+                                           and not max_states.is_integer())):
+            raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
+        if max_seconds is not None and not _number("max_seconds", max_seconds, float) > 0:
+            raise SolitaireError(f"max_seconds must be positive, not {max_seconds!r}")
+        if not _number("memory_mb", memory_mb, float) > 0:
+            raise SolitaireError(f"memory_mb must be positive, not {memory_mb!r}")
+        memory_bytes = float(memory_mb) * (1 << 20)
+        return cls(
+            max_states=min(int(max_states or 0), _MAX_STATES),
+            max_seconds=float(max_seconds or 0.0),
+            memory_bytes=_MAX_MEMORY_BYTES if memory_bytes >= _MAX_MEMORY_BYTES
+            else int(memory_bytes),
+        )
+
+    def reason(self, status: str) -> str:
+        """What an UNKNOWN answer says of the limit its search reached (a status of STATUSES)."""
+        return {
+            "limit-states": f"the state limit ({self.max_states}) was reached",
+            "limit-time": f"the time limit ({self.max_seconds} s) was reached",
+            "limit-memory": f"the memory budget ({_mib(self.memory_bytes)} MiB) was reached",
+        }[status]
+
+    def used_up(self, spent: dict) -> Optional[str]:
+        """The status of a limit that a first search's spent["states"] and spent["seconds"]
+        used up ("limit-states", "limit-time"), or None."""
+        if self.max_states and int(spent.get("states", 0)) >= self.max_states:
+            return "limit-states"
+        if self.max_seconds and float(spent.get("seconds", 0.0)) >= self.max_seconds:
+            return "limit-time"
+        return None
+
+    def less(self, spent: dict) -> Limits:
+        """The limits left after a first search spent spent["states"] and spent["seconds"]
+        (no limit stays none; a spent limit leaves the least the next search can run under)."""
+        states, seconds = self.max_states, self.max_seconds
+        if states:
+            states = max(1, states - int(spent.get("states", 0)))
+        if seconds:
+            seconds = max(1e-3, seconds - float(spent.get("seconds", 0.0)))
+        return self._replace(max_states=states, max_seconds=seconds)
+
+
+DEFAULT_LIMITS = Limits(0, 0.0, DEFAULT_MEMORY_MB << 20)
+
+
+class StartLook(NamedTuple):
+    """What a core saw at a deal's start, for the game's structural proof (a CoreRun's end where
+    a game's core reports it: Pyramid's decide run when it did not win, and its start_look).
+
+    blocked: the core's dead-card rule holds at the start (no line wins); group: the cards of
+    the short group that proves it (Pyramid's partners proof), or None where none is named.
+    """
+
+    blocked: bool
+    group: Optional[list] = None
+
+
+class StuckEnd(NamedTuple):
+    """Where a forced line ended stuck (a CoreRun's end where a core plays one: the slot games
+    whose order of play does not matter): the removed cards and the card in each slot (None for
+    an empty one), for the game's forced-line proof."""
+
+    removed: int
+    slots: tuple
+
+
+def _number(name: str, raw: Any, kind: type) -> Any:
+    if isinstance(raw, bool):
+        raise SolitaireError(f"{name} must be a number, not {raw!r}")
+    try:
+        return kind(raw)
+    except (TypeError, ValueError, OverflowError):
+        raise SolitaireError(f"{name} must be a number, not {raw!r}") from None
+
+
+def _mib(nbytes: int) -> str:
+    """A memory budget in MiB as a person would write it: 0.5, 256, 12,288."""
+    v = nbytes / 2**20
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+
+
+class CoreRun(NamedTuple):
+    """What a core's solve() found.
+
+    status: one of STATUSES ("exhausted": no win, every position searched; for the score
+    objective: the best value is proven); path: the move words of the line found (a win, the
+    best-scoring line, or the forced line that ended stuck); stats: counters of the search;
+    certificate: (removed, aux) of every explored position, when asked for and exhausted;
+    best: the best value (score objective); end: what the game's proof can reuse (a
+    StartLook, a StuckEnd, or None).
+    """
+
+    status: str
+    path: list
+    stats: dict
+    certificate: Optional[list] = None
+    best: Optional[int] = None
+    end: Any = None
+
+
+def run_of(code: int, path: list, stats: dict, certificate: Optional[list] = None,
+           best: Optional[int] = None, end: Any = None) -> CoreRun:
+    """A CoreRun from the engine's numeric status."""
+    # tuple.__new__ directly: a NamedTuple's own __new__ is one more Python frame per call.
+    return tuple.__new__(CoreRun, (STATUSES[code], path, stats, certificate, best, end))

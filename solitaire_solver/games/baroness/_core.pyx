@@ -1,0 +1,467 @@
+# cython: language_level=3
+"""Core of Baroness (docs/baroness.md): five piles fed by deals of five; a King leaves alone, two
+available cards totalling 13 leave together.
+
+Packed state: State.removed, the removed cards, and State.aux, the `deal` moves played (0..10;
+the first deal is the start's, so the reference rules' deal count is aux + 1). It is canonical:
+pile i receives pack cards 5j + i, one per deal, and the eleventh deal lays pack cards 50 and 51
+apart; so aux fixes every card that has reached the table, and of those the removed ones are gone
+while the others stay in dealing order (a deal puts a card on top, a removal takes one off the
+top). Two lines with the same (removed, aux) have the same piles, reserve and stock.
+
+Every move removes cards or adds a deal, so the move graph is acyclic and a line has at most
+10 deals + 28 removals (four Kings alone, 24 pairs).
+
+Pruning (the default search; `prune=False` or a certificate searches every legal move):
+
+- Lemma: if a winning line from P contains a removal m that is legal at P, playing m first and
+  then the rest of the line also wins. In the reordered line every pile holds the same cards less
+  m's, so each pile's top is the same card or, where the top was one of m's cards, a card below
+  it: every card available in the original line (other than m's) is available in the new one at
+  the same point, and deals do not depend on the cards in play. After m's place in the original
+  line the two lines reach the same position.
+- Closed card (generation rule): an available card a whose partners left (the cards that can
+  leave with it: none for a King, the cards of value 13 - v otherwise), less the cards beneath a
+  in its own pile, are all available now. Every winning line removes a, alone or with one of
+  those partners (a partner beneath a is covered by a until a leaves), and that removal is legal
+  now, so by the lemma some winning line starts with it. Only the removals of one closed card,
+  the one with the fewest, are generated (none when it has no partner left: it can never leave).
+  So a King on top is removed at once, and a card whose one partner left is available leaves
+  with it; `deal` is not generated then.
+- dead(), rule 1 (matching): cards of one pile are never available together (only a top is),
+  and a pile is every card dealt onto it, now or later. A winning line pairs the n cards left of
+  value v with the n left of value 13 - v (v = 1..6) across different piles or the reserve; by
+  Hall's theorem that matching exists iff no pile holds more than n cards of the two values (a
+  set of v-cards in two piles or more sees every (13 - v)-card). This covers the card whose
+  partners all lie beneath it in its own pile: the pile then holds it and all n partners.
+- dead(), rule 2 (covers): call the cards on top of a card now its covers; they must all leave
+  before it. Let G be the least set of cards such that a card left is in G when its covers are
+  all in G and it is a King or has a partner left whose covers are all in G. In a winning line,
+  by induction on the order of removal, every card is in G (when it leaves, its covers and its
+  partner's covers have left before it, the partner is not beneath it); so a position where G
+  misses a card left cannot be won. This catches cycles such as: X covers Y's only partners, and
+  Y covers X's. Cards not dealt yet have no covers now (the ones dealt on top later must leave
+  too, which G ignores: it is a relaxation, never too strict).
+tests/test_baroness.py checks each rule fires and that pruned and unpruned searches agree.
+
+PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
+
+- "together" (last_deal="together"): the tenth deal also lays pack cards 50 and 51 apart, so
+  aux runs 0..9 and the reserve is laid at aux 9 (last_aux). The piles are still fixed by the
+  deal, so every argument above holds word for word, and every rule stays on.
+- "to_empty": the top card of a pile may move onto an empty pile (move word: the card's bit
+  with the pile's number 1..5 at moves.PILE_SHIFT). A card arrives only on an empty pile, and
+  while it is there the pile is not empty, so a pile holds at most ONE card not dealt to it, at
+  its bottom, under the cards dealt to that pile since; every card dealt to a pile and neither
+  removed nor moved away stays there in dealing order. So (removed, deals, the moved card at the
+  bottom of each pile or none) is the whole position: aux's bits 4 + 6i .. 9 + 6i hold pile i's
+  moved card + 1 (0: none), 4 + 30 bits, clear of bit 63 (_engine.pxd). It is canonical: a card
+  moved back onto the pile it was dealt to is in its dealing place again (the pile was empty,
+  so every card dealt to it after that card is gone) and is stored as none; a moved card that
+  leaves (moved again or removed) clears its field. The reference rules' key is the same tuple.
+  A lone card moving elsewhere changes which later cards cover it, so it is a real move, and
+  lines can return to a position: Game.cyclic, with max_depth a bound on lines that repeat no
+  position. In a run of moves onto empty piles (between two removals or deals) the number of
+  non-empty piles never falls and grows with every move from a pile of two cards or more, so
+  at most 4 such moves; between them only lone cards move, among at most 5 places: at most
+  5 * 5!/1! = 600 positions a run. 39 runs (28 removals and 10 deals between them) make at
+  most 39 * 599 + 38 < 24000 moves.
+  Pruning under to_empty: the closed-card rule stays, with no exception for the cards beneath
+  a card (they can come free while it stays, once it moves): an available card whose partners
+  left are all available now must leave with one of them, and the lemma holds (the reordered
+  line plays the same moves less those of m's cards, each pile holding the original's cards
+  less m's, so an empty pile in the original line is empty in the new one). It shortens a
+  shortest winning line by one, so it stays exact on a graph with cycles. Both dead() rules
+  assume a pile's cards never meet, which a move onto an empty pile breaks: dead() is off.
+  Symmetry: after the last deal nothing tells the piles apart, so positions that differ by
+  a renumbering of the piles win alike. A lone card moving to an empty pile gives such a copy
+  of the position (so no shortest winning line starts with it), and moving a card onto one
+  empty pile or another gives two copies of one position: the pruned search, after the last
+  deal, moves only a card with another beneath it, onto the first empty pile. Before it, which
+  pile a card lies on decides which cards the deals put on it, and every such move is kept.
+"""
+
+from libc.stdint cimport uint64_t
+
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
+
+from solitaire_solver.engine.contract import run_of
+from solitaire_solver.moves import PILE_SHIFT, word_code
+
+DEF NPILES = 5
+DEF FIVE_DEALS = 10
+DEF DEAL_BITS = 4       # aux: the deal moves played, then 6 bits a pile (games/baroness.py)
+DEF MOVED_BITS = 6
+# A line repeating no position, with to_empty (module docstring).
+DEF CYCLIC_DEPTH = 24000
+
+cdef uint64_t DEAL_WORD = word_code("deal")
+cdef int TO_PILE_SHIFT = PILE_SHIFT
+cdef uint64_t DEAL_MASK = (1 << DEAL_BITS) - 1
+cdef uint64_t CARD_BITS = BB_FULL_PACK
+
+
+cdef struct BaronessCtx:
+    int card[NPILES][FIVE_DEALS]        # pile i, height j (0 = the bottom): pack card 5j + i
+    bb_t prefix[NPILES][FIVE_DEALS + 1]  # the first k cards dealt onto pile i
+    bb_t reserve                         # pack cards 50 and 51, laid apart by the eleventh deal
+    bb_t pair_mask[7]                    # [v]: the cards of values v and 13 - v (v = 1..6)
+    bb_t partners[52]                    # [card]: the cards that can leave with it
+    bb_t beneath[52]                     # [card]: the cards dealt onto its pile before it
+    bb_t undealt[FIVE_DEALS + 1]         # [aux]: the cards not on the table after aux deal moves
+    int home[52]                         # [card]: the pile it is dealt to, -1 for the two apart
+    int last_aux                         # deal moves in a game: 10, or 9 with "together"
+    bint prune
+    bint to_empty
+
+
+cdef inline int deal_moves(const State *s) noexcept nogil:
+    return <int>(s.aux & DEAL_MASK)
+
+
+cdef inline int moved_card(const State *s, int i) noexcept nogil:
+    """The card moved onto pile i, at its bottom, or -1 (to_empty; module docstring)."""
+    return <int>((s.aux >> (DEAL_BITS + MOVED_BITS * i)) & ((1 << MOVED_BITS) - 1)) - 1
+
+
+cdef inline bb_t off_their_piles(BaronessCtx *c, const State *s) noexcept nogil:
+    """The cards no longer on the pile they were dealt to: removed, or moved (to_empty)."""
+    cdef bb_t gone = s.removed
+    cdef int i, m
+    if c.to_empty:
+        for i in range(NPILES):
+            m = moved_card(s, i)
+            if m >= 0:
+                gone |= (<bb_t>1) << m
+    return gone
+
+
+cdef inline int pile_tops(BaronessCtx *c, const State *s, int *top) noexcept nogil:
+    """Each pile's top card (-1 for an empty pile) into top; returns the empty piles' count.
+    A pile holds the cards dealt to it that are neither removed nor moved away, in dealing
+    order, on top of its moved card if it has one."""
+    cdef int d = deal_moves(s) + 1
+    cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
+    cdef int i, j, empty = 0
+    cdef bb_t gone = off_their_piles(c, s), left
+    for i in range(NPILES):
+        left = c.prefix[i][k] & ~gone
+        if left:
+            j = k - 1
+            while not (left >> c.card[i][j]) & 1:
+                j -= 1
+            top[i] = c.card[i][j]
+        else:
+            top[i] = moved_card(s, i) if c.to_empty else -1
+            if top[i] < 0:
+                empty += 1
+    return empty
+
+
+cdef inline int pile_size(BaronessCtx *c, const State *s, int i) noexcept nogil:
+    """The cards on pile i (to_empty)."""
+    cdef int d = deal_moves(s) + 1
+    cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
+    return bb_count(c.prefix[i][k] & ~off_their_piles(c, s)) + (1 if moved_card(s, i) >= 0 else 0)
+
+
+cdef inline bb_t available(BaronessCtx *c, const State *s) noexcept nogil:
+    """The top card of each pile and the cards laid apart, as a bitboard."""
+    cdef int top[NPILES]
+    cdef int i
+    cdef bb_t out = 0
+    pile_tops(c, s, top)
+    for i in range(NPILES):
+        if top[i] >= 0:
+            out |= (<bb_t>1) << top[i]
+    if deal_moves(s) >= c.last_aux:
+        out |= c.reserve & ~s.removed
+    return out
+
+
+cdef inline bb_t partners_of(bb_t cards) noexcept nogil:
+    """The cards that can leave with some card of `cards` (Kings leave alone)."""
+    cdef bb_t out = 0
+    cdef int v
+    for v in range(1, 13):
+        if cards & bb_rank(v):
+            out |= bb_rank(13 - v)
+    return out
+
+
+cdef inline bint unmatched(BaronessCtx *c, bb_t left) noexcept nogil:
+    """Rule 1 of dead(): some pile holds more than n cards of values v and 13 - v."""
+    cdef bb_t two
+    cdef int v, i, n
+    for v in range(1, 7):
+        two = left & c.pair_mask[v]
+        if two == 0:
+            continue
+        n = bb_count(two & bb_rank(v))
+        for i in range(NPILES):
+            if bb_count(two & c.prefix[i][FIVE_DEALS]) > n:
+                return True
+    return False
+
+
+cdef inline bint stuck_cards(BaronessCtx *c, const State *s, bb_t left) noexcept nogil:
+    """Rule 2 of dead() (module docstring): the least set G of cards such that a card whose
+    covers are all in G and which has a partner whose covers are all in G (or is a King) is in
+    G; dead when G misses a card left. Each pile is peeled from its top while its top-most card
+    outside G qualifies; cards not on the table yet, and the reserve, have no covers."""
+    cdef int k = deal_moves(s) + 1
+    cdef int h[NPILES]
+    cdef int i
+    cdef bint changed = True
+    cdef bb_t free, ok = bb_rank(13)
+    if k > FIVE_DEALS:
+        k = FIVE_DEALS
+    free = c.undealt[deal_moves(s)] & left
+    if deal_moves(s) >= c.last_aux:
+        free |= c.reserve & left
+    # ok: the cards that have a partner whose covers are all in G (one is "ready").
+    ok |= partners_of(free)
+    for i in range(NPILES):
+        h[i] = k - 1
+        while h[i] >= 0 and not (left >> c.card[i][h[i]]) & 1:
+            h[i] -= 1
+        if h[i] >= 0:
+            ok |= c.partners[c.card[i][h[i]]]
+    while changed:
+        changed = False
+        for i in range(NPILES):
+            while h[i] >= 0 and (ok >> c.card[i][h[i]]) & 1:
+                # The pile's ready card joins G: the next card left below it becomes ready.
+                h[i] -= 1
+                while h[i] >= 0 and not (left >> c.card[i][h[i]]) & 1:
+                    h[i] -= 1
+                if h[i] >= 0:
+                    ok |= c.partners[c.card[i][h[i]]]
+                changed = True
+    for i in range(NPILES):
+        if h[i] >= 0:
+            return True
+    return (free & ~ok) != 0
+
+
+cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef int top[NPILES]
+    cdef int empty = pile_tops(c, s, top)
+    cdef bb_t avail = available(c, s)
+    cdef bb_t left = ~s.removed & BB_FULL_PACK
+    cdef bb_t a, partners, best_partners = 0, b
+    cdef int n = 0, v, card, best = -1, best_n = 99, k, i, t
+    cdef bint final
+    if c.prune:
+        # The closed-card rule (module docstring).
+        a = avail
+        while a:
+            card = bb_lowest(a)
+            a &= a - 1
+            v = card % 13 + 1
+            if v == 13:
+                out[0] = (<bb_t>1) << card
+                return 1
+            partners = left & bb_rank(13 - v) & ~c.beneath[card]
+            if (partners & ~avail) == 0:
+                k = bb_count(partners)
+                if k < best_n:
+                    best, best_n, best_partners = card, k, partners
+        if best >= 0:
+            while best_partners:
+                out[n] = ((<bb_t>1) << best) | (best_partners & -best_partners)
+                n += 1
+                best_partners &= best_partners - 1
+            return n
+    a = avail
+    while a:
+        card = bb_lowest(a)
+        a &= a - 1
+        v = card % 13 + 1
+        if v == 13:
+            out[n] = (<bb_t>1) << card
+            n += 1
+            continue
+        b = a & bb_rank(13 - v)     # partners of higher index only: each pair once
+        while b:
+            out[n] = ((<bb_t>1) << card) | (b & -b)
+            n += 1
+            b &= b - 1
+    if deal_moves(s) < c.last_aux:
+        out[n] = DEAL_WORD
+        n += 1
+    if c.to_empty and 0 < empty < NPILES:
+        # Every top card onto every empty pile (a card laid apart never moves), tried after
+        # the deal so that lines do not wander among the piles first. After the last
+        # deal the pruned search moves only a card that uncovers another, onto the first empty
+        # pile: no deal tells the piles apart any more (module docstring, "symmetry").
+        final = c.prune and deal_moves(s) >= c.last_aux
+        for t in range(NPILES):
+            if top[t] < 0:
+                for i in range(NPILES):
+                    if top[i] >= 0 and not (final and pile_size(c, s, i) < 2):
+                        out[n] = ((<bb_t>1) << top[i]) | (<uint64_t>(t + 1) << TO_PILE_SHIFT)
+                        n += 1
+                if final:
+                    break
+    return n
+
+
+cdef inline uint64_t without_moved(const State *s, bb_t cards) noexcept nogil:
+    """aux with the moved-card field of every pile whose moved card is in `cards` cleared."""
+    cdef uint64_t aux = s.aux
+    cdef int i, m
+    for i in range(NPILES):
+        m = moved_card(s, i)
+        if m >= 0 and (cards >> m) & 1:
+            aux &= ~((<uint64_t>((1 << MOVED_BITS) - 1)) << (DEAL_BITS + MOVED_BITS * i))
+    return aux
+
+
+cdef void baroness_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef bb_t cards = move & CARD_BITS
+    cdef int card, t
+    if move == DEAL_WORD:
+        out.removed = s.removed
+        out.aux = s.aux + 1
+    elif move != cards:
+        # Onto the empty pile t: the card's old field (if it was a moved card) is cleared, and
+        # t's field names it unless t is the pile it was dealt to (canonical: docstring).
+        card = bb_lowest(cards)
+        t = <int>(move >> TO_PILE_SHIFT) - 1
+        out.removed = s.removed
+        out.aux = without_moved(s, cards)
+        if c.home[card] != t:
+            out.aux |= (<uint64_t>(card + 1)) << (DEAL_BITS + MOVED_BITS * t)
+    else:
+        out.removed = s.removed | move
+        out.aux = without_moved(s, cards) if c.to_empty else s.aux
+
+
+cdef int baroness_won(void *ctx, const State *s) noexcept nogil:
+    return s.removed == BB_FULL_PACK
+
+
+cdef int baroness_dead(void *ctx, const State *s) noexcept nogil:
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef bb_t left = ~s.removed & BB_FULL_PACK
+    return unmatched(c, left) or stuck_cards(c, s, left)
+
+
+cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
+                bint to_empty=False) except *:
+    cdef int i, j, v
+    cdef int pack[52]
+    read_pack(cards, pack)
+    for i in range(NPILES):
+        c.prefix[i][0] = 0
+        for j in range(FIVE_DEALS):
+            c.card[i][j] = pack[j * NPILES + i]
+            c.prefix[i][j + 1] = c.prefix[i][j] | ((<bb_t>1) << c.card[i][j])
+    c.reserve = ((<bb_t>1) << pack[50]) | ((<bb_t>1) << pack[51])
+    for i in range(NPILES):
+        for j in range(FIVE_DEALS):
+            c.beneath[c.card[i][j]] = c.prefix[i][j]
+    for j in range(52):
+        c.partners[j] = bb_rank(13 - (j % 13 + 1)) if j % 13 != 12 else 0
+    c.beneath[<int>cards[50]] = 0
+    c.beneath[<int>cards[51]] = 0
+    for j in range(52):
+        c.home[<int>cards[j]] = j % NPILES if j < NPILES * FIVE_DEALS else -1
+        if to_empty:
+            # The closed-card rule's exception for the cards beneath a card is void once cards
+            # move (module docstring).
+            c.beneath[j] = 0
+    for j in range(FIVE_DEALS + 1):
+        c.undealt[j] = 0
+        for i in range(NPILES * (j + 1) if j < FIVE_DEALS else 52, 52):
+            c.undealt[j] |= (<bb_t>1) << <int>cards[i]
+    c.pair_mask[0] = 0
+    for v in range(1, 7):
+        c.pair_mask[v] = bb_rank(v) | bb_rank(13 - v)
+    c.prune = prune
+    c.to_empty = to_empty
+    c.last_aux = FIVE_DEALS - 1 if together else FIVE_DEALS
+
+
+cdef void make_game(Game *g, BaronessCtx *c, dict spec, bint prune) except *:
+    setup(c, spec["cards"], prune, spec.get("together", False), spec.get("to_empty", False))
+    game_clear(g)
+    g.ctx = c
+    g.moves = baroness_moves
+    g.play = baroness_play
+    g.won = baroness_won
+    if prune and not c.to_empty:
+        g.dead = baroness_dead
+    g.counted = BB_FULL_PACK
+    # At most seven cards are available (five tops, two apart): 21 pairs, and a deal; with
+    # to_empty, a of the tops onto the 5 - a empty piles adds at most 6 (and fewer pairs).
+    g.max_moves = 32
+    if c.to_empty:
+        g.cyclic = 1
+        g.max_depth = CYCLIC_DEPTH
+    else:
+        # 10 deals and at most 28 removals.
+        g.max_depth = 40
+
+
+cdef void check_aux(BaronessCtx *c, uint64_t aux) except *:
+    """ValueError for an aux word that is no position: too many deals, or a moved-card field
+    holding no card (or any field without to_empty)."""
+    cdef State s
+    cdef int i
+    s.aux = aux
+    if deal_moves(&s) > c.last_aux or aux >> (DEAL_BITS + MOVED_BITS * NPILES):
+        raise ValueError(f"no position has aux {aux} (deals after the first, moved cards)")
+    for i in range(NPILES):
+        if moved_card(&s, i) >= 52 or (moved_card(&s, i) >= 0 and not c.to_empty):
+            raise ValueError(f"no position has aux {aux}: pile {i + 1}'s moved card")
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/engine/contract.py). spec: "cards" (52 card indexes,
+    pack order) and optionally "prune" (default True; False, or a certificate, searches every
+    legal move with no dead() test, as a certificate must be closed under every legal move)."""
+    cdef BaronessCtx c
+    cdef Game g
+    cdef State root
+    if objective != "decide":
+        raise ValueError(f"baroness has no objective {objective!r}")
+    make_game(&g, &c, spec, spec.get("prune", True) and not certificate)
+    root = root_of(spec)
+    check_aux(&c, root.aux)
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes, certificate))
+
+
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): every legal move at (removed, aux) and where it leads; with
+    spec["prune"] = True, the moves the pruned search generates instead."""
+    cdef BaronessCtx c
+    cdef Game g
+    make_game(&g, &c, spec, spec.get("prune", False))
+    check_aux(&c, aux)
+    return expand_state(&g, removed, aux)
+
+
+def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False):
+    """The two dead() tests at the position (removed, aux), as (rule 1, rule 2) (for tests)."""
+    cdef BaronessCtx c
+    cdef State s
+    setup(&c, cards, True, together)
+    s.removed = removed
+    s.aux = aux
+    left = ~removed & BB_FULL_PACK
+    return bool(unmatched(&c, left)), bool(stuck_cards(&c, &s, left))
+
+
+#: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
+#: searched on random input beside core_spec's own.
+SEARCH_MODES = ({}, {"prune": False})
+#: The spec keys that make expand() list the moves of the pruned search instead of every
+#: legal move, and whether those are some of the legal ones (else only that it runs is
+#: checked).
+PRUNED_EXPAND = ({"prune": True}, True)

@@ -1,0 +1,2 @@
+"""Fifteens under PySolFC's rules: the plug-in (game.py), the reference rules (rules.py) and the compiled core
+(_core.pyx), docs/fifteens.md."""

@@ -1,0 +1,518 @@
+# cython: language_level=3
+"""Core of Fifteens under PySolFC's rules (docs/fifteens.md, "PySolFC"; the reference rules:
+solitaire_solver/games/fifteens_pysolfc/rules.py).
+
+A position is kept by card values, not cards: no rule reads a suit, and the sixteen rows are
+alike (all the empty ones refill together), so positions that differ only in the suits of cards
+of one value, or in the order of the rows, are the same game; the reference rules' key says the
+same. What a position holds, by value v:
+
+- lone[v]: rows holding one card of value v;
+- the rows holding two cards or more ("piles"): a reserve card dropped back onto a row covers
+  the row's top, its partner to 15, so a pile alternates b, 15 - b, b, ... from its bottom b
+  (6..9) and is (b, height);
+- frozen[v]: the reserve's cards at and under its topmost card of A..5 or T..K: none of them can
+  move again before the reserve clears, which depends on their values only, so their order is
+  forgotten; free: the 6..9s above, in order (each may go back onto a row);
+- k: cards dealt from the pack (the stock's next card is card k of the pack).
+
+Packed: removed = for each value v (1..13), 4 bits at 4 (v - 1) coding (lone[v], frozen[v]) (at
+most 4 cards together), and k at bits 52..57; aux = the piles' count (4 bits), each pile in 5
+bits ((b - 6) | (height - 2) << 2, ascending), then the free part's length (5 bits) and each of
+its values in 2 bits (v - 6), bottom first. Every pile holds two 6..9s or more and the free part
+holds 6..9s only, so 5 piles' bits + 2 a free card stay within 40 bits for the sixteen 6..9s:
+aux has at most 49 bits. The removed word is not a card set here (the engine reads none: counted
+is 0). key_of and position_of turn a packed position into the reference rules' key and back.
+
+A move word is kind << 12 | a << 6 | b, a and b classes of rows: 1..13 the lone cards of that
+value, 16 + a pile's 5-bit code. Kinds: PAIR (the tops of a and b, totalling 15, leave), PUSH (the
+top of a goes onto the reserve), DROP (the reserve's top goes onto a). Games.fifteens_pysolfc
+turns a line of these words into the reference rules' moves (a move whose position has the key
+the core's next position has).
+
+Lines can return to a position (a 6 pushed and dropped back onto the 9 it covered), so the game
+is cyclic (_engine.pxd): the search's stack is sized from an eighth of the memory budget, and a
+line longer than it stops the search at the memory limit.
+
+Pruning (decide, without a certificate; expand lists every legal move):
+- dead(): the frozen part can never be part of a clearing set: its cards leave only with the
+  whole reserve, which clears only as number cards totalling 15 or exactly T, J, Q, K. So a
+  frozen part mixing number and court cards (or Tens), holding two court cards (or Tens) of one
+  value, or of number cards totalling 15 or more (15 clears at once when it forms, so a frozen
+  part that stays has less) is never emptied, and its cards never leave: no win.
+  tests/test_fifteens_pysolfc.py checks that the rule fires and that the verdicts equal the
+  reference search's, which has no pruning.
+"""
+
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear
+
+from solitaire_solver.engine.contract import run_of
+
+DEF ROWS = 16
+DEF MAX_PILES = 8
+DEF MAX_FREE = 16
+DEF MAX_MOVES = 80
+
+KIND_PAIR = 1
+KIND_PUSH = 2
+KIND_DROP = 3
+DEF K_PAIR = 1
+DEF K_PUSH = 2
+DEF K_DROP = 3
+DEF PILE_CLASS = 16
+DEF FRAME_BYTES = 24    # the engine's stack frame: a State and two ints
+
+cdef struct Lay:
+    int k
+    int lone[14]
+    int frozen[14]
+    int npiles
+    int pb[MAX_PILES]     # bottom value
+    int ph[MAX_PILES]     # height, 2 or more
+    int nfree
+    int free[MAX_FREE]    # values, bottom first
+
+cdef struct Ctx:
+    int value[52]         # the value of the card at each pack position
+
+# (lone, frozen) pairs with lone + frozen <= 4, and their 4-bit codes.
+cdef int PAIR_CODE[5][5]
+cdef int PAIR_LONE[16]
+cdef int PAIR_FROZEN[16]
+
+
+cdef void _pair_tables():
+    cdef int a, b, n = 0
+    for a in range(5):
+        for b in range(5):
+            PAIR_CODE[a][b] = -1
+            if a + b <= 4:
+                PAIR_CODE[a][b] = n
+                PAIR_LONE[n] = a
+                PAIR_FROZEN[n] = b
+                n += 1
+
+
+_pair_tables()
+
+
+cdef inline int pile_code(int b, int h) noexcept nogil:
+    return (b - 6) | (h - 2) << 2
+
+
+cdef inline int pile_top(int b, int h) noexcept nogil:
+    return b if h & 1 else 15 - b
+
+
+cdef void decode(const State *s, Lay *L) noexcept nogil:
+    cdef int v, i, c, at = 4
+    cdef uint64_t a = s.aux
+    for v in range(1, 14):
+        c = (s.removed >> (4 * (v - 1))) & 15
+        L.lone[v] = PAIR_LONE[c]
+        L.frozen[v] = PAIR_FROZEN[c]
+    L.lone[0] = L.frozen[0] = 0
+    L.k = (s.removed >> 52) & 63
+    L.npiles = a & 15
+    for i in range(L.npiles):
+        c = (a >> at) & 31
+        at += 5
+        L.pb[i] = 6 + (c & 3)
+        L.ph[i] = 2 + (c >> 2)
+    L.nfree = (a >> at) & 31
+    at += 5
+    for i in range(L.nfree):
+        L.free[i] = 6 + ((a >> at) & 3)
+        at += 2
+
+
+cdef void encode(Lay *L, State *s) noexcept nogil:
+    """Packs L (its piles sorted by code first, so equal positions pack equally)."""
+    cdef int v, i, j, t, at = 4
+    cdef int code[MAX_PILES]
+    for i in range(L.npiles):
+        code[i] = pile_code(L.pb[i], L.ph[i])
+    for i in range(1, L.npiles):
+        j = i
+        while j > 0 and code[j - 1] > code[j]:
+            t = code[j - 1]; code[j - 1] = code[j]; code[j] = t
+            j -= 1
+    s.removed = 0
+    for v in range(1, 14):
+        s.removed |= (<uint64_t>PAIR_CODE[L.lone[v]][L.frozen[v]]) << (4 * (v - 1))
+    s.removed |= (<uint64_t>L.k) << 52
+    s.aux = L.npiles
+    for i in range(L.npiles):
+        s.aux |= (<uint64_t>code[i]) << at
+        at += 5
+    s.aux |= (<uint64_t>L.nfree) << at
+    at += 5
+    for i in range(L.nfree):
+        s.aux |= (<uint64_t>(L.free[i] - 6)) << at
+        at += 2
+
+
+cdef inline bint reserve_empty(Lay *L) noexcept nogil:
+    cdef int v
+    if L.nfree:
+        return False
+    for v in range(1, 14):
+        if L.frozen[v]:
+            return False
+    return True
+
+
+cdef void refill(Ctx *c, Lay *L) noexcept nogil:
+    """Every empty row takes the next card, while the pack lasts (called with the reserve empty)."""
+    cdef int v, used = L.npiles
+    for v in range(1, 14):
+        used += L.lone[v]
+    while used < ROWS and L.k < 52:
+        L.lone[c.value[L.k]] += 1
+        L.k += 1
+        used += 1
+
+
+cdef bint clears(Lay *L) noexcept nogil:
+    """The reserve's cards are number cards totalling 15, or exactly T, J, Q, K."""
+    cdef int v, total = 0, courts = 0
+    for v in range(10, 14):
+        courts += L.frozen[v]
+    if courts:
+        if courts != 4 or L.nfree:
+            return False
+        for v in range(1, 14):
+            if L.frozen[v] != (1 if v >= 10 else 0):
+                return False
+        return True
+    for v in range(1, 10):
+        total += v * L.frozen[v]
+    for v in range(L.nfree):
+        total += L.free[v]
+    return total == 15
+
+
+cdef inline void settle(Ctx *c, Lay *L) noexcept nogil:
+    """PySolFC's fillStack after any move: a clearing reserve leaves, then an empty reserve lets
+    the empty rows refill."""
+    if not reserve_empty(L) and clears(L):
+        memset(L.frozen, 0, sizeof(L.frozen))
+        L.nfree = 0
+    if reserve_empty(L):
+        refill(c, L)
+
+
+cdef inline int class_top(Lay *L, int cls) noexcept nogil:
+    cdef int i
+    if cls < PILE_CLASS:
+        return cls
+    for i in range(L.npiles):
+        if pile_code(L.pb[i], L.ph[i]) == cls - PILE_CLASS:
+            return pile_top(L.pb[i], L.ph[i])
+    return 0
+
+
+cdef int take_top(Lay *L, int cls) noexcept nogil:
+    """Takes the top card off a row of the class; returns its value."""
+    cdef int i, t
+    if cls < PILE_CLASS:
+        L.lone[cls] -= 1
+        return cls
+    for i in range(L.npiles):
+        if pile_code(L.pb[i], L.ph[i]) == cls - PILE_CLASS:
+            t = pile_top(L.pb[i], L.ph[i])
+            L.ph[i] -= 1
+            if L.ph[i] == 1:
+                L.lone[L.pb[i]] += 1
+                L.npiles -= 1
+                L.pb[i] = L.pb[L.npiles]
+                L.ph[i] = L.ph[L.npiles]
+            return t
+    return 0
+
+
+cdef void put_on(Lay *L, int cls) noexcept nogil:
+    """Puts the reserve's top card onto a row of the class (whose top is its partner)."""
+    cdef int i
+    L.nfree -= 1
+    if cls < PILE_CLASS:
+        L.lone[cls] -= 1
+        L.pb[L.npiles] = cls
+        L.ph[L.npiles] = 2
+        L.npiles += 1
+        return
+    for i in range(L.npiles):
+        if pile_code(L.pb[i], L.ph[i]) == cls - PILE_CLASS:
+            L.ph[i] += 1
+            return
+
+
+cdef int row_classes(Lay *L, int *cls, int *top) noexcept nogil:
+    """The classes of non-empty rows (each once) and their top values."""
+    cdef int v, i, j, code, n = 0
+    cdef bint seen
+    for v in range(1, 14):
+        if L.lone[v]:
+            cls[n] = v
+            top[n] = v
+            n += 1
+    for i in range(L.npiles):
+        code = pile_code(L.pb[i], L.ph[i])
+        seen = False
+        for j in range(i):
+            if pile_code(L.pb[j], L.ph[j]) == code:
+                seen = True
+        if not seen:
+            cls[n] = PILE_CLASS + code
+            top[n] = pile_top(L.pb[i], L.ph[i])
+            n += 1
+    return n
+
+
+cdef int push_clears(Lay *L, int x) noexcept nogil:
+    """1 when pushing a card of value x clears the reserve: clears() of the reserve with it
+    (counted as frozen: the test reads values only, and a court card over free 6..9s fails it
+    either way)."""
+    cdef int r
+    L.frozen[x] += 1
+    r = clears(L)
+    L.frozen[x] -= 1
+    return r
+
+
+cdef int fp_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
+    # Order (a search heuristic only; every legal move is listed): pairs, then pushes that
+    # clear the reserve, drops back onto a row, the other pushes of 6..9s, the other pushes.
+    cdef Lay L
+    cdef int cls[32]
+    cdef int top[32]
+    cdef int i, j, t, n = 0, rnd
+    cdef int m
+    decode(s, &L)
+    m = row_classes(&L, cls, top)
+    # Pairs of number cards totalling 15 from two rows (6 + 9, 7 + 8: both 6..9, so each row's
+    # bottom is a number card too: a pile's bottom is 6..9).
+    for i in range(m):
+        for j in range(i + 1, m):
+            if 6 <= top[i] <= 9 and top[i] + top[j] == 15:
+                out[n] = (<uint64_t>K_PAIR) << 12 | (<uint64_t>cls[i]) << 6 | cls[j]
+                n += 1
+    for i in range(m):
+        if push_clears(&L, top[i]):
+            out[n] = (<uint64_t>K_PUSH) << 12 | (<uint64_t>cls[i]) << 6
+            n += 1
+    if L.nfree:
+        t = L.free[L.nfree - 1]
+        for i in range(m):
+            if top[i] + t == 15:
+                out[n] = (<uint64_t>K_DROP) << 12 | (<uint64_t>cls[i]) << 6
+                n += 1
+    for rnd in range(2):
+        for i in range(m):
+            if push_clears(&L, top[i]) or (6 <= top[i] <= 9) != (rnd == 0):
+                continue
+            out[n] = (<uint64_t>K_PUSH) << 12 | (<uint64_t>cls[i]) << 6
+            n += 1
+    return n
+
+
+cdef void fp_play(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil:
+    cdef Ctx *c = <Ctx *>ctx
+    cdef Lay L
+    cdef int kind = (move >> 12) & 3
+    cdef int a = (move >> 6) & 63
+    cdef int b = move & 63
+    cdef int x, i
+    decode(s, &L)
+    if kind == K_PAIR:
+        # Both tops are read before either leaves (a pile of one class could be both).
+        take_top(&L, a)
+        take_top(&L, b)
+    elif kind == K_PUSH:
+        x = take_top(&L, a)
+        if 6 <= x <= 9:
+            L.free[L.nfree] = x
+            L.nfree += 1
+        else:
+            for i in range(L.nfree):
+                L.frozen[L.free[i]] += 1
+            L.nfree = 0
+            L.frozen[x] += 1
+    else:
+        put_on(&L, a)
+    settle(c, &L)
+    encode(&L, out)
+
+
+cdef int fp_won(void *ctx, const State *s) noexcept nogil:
+    cdef Lay L
+    cdef int v
+    decode(s, &L)
+    if L.k < 52 or L.npiles or not reserve_empty(&L):
+        return 0
+    for v in range(1, 14):
+        if L.lone[v]:
+            return 0
+    return 1
+
+
+cdef int fp_dead(void *ctx, const State *s) noexcept nogil:
+    """The frozen part can never leave (the module doc's pruning rule)."""
+    cdef Lay L
+    cdef int v, numbers = 0, total = 0, courts = 0
+    decode(s, &L)
+    for v in range(1, 10):
+        numbers += L.frozen[v]
+        total += v * L.frozen[v]
+    for v in range(10, 14):
+        courts += L.frozen[v]
+        if L.frozen[v] > 1:
+            return 1
+    if courts:
+        return numbers > 0
+    return total >= 15
+
+
+cdef void setup(Ctx *c, object cards) except *:
+    cdef int k
+    if len(cards) != 52:
+        raise ValueError("a deal has 52 cards")
+    for k in range(52):
+        c.value[k] = <int>cards[k] % 13 + 1
+
+
+cdef State start_of(Ctx *c):
+    cdef Lay L
+    cdef State s
+    memset(&L, 0, sizeof(Lay))
+    refill(c, &L)
+    encode(&L, &s)
+    return s
+
+
+cdef void make_game(Game *g, Ctx *c, object cards, bint prune) except *:
+    setup(c, cards)
+    game_clear(g)
+    g.ctx = c
+    g.moves = fp_moves
+    g.play = fp_play
+    g.won = fp_won
+    if prune:
+        g.dead = fp_dead
+    g.max_moves = MAX_MOVES
+    g.max_depth = 1000
+    g.cyclic = 1
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/engine/contract.py). spec: "cards" (52 card indexes,
+    pack order); "root" (removed, aux) when searching from mid-game. A certificate searches every
+    legal move (no pruning rule), as it must be closed under them; key_of gives its positions
+    in the reference rules' keys."""
+    cdef Ctx c
+    cdef Game g
+    cdef State root
+    cdef size_t stack
+    if objective != "decide":
+        raise ValueError(f"fifteens-pysolfc has no objective {objective!r}")
+    make_game(&g, &c, spec["cards"], not certificate)
+    root = start_of(&c)
+    if spec.get("root") is not None:
+        root.removed, root.aux = spec["root"]
+    # The stack's share of the budget (the module doc: lines may return to a position).
+    stack = limits.memory_bytes // 8
+    g.max_depth = max(1000, <int>min(stack // (FRAME_BYTES + 8 * MAX_MOVES), 1 << 24))
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes - stack, certificate))
+
+
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): every legal move at (removed, aux) and where it leads."""
+    cdef Ctx c
+    cdef Game g
+    make_game(&g, &c, spec["cards"], False)
+    return expand_state(&g, removed, aux)
+
+
+def start(object cards):
+    """The packed position at the deal's start."""
+    cdef Ctx c
+    setup(&c, cards)
+    s = start_of(&c)
+    return s.removed, s.aux
+
+
+def is_dead(uint64_t removed, uint64_t aux):
+    """The pruning rule at a packed position (for tests)."""
+    cdef State s
+    s.removed = removed
+    s.aux = aux
+    return bool(fp_dead(NULL, &s))
+
+
+def key_of(uint64_t removed, uint64_t aux):
+    """The reference rules' key of a packed position: (cards dealt, the rows' values sorted,
+    the frozen part's values sorted, the free part's values bottom first)."""
+    cdef Lay L
+    cdef State s
+    cdef int v, i, j
+    s.removed = removed
+    s.aux = aux
+    decode(&s, &L)
+    rows = []
+    for v in range(1, 14):
+        rows.extend([(v,)] * L.lone[v])
+    for i in range(L.npiles):
+        rows.append(tuple(L.pb[i] if j % 2 == 0 else 15 - L.pb[i] for j in range(L.ph[i])))
+    frozen = []
+    for v in range(1, 14):
+        frozen.extend([v] * L.frozen[v])
+    return (L.k, tuple(sorted(rows)), tuple(frozen), tuple(L.free[i] for i in range(L.nfree)))
+
+
+def position_of(key):
+    """The packed position of a reference key (key_of's inverse); ValueError for a key that is
+    no position of the game."""
+    cdef Lay L
+    cdef State s
+    cdef int v
+    memset(&L, 0, sizeof(Lay))
+    try:
+        k, rows, frozen, free = key
+    except (TypeError, ValueError):
+        raise ValueError(f"not a position key: {key!r}") from None
+    if not 0 <= k <= 52 or len(rows) > ROWS or len(free) > MAX_FREE:
+        raise ValueError(f"not a position key: {key!r}")
+    for row in rows:
+        if len(row) == 1 and 1 <= row[0] <= 13:
+            L.lone[row[0]] += 1
+        elif (2 <= len(row) <= 9 and 6 <= row[0] <= 9 and L.npiles < MAX_PILES
+              and all(x == (row[0] if j % 2 == 0 else 15 - row[0]) for j, x in enumerate(row))):
+            L.pb[L.npiles] = row[0]
+            L.ph[L.npiles] = len(row)
+            L.npiles += 1
+        else:
+            raise ValueError(f"not a row of fifteens-pysolfc: {row!r}")
+    for v in frozen:
+        if not 1 <= v <= 13:
+            raise ValueError(f"not a card value: {v!r}")
+        L.frozen[v] += 1
+    for i, v in enumerate(free):
+        if not 6 <= v <= 9:
+            raise ValueError(f"a card above the reserve's frozen part is 6..9, not {v!r}")
+        L.free[i] = v
+    L.nfree = len(free)
+    for v in range(1, 14):
+        if L.lone[v] + L.frozen[v] > 4:
+            raise ValueError(f"more than four cards of value {v}")
+    L.k = k
+    encode(&L, &s)
+    return s.removed, s.aux
+
+
+#: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
+#: searched on random input beside core_spec's own.
+SEARCH_MODES = ({},)

@@ -1,0 +1,168 @@
+"""Fifteens as PySolFC plays it (game 597; docs/fifteens.md, "PySolFC"): the executable
+specification, short and slow on purpose.
+
+Sixteen rows, each a pile, dealt one card each from the pack; one reserve holding any number of
+cards in order. Moves:
+
+- `6C+9H`: the top cards of two rows, number cards totalling 15, leave (PySolFC drops a row's
+  top card on another row's: a pair, both to the foundation).
+- `6C>R`: the top card of a row goes onto the reserve. When the reserve's cards are number cards
+  totalling 15, or exactly a Ten, Jack, Queen and King (any suits), they all leave.
+- `6C>3`: the reserve's top card goes onto row 3 (1..16) when it pairs to 15 with that row's top
+  card: it stays there, covering it (PySolFC moves a reserve card to a row as a plain move).
+
+A row accepts a card only when the card and the row's bottom card are number cards (A..9) and
+the card totals 15 with the row's top. Empty rows are refilled from the pack, in row order,
+whenever the reserve is empty (at once, if it is). Won when all 52 cards have left.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...cards import CARD_NAMES, CARD_PRETTY, mask, pretty, value
+from ...deal import Deal
+from ...moves import Move
+from ..rules import Rules
+
+ROWS = 16
+COLUMNS = 4
+FULL = (1 << 52) - 1
+QUARTET = [10, 11, 12, 13]
+
+
+class RowsPosition(NamedTuple):
+    rows: tuple[tuple[int, ...], ...]  # each row's cards, bottom first (top last)
+    reserve: tuple[int, ...]           # the reserve's cards, bottom first (top last)
+    stock: tuple[int, ...]             # the pack not dealt yet, next card first
+    removed: int                       # bitboard of the removed cards
+
+
+def clears(reserve: tuple[int, ...]) -> bool:
+    """PySolFC's Fifteens.fillStack: number cards totalling 15, or exactly T, J, Q, K."""
+    values = sorted(value(c) for c in reserve)
+    if values and values[-1] >= 10:
+        return values == QUARTET
+    return sum(values) == 15
+
+
+def frozen_and_free(reserve: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The reserve split at its topmost card that can never come back to a row (A..5, T..K):
+    that card and those under it stay until the reserve clears, so their order never matters
+    again; the 6..9s above it may each go back onto a row."""
+    cut = max((i + 1 for i, c in enumerate(reserve) if not 6 <= value(c) <= 9), default=0)
+    return reserve[:cut], reserve[cut:]
+
+
+def can_clear(reserve: tuple[int, ...]) -> bool:
+    """Whether the reserve may still clear: its frozen part must be part of a clearing set
+    (number cards totalling less than 15, or Tens and court cards of different values)."""
+    values = [value(c) for c in frozen_and_free(reserve)[0]]
+    if any(v >= 10 for v in values):
+        return all(v >= 10 for v in values) and len(set(values)) == len(values)
+    return sum(values) < 15
+
+
+class FifteensPySolFCRules(Rules):
+    game = "fifteens-pysolfc"
+    reserve_moves = True
+    pile_moves = True
+
+    def start(self, deal: Deal) -> RowsPosition:
+        cards = deal.cards
+        return RowsPosition(tuple((c,) for c in cards[:ROWS]), (), tuple(cards[ROWS:]), 0)
+
+    @staticmethod
+    def accepts(row: tuple[int, ...], card: int) -> bool:
+        """Fifteens_RowStack.acceptsCards: the card and the row's bottom are number cards and the
+        card totals 15 with the row's top."""
+        return (bool(row) and value(card) <= 9 and value(row[0]) <= 9
+                and value(card) + value(row[-1]) == 15)
+
+    def moves(self, pos: RowsPosition) -> list[Move]:
+        # In the order a search does best to try them (any order is legal): pairs, pushes that
+        # clear the reserve, drops back onto a row, pushes of 6..9s, other pushes, low values
+        # first.
+        tops = [(i, r[-1]) for i, r in enumerate(pos.rows) if r]
+        out = [Move.remove((a, b)) for k, (i, a) in enumerate(tops) for j, b in tops[k + 1:]
+               if self.accepts(pos.rows[j], a) and self.accepts(pos.rows[i], b)]
+        pushes = sorted((c for _, c in tops), key=value)
+        clearing = [c for c in pushes if clears(pos.reserve + (c,))]
+        out += [Move.to_reserve(c) for c in clearing]
+        if pos.reserve:
+            t = pos.reserve[-1]
+            out += [Move.to_pile(t, i + 1) for i, _ in tops if self.accepts(pos.rows[i], t)]
+        rest = [c for c in pushes if c not in clearing]
+        out += [Move.to_reserve(c) for c in rest if 6 <= value(c) <= 9]
+        out += [Move.to_reserve(c) for c in rest if not 6 <= value(c) <= 9]
+        return out
+
+    def apply(self, pos: RowsPosition, move: Move) -> RowsPosition:
+        rows = [list(r) for r in pos.rows]
+        reserve = list(pos.reserve)
+        removed = pos.removed
+        if move.pile:
+            rows[move.pile - 1].append(reserve.pop())
+        else:
+            for r in rows:
+                if r and r[-1] in move.cards:
+                    r.pop()
+            if move.reserve:
+                reserve.append(move.cards[0])
+            else:
+                removed |= move.mask
+        if reserve and clears(tuple(reserve)):
+            removed |= mask(reserve)
+            reserve = []
+        stock = list(pos.stock)
+        if not reserve:
+            for r in rows:
+                if not r and stock:
+                    r.append(stock.pop(0))
+        return RowsPosition(tuple(tuple(r) for r in rows), tuple(reserve), tuple(stock), removed)
+
+    def won(self, pos: RowsPosition) -> bool:
+        return pos.removed == FULL
+
+    def key(self, pos: RowsPosition) -> tuple:
+        # No rule reads a suit, and the rows are alike (all that are empty refill together): a
+        # position is fixed, up to the suits of cards of one value, by the cards dealt, the
+        # values of each row (in any order of rows) and of the reserve, whose frozen part is a
+        # set (frozen_and_free). The removed cards are the dealt ones not in play.
+        frozen, free = frozen_and_free(pos.reserve)
+        return (52 - len(pos.stock),
+                tuple(sorted(tuple(value(c) for c in r) for r in pos.rows if r)),
+                tuple(sorted(value(c) for c in frozen)),
+                tuple(value(c) for c in free))
+
+    def cards_left(self, pos: RowsPosition) -> int:
+        return 52 - bin(pos.removed).count("1")
+
+    def why_illegal(self, pos: RowsPosition, move: Move) -> str:
+        tops = [r[-1] for r in pos.rows if r]
+        if move.word is not None:
+            return f"{move} is not a move of {self.game}"
+        if move.pile:
+            if not pos.reserve or pos.reserve[-1] != move.cards[0]:
+                return f"{move}: only the reserve's top card goes back onto a row"
+            if move.pile > ROWS:
+                return f"{move}: the rows are numbered 1..{ROWS}"
+            return (f"{move}: a row takes a card only when both it and the row's bottom card "
+                    "are number cards and the card totals 15 with the row's top card")
+        hidden = [c for c in move.cards if c not in tops]
+        if hidden:
+            return f"{move}: {CARD_NAMES[hidden[0]]} is not the top card of a row"
+        if move.reserve:
+            return f"{move} is not a legal move here"
+        return f"{move}: only two number cards totalling 15 leave together from the rows"
+
+    def render(self, pos: RowsPosition) -> str:
+        cells = [" " + "/".join(CARD_PRETTY[c] for c in r) if r else "  ." for r in pos.rows]
+        width = max(len(c) for c in cells)
+        lines = [" ".join(c.ljust(width) for c in cells[i:i + COLUMNS]).rstrip()
+                 for i in range(0, ROWS, COLUMNS)]
+        held = " ".join(CARD_PRETTY[c] for c in pos.reserve) or "empty"
+        lines.append(f"reserve: {held}")
+        nxt = f", next {pretty(pos.stock[0])}" if pos.stock else ""
+        lines.append(f"stock: {len(pos.stock)} cards{nxt}")
+        return "\n".join(lines)

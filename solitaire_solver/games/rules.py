@@ -1,0 +1,134 @@
+"""What every game's reference rules provide."""
+
+from __future__ import annotations
+
+import dataclasses
+from abc import ABC, abstractmethod
+from typing import Any, Hashable, Iterable
+
+from ..cards import CARD_NAMES, card_index
+from ..deal import Deal
+from ..errors import CardError, LayoutError, MoveError
+from ..moves import Move
+
+
+class Rules(ABC):
+    """The rules of one game (with its variant settings fixed)."""
+
+    #: Registry name of the game.
+    game: str = ""
+
+    @abstractmethod
+    def start(self, deal: Deal) -> Any:
+        """The position after the deal."""
+
+    @abstractmethod
+    def moves(self, pos: Any) -> list[Move]:
+        """Every legal move in pos, in a fixed order."""
+
+    @abstractmethod
+    def apply(self, pos: Any, move: Move) -> Any:
+        """The position after move, which the caller has checked is legal."""
+
+    @abstractmethod
+    def won(self, pos: Any) -> bool:
+        """True when pos is won."""
+
+    @abstractmethod
+    def render(self, pos: Any) -> str:
+        """The position as a person would draw it."""
+
+    @abstractmethod
+    def key(self, pos: Any) -> Hashable:
+        """Equal keys, equal positions (the key proofs and certificates use)."""
+
+    @abstractmethod
+    def cards_left(self, pos: Any) -> int:
+        """Cards not yet removed (those that still count against a win)."""
+
+    def describe(self, pos: Any) -> dict:
+        """The position as plain data for JSON, field by field: card indexes (in tuples, at any
+        depth) become card names, None stays (an empty place), the `removed` bitboard becomes
+        the list of removed cards, other numbers stay numbers (a pass, a count)."""
+        fields = (pos._asdict() if hasattr(pos, "_asdict")
+                  else {f.name: getattr(pos, f.name) for f in dataclasses.fields(pos)})
+        out = {}
+        for name, v in fields.items():
+            if name == "removed":
+                out[name] = [CARD_NAMES[c] for c in range(52) if v >> c & 1]
+            else:
+                out[name] = _card_data(v)
+        return out
+
+    #: Whether these rules ever move a card to a reserve (`JH>R`) or onto a pile (`QH>3`): a move
+    #: of a kind they never play is refused as such, before the position's own reasons.
+    reserve_moves: bool = False
+    pile_moves: bool = False
+
+    def unknown_kind(self, move: Move) -> str:
+        """Why a move of a kind these rules never play is refused, or "" for the others."""
+        if move.reserve and not self.reserve_moves:
+            return (f"{move}: these rules move no card to a reserve (elevens and tens do under "
+                    "PySolFC's rules: reserves=pysolfc)")
+        if move.pile and not self.pile_moves:
+            return (f"{move}: these rules move no card onto a pile (baroness does under "
+                    "to_empty=True)")
+        return ""
+
+    def why_illegal(self, pos: Any, move: Move) -> str:
+        """A sentence saying why move is not legal in pos (games give better reasons)."""
+        return f"{move} is not a legal move here"
+
+    def play(self, pos: Any, move: Move) -> Any:
+        """The position after move; MoveError when it is not legal in pos."""
+        if move not in self.moves(pos):
+            raise MoveError(self.unknown_kind(move) or self.why_illegal(pos, move))
+        return self.apply(pos, move)
+
+
+def replay(rules: Rules, deal: Deal, moves: Iterable[Move], error: type = MoveError,
+           start: Any = None, label: str = "move") -> Any:
+    """The position the moves reach from the deal's start (or `start`) under the reference
+    rules: every move checked legal, `error` naming the first that is not by its number
+    (1-based) and why. The one replay of a line that every verb and check uses."""
+    pos = rules.start(deal) if start is None else start
+    for i, m in enumerate(moves, start=1):
+        if rules.won(pos):
+            raise error(f"{label} {i} ({m}) comes after the deal is already won")
+        if m not in rules.moves(pos):
+            raise error(f"{label} {i} ({m}): {rules.unknown_kind(m) or rules.why_illegal(pos, m)}")
+        pos = rules.apply(pos, m)
+    return pos
+
+
+def _card_data(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return [CARD_NAMES[x] if isinstance(x, int) and not isinstance(x, bool) else _card_data(x)
+                for x in v]
+    return v
+
+
+class LayoutCards:
+    """Reads the cards of a layout text line by line, naming the line, the place and the card of
+    whatever is wrong, and refusing a card given twice (the layout readers of every game)."""
+
+    def __init__(self) -> None:
+        self.seen: dict[int, str] = {}
+        self.cards: list[int] = []
+
+    def read(self, line_no: int, where: str, words: list[str]) -> list[int]:
+        """The cards of `words` (line `line_no`, the place `where`), also kept in `cards`."""
+        out = []
+        for k, w in enumerate(words, start=1):
+            try:
+                c = card_index(w)
+            except CardError:
+                raise LayoutError(f"line {line_no} ({where}), card {k}: {w!r} is not a card"
+                                  ) from None
+            if c in self.seen:
+                raise LayoutError(f"line {line_no} ({where}), card {k}: {CARD_NAMES[c]} is a "
+                                  f"duplicate (already in {self.seen[c]})")
+            self.seen[c] = where
+            out.append(c)
+        self.cards.extend(out)
+        return out

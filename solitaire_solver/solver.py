@@ -1,0 +1,258 @@
+"""The prepared Solver and solve(): a game, its variant, an objective and limits resolved once,
+then any number of deals solved, verified, hinted or analysed with them.
+
+>>> import solitaire_solver as ss
+>>> solver = ss.Solver("pyramid", passes=1)
+>>> [solver.solve(ss.random_deal(seed)).status.value for seed in range(3)]
+['blocked', 'blocked', 'blocked']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Optional, Union
+
+from .api import verify
+from .deal import Deal, checked_deal
+from .engine.backend import core_module
+from .engine.contract import DEFAULT_MEMORY_MB, Limits
+from .errors import SolitaireError, VerificationError
+from .games import Game, resolve
+from .games.base import CoreAnswer
+from .games.rules import replay
+from .moves import Move, from_codes, parse_moves
+from .positions import Analysis, Hint
+from .result import Result, Status, Verification, make_result
+
+Moves = Union[Iterable[Union[str, Move]], str, None]
+
+
+class Solver:
+    """A game (name, alias, preset or Game), its variant, an objective and limits, prepared once:
+    the game and its full variant resolved, the limits checked, the backend and the core's data
+    found. Then `solve`, `verify`, `hint` and `analyze` take a deal each (a Deal, its pack-order
+    text, a list of cards, or a game's layout text).
+
+    objective: "decide" (the default), or another the game has ("shortest", "score").
+    max_states, max_seconds: search limits (None: none); memory_mb: the search table's budget.
+    variant: the game's options, e.g. passes=1, goal="pyramid".
+    """
+
+    def __init__(self, game: Union[str, Game], *, objective: str = "decide",
+                 max_states: Optional[int] = None, max_seconds: Optional[float] = None,
+                 memory_mb: float = DEFAULT_MEMORY_MB, **variant: Any):
+        g, var = resolve(game, variant)
+        if objective not in g.objectives:
+            raise SolitaireError(
+                f"{g.name} has no objective {objective!r} (objectives: {', '.join(g.objectives)})"
+            )
+        self.game: Game = g
+        self.variant: dict = var
+        self.objective: str = objective
+        self.limits: Limits = Limits.of(max_states, max_seconds, memory_mb)
+        self._options = {"objective": objective, "max_states": max_states,
+                         "max_seconds": max_seconds, "memory_mb": memory_mb}
+        self._core = core_module(g.core) if g.core else None
+        self._decide, self._spec, self._read = self._cards_entry()
+
+    def __repr__(self) -> str:
+        return f"Solver({self.game.name!r}, objective={self.objective!r}, **{self.variant!r})"
+
+    def _cards_entry(self) -> tuple[Optional[Callable], dict, Optional[Callable]]:
+        """The core's decide_cards, the spec it takes and the C pack reader, where a decide call
+        given a pack-order text is one run of it (engine/contract.py): the game searches before
+        it looks for a structural proof and has no first try, and its spec has only keys the
+        entry reads. Else (None, {}, None): every call takes Game.answer."""
+        g, core = self.game, self._core
+        decide = getattr(core, "decide_cards", None)
+        seeded = core_module("engine._seeded") if decide is not None else None
+        if (seeded is None or self.objective != "decide" or not g.structural_after_search
+                or type(g).first_try is not Game.first_try):
+            return None, {}, None
+        spec = g.core_spec(Deal(range(52)), self.variant, "decide", False)
+        spec.pop("cards", None)
+        if not set(spec) <= core.DECIDE_KEYS:
+            return None, {}, None
+        return decide, spec, seeded.parse_plain
+
+    def solve(self, deal: Any, *, after: Moves = None, certificate: bool = False,
+              check: bool = False) -> Result:
+        """Decide a deal: a winning line (WON), a proof of a block (BLOCKED), or UNKNOWN when a
+        limit was reached first.
+
+        after: the moves played so far (Moves or their text): decide the position they reach;
+        the answer's moves continue from there (MoveError, naming the move's number, for an
+        illegal one). certificate: attach the explored positions to an exhaustive proof, for
+        verify() to check. check: replay the answer under the reference rules before returning
+        it (VerificationError if it does not check, which would be a bug); stats["check"] tells
+        what was checked, or why not (an UNKNOWN claims nothing).
+        """
+        if (self._decide is not None and type(deal) is str and after is None
+                and certificate is False and check is False):
+            cards = self._read(deal)
+            if cards is not None:
+                return self._decide_cards(cards)
+        if not isinstance(certificate, bool) or not isinstance(check, bool):
+            raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
+                                 f"{check!r}")
+        g, var = self.game, dict(self.variant)
+        d = g.read(deal, var)
+        prefix = tuple(parse_moves(after)) if after is not None else ()
+        start = replay(g.rules(var), d, prefix) if prefix else None
+        result = g.answer(self._core, d, var, self.objective, self.limits, certificate, prefix,
+                          start)
+        if check:
+            self._check(d, result)
+        return result
+
+    def _decide_cards(self, cards: tuple[int, ...]) -> Result:
+        """Game.answer's Result for a decide call of the deal of these cards, by the core's
+        decide_cards: a won line's moves are made when first read, and so is a structural proof
+        the core's run shows to exist."""
+        lim, g = self.limits, self.game
+        status, path, stats, end, ready = self._decide(cards, self._spec, lim.max_states,
+                                                       lim.max_seconds, lim.memory_bytes)
+        var = dict(self.variant)
+        if status == "won":
+            stats["backend"] = "core"
+            return make_result(g.name, Status.WON, moves=lambda: tuple(from_codes(path)),
+                               stats=stats, variant=var)
+        deal = checked_deal(cards)
+        ans = CoreAnswer(status, [], stats, end=end)
+        if ready:
+            # No search was needed for the proof (states 0), as Game.structural_result says;
+            # it is made for the call's variant, whatever the Result's reader does to its own.
+            own = dict(var)
+            return make_result(g.name, Status.BLOCKED,
+                               proof=lambda: g.structural_after(deal, own, ans),
+                               stats={"states": 0}, variant=var)
+        stats["backend"] = "core"
+        ans.moves = from_codes(path)
+        proof = g.structural_after(deal, var, ans)
+        if proof is not None:
+            return g.structural_result(proof, var, "decide")
+        return g.result_of(deal, var, "decide", lim, ans)
+
+    def _check(self, deal: Deal, result: Result) -> None:
+        # The check's re-search (an exhaustive proof without a certificate) keeps to the limits
+        # given for the solve; an answer it could not check in them (or an UNKNOWN, which claims
+        # nothing) comes back unchecked, and stats["check"] says so.
+        verdict = self.verify(deal, result, after=result.after)
+        if verdict.ok is False:
+            raise VerificationError(f"the solver's answer does not check: {verdict.reason}")
+        result.stats["check"] = verdict.reason
+
+    def verify(self, deal: Any, answer: Any, *, after: Moves = None) -> Verification:
+        """verify() under this solver's game and variant, its re-searches within its limits."""
+        lim = self.limits
+        return verify(self.game, deal, answer, max_states=lim.max_states or None,
+                      max_seconds=lim.max_seconds or None, after=after, **self.variant)
+
+    def hint(self, deal: Any, after: Moves = None) -> Hint:
+        """The next move of a winning line from the position after `after`, or the proof that
+        none wins."""
+        self._winning_objective("hint")
+        r = self.solve(deal, after=after)
+        return Hint(r.moves[0] if r.won and r.moves else None, r)
+
+    def analyze(self, deal: Any, moves: Moves) -> Analysis:
+        """The first move of a line of play after which the game could no longer be won.
+
+        Winnable after k moves implies winnable after every earlier move (a winning line from
+        there starts with the moves that led there), so the positions are won up to some move
+        and lost after it: a binary search finds the boundary deciding about log2(len)
+        positions. A limit reached leaves the answer unknown.
+        """
+        self._winning_objective("analyze")
+        g, var = self.game, self.variant
+        d = g.read(deal, dict(var))
+        line = tuple(parse_moves(moves)) if moves is not None else ()
+        replay(g.rules(var), d, line)  # every move legal, or MoveError with its number
+        results: dict[int, Result] = {}
+
+        def decide(k: int) -> Optional[bool]:
+            if k not in results:
+                results[k] = self.solve(d, after=line[:k])
+            r = results[k]
+            return None if r.status is Status.UNKNOWN else r.won
+
+        def unknown(k: int) -> Analysis:
+            return Analysis(g.name, line, None, decided=len(results),
+                            reason=f"after {k} moves: {results[k].reason}")
+
+        end = decide(len(line))
+        if end is None:
+            return unknown(len(line))
+        if end:
+            return Analysis(g.name, line, True, decided=len(results))
+        first = decide(0)
+        if first is None:
+            return unknown(0)
+        if not first:
+            return Analysis(g.name, line, False, after=results[0], decided=len(results))
+        lo, hi = 0, len(line)  # won after lo moves, lost after hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            v = decide(mid)
+            if v is None:
+                return unknown(mid)
+            lo, hi = (mid, hi) if v else (lo, mid)
+        return Analysis(g.name, line, True, blunder=hi, before=results[lo], after=results[hi],
+                        decided=len(results))
+
+    def _winning_objective(self, caller: str) -> None:
+        # The score objective answers WON with its best line even when that line leaves cards
+        # (docs/pyramid.md): a hint or an analysis built on it would call a lost game winnable.
+        if self.objective not in ("decide", "shortest"):
+            raise SolitaireError(f"{caller} follows a winning line: objective is decide or "
+                                 f"shortest, not {self.objective!r}")
+
+
+#: Solvers of plain calls (a game's name, no options, no limits) by (name, objective).
+_SOLVERS: dict[tuple[str, str], Solver] = {}
+
+
+def solve(
+    game: Union[str, Game],
+    deal: Any,
+    *,
+    objective: str = "decide",
+    max_states: Optional[int] = None,
+    max_seconds: Optional[float] = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
+    certificate: bool = False,
+    check: bool = False,
+    after: Moves = None,
+    **variant: Any,
+) -> Result:
+    """Decide a deal: Solver(game, objective=..., max_states=..., max_seconds=..., memory_mb=...,
+    **variant).solve(deal, after=..., certificate=..., check=...), the Solver of a plain call (a
+    game's name and no other option) made once and kept.
+
+    deal: a Deal, the pack-order text, a list of cards, or (for games that have one) a layout
+    text. See Solver and Solver.solve for the rest.
+    """
+    if (not variant and type(game) is str and type(objective) is str and max_states is None
+            and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB):
+        solver = _SOLVERS.get((game, objective))
+        if solver is None:
+            solver = Solver(game, objective=objective)
+            if len(_SOLVERS) < 256:
+                _SOLVERS[game, objective] = solver
+    else:
+        solver = Solver(game, objective=objective, max_states=max_states,
+                        max_seconds=max_seconds, memory_mb=memory_mb, **variant)
+    return solver.solve(deal, after=after, certificate=certificate, check=check)
+
+
+def hint(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any) -> Hint:
+    """Solver(game, **kwargs).hint(deal, after): the next move of a winning line from the
+    position after `after`, or the proof that none wins. kwargs: solve()'s limits, its
+    objective (decide or shortest) and the game's variant."""
+    return Solver(game, **kwargs).hint(deal, after)
+
+
+def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> Analysis:
+    """Solver(game, **kwargs).analyze(deal, moves): the first move of a line of play after
+    which the game could no longer be won. kwargs: solve()'s limits, its objective (decide or
+    shortest) and the game's variant; a limit reached leaves the answer unknown."""
+    return Solver(game, **kwargs).analyze(deal, moves)
