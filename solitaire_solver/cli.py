@@ -14,7 +14,7 @@ from typing import Any, Optional, Sequence
 
 from . import api, positions, pysolfc
 from .deal import Deal
-from .errors import SolitaireError
+from .errors import SolitaireError, quoted
 from .games import GAMES, get_game, normalise
 from .result import Status
 
@@ -448,17 +448,18 @@ def _number_range(text: str, count: Optional[int]) -> range:
     """`A-B` (both included), or `A` with --count (SURVEY_COUNT if None): PySolFC game numbers
     for a survey."""
     first, sep, last = text.strip().partition("-")
+    shown = quoted(text)
     if sep and count is not None:
-        raise SolitaireError(f"--pysolfc {text} names its last number: give --count only with "
+        raise SolitaireError(f"--pysolfc {shown} names its last number: give --count only with "
                              "--pysolfc A")
-    try:
-        lo = int(first)
-        hi = int(last) if sep else lo + (SURVEY_COUNT if count is None else count) - 1
-    except ValueError:
-        raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {text!r}") \
-            from None
+    parts = (first, last) if sep else (first,)
+    if not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {shown}")
+    # read_number refuses a number PySolFC does not deal (however many digits it has).
+    lo = pysolfc.read_number(first)[0]
+    hi = pysolfc.read_number(last)[0] if sep else lo + (SURVEY_COUNT if count is None else count) - 1
     if hi < lo:
-        raise SolitaireError(f"--pysolfc {text}: the last number is below the first")
+        raise SolitaireError(f"--pysolfc {shown}: the last number is below the first")
     return range(lo, hi + 1)
 
 

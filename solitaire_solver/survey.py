@@ -38,7 +38,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Union
 from . import survey_records as records
 from .api import _limits, _resolve, solve
 from .deal import Deal
-from .errors import SolitaireError
+from .errors import SolitaireError, quoted
 from .games import Game
 from .games.base import BatchDecider
 from .pysolfc import dealt_order, pysolfc_deal, pysolfc_game, read_number
@@ -288,7 +288,11 @@ def survey(
                 items.append(g.read(d, var))
             except SolitaireError as e:
                 raise type(e)(f"deal {i + 1} of the list: {e}") from None
-    total = len(items)
+    try:
+        total = len(items)
+    except OverflowError:  # a range of more than sys.maxsize deals (PySolFC's 10**20 + 1)
+        raise SolitaireError(f"{quoted(items)} holds more deals than a survey counts (at most "
+                             f"{sys.maxsize:,}): survey a part of it") from None
     if not total:
         raise SolitaireError("no deals to survey: give at least one seed, deal or number")
 

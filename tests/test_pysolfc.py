@@ -137,6 +137,37 @@ def test_numbers_and_their_range():
     assert issubclass(PySolFCError, ValueError)
 
 
+def test_numbers_of_thousands_of_digits_are_refused_as_numbers_pysolfc_does_not_deal(capsys):
+    # Before: int() of a text past Python's 4300 digits raised a bare ValueError (a traceback on
+    # the command line), as did str() of such an int in the message.
+    long = "1" * 4400
+    for bad, why in [(long, "0 to"), ("ms" + long, "ms0 to"), (10**5000, "0 to"),
+                     (-(10**5000), "0 to"), ("x" * 5000, "not a PySolFC game number")]:
+        with pytest.raises(PySolFCError, match=why) as e:
+            ss.pysolfc_deal("elevens", bad)
+        assert len(str(e.value)) < 200  # the number is cut short, not quoted whole
+    # Zeros in front change nothing, however many (PySolFC shows twenty digits).
+    assert read_number("0" * 5000 + "32001") == (32001, False)
+    assert read_number("ms" + "0" * 5000 + "7") == (7, True)
+    for command in ("solve", "hint", "show", "verify", "analyze"):
+        for number in (long, "ms" + long):
+            assert cli.main([command, "elevens", "--pysolfc", number]) == 3
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "PySolFC game number" in err and len(err) < 250
+    assert cli.main(["survey", "elevens", "--pysolfc", f"1-{long}", "--quiet"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "0 to" in err and len(err) < 250
+
+
+def test_a_survey_of_more_numbers_than_len_counts_is_refused(capsys):
+    # Before: PySolFC's whole range, or --count 10**19, raised OverflowError from len(range).
+    for argv in (["--pysolfc", "0-100000000000000000000"], ["--pysolfc", "7", "--count", str(10**19)],
+                 ["--count", str(10**19)]):
+        assert cli.main(["survey", "thirteens", *argv, "--quiet"]) == 3
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "more deals than a survey counts" in err
+
+
 def test_games_pysolfc_lacks_are_refused():
     with pytest.raises(PySolFCError, match="PySolFC has no block-elevens"):
         ss.pysolfc_deal("block-elevens", 5)

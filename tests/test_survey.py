@@ -221,6 +221,13 @@ def test_bad_input():
             ss.survey("elevens", seeds=range(100), workers=1, chunk_size=bad)
 
 
+def test_more_deals_than_len_counts_are_refused():
+    # Before: OverflowError from len() of PySolFC's whole range (10**20 + 1 numbers).
+    for kw in (dict(pysolfc=range(0, 10**20 + 1)), dict(seeds=range(10**19))):
+        with pytest.raises(SolitaireError, match="more deals than a survey counts"):
+            ss.survey("thirteens", workers=1, **kw)
+
+
 # -- streaming and resume -------------------------------------------------------------------------
 
 def read_records(path):
