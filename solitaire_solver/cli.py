@@ -257,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--won-only", action="store_true",
                    help="print only the deals won (seeds or PySolFC numbers), one a line; the "
                         "summary goes to standard error")
-    u.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    u.add_argument("--workers", type=int,
+                   help="local processes (default: all cores; never more than cores or deals)")
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
     u.add_argument("--max-states", type=int, help="per deal: UNKNOWN after this many positions")
     u.add_argument("--max-seconds", type=float, help="per deal: UNKNOWN after this many seconds")
