@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence
 from . import api, positions, pysolfc
 from .deal import Deal
 from .engine.contract import DEFAULT_MEMORY_MB
-from .errors import SolitaireError
+from .errors import SolitaireError, quoted
 from .games import GAMES, get_game, normalise
 from .result import Status
 from .solver import analyze, hint, solve
@@ -92,6 +92,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
                    help="a variant option, e.g. -o passes=1 (repeatable)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--unicode", action="store_true",
+                   help="suit symbols instead of letters (TD) in the text printed")
 
 
 # -- PySolFC game numbers (--pysolfc) ----------------------------------------------------------
@@ -146,10 +148,38 @@ def _say_pysolfc_rules(args: argparse.Namespace) -> None:
         args.pysolfc_note = None
 
 
-def _show_pysolfc(info: Optional[dict]) -> None:
+def _show_pysolfc(args: argparse.Namespace, info: Optional[dict]) -> None:
     if info is not None:
-        print(pysolfc.layout_text(info["layout"]))
-        print()
+        _say(args, pysolfc.layout_text(info["layout"]) + "\n")
+
+
+def _say(args: argparse.Namespace, text: Any) -> None:
+    """Print text with suit letters (`TD`), or symbols (`T♦`) under --unicode: a slot game's
+    drawing has symbols, which an ascii or cp1252 standard output cannot encode."""
+    text = str(text)
+    if not getattr(args, "unicode", False):
+        print(positions.ascii_cards(text))
+        return
+    text = positions.unicode_cards(text)
+    try:
+        print(text)
+    except UnicodeEncodeError as e:
+        raise SolitaireError(f"standard output ({e.encoding}) cannot print {e.object[e.start]!r}: "
+                             "leave out --unicode, or set PYTHONIOENCODING=utf-8") from None
+
+
+def _json(data: Any) -> str:
+    """JSON with suit letters in every text (a drawing's symbols too): card names are for the
+    programs that read it, and they read letters (docs/notation.md)."""
+    def letters(x: Any) -> Any:
+        if isinstance(x, str):
+            return positions.ascii_cards(x)
+        if isinstance(x, dict):
+            return {k: letters(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [letters(v) for v in x]
+        return x
+    return json.dumps(letters(data))
 
 
 def _with_pysolfc(data: dict, info: Optional[dict]) -> dict:
@@ -205,7 +235,6 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(w)
     w.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
     w.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
-    w.add_argument("--unicode", action="store_true", help="suit symbols instead of letters")
     # Pictures (docs/pictures.md).
     w.add_argument("--svg", metavar="PATH", help="write the position as an SVG picture")
     w.add_argument("--html", metavar="PATH",
@@ -230,7 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--won-only", action="store_true",
                    help="print only the deals won (seeds or PySolFC numbers), one a line; the "
                         "summary goes to standard error")
-    u.add_argument("--workers", type=int, help="local processes (default: all cores)")
+    u.add_argument("--workers", type=int,
+                   help="local processes (default: all cores; never more than cores or deals)")
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
     u.add_argument("--max-states", type=int, help="per deal: UNKNOWN after this many positions")
     u.add_argument("--max-seconds", type=float, help="per deal: UNKNOWN after this many seconds")
@@ -251,28 +281,27 @@ def _cmd_solve(args: argparse.Namespace) -> int:
                   check=args.check, after=args.after, **_limits(args), **variant)
     info = _pysolfc(args)
     if args.json:
-        print(json.dumps(_with_pysolfc(r.to_dict(), info)) if info else r.to_json())
+        print(_json(_with_pysolfc(r.to_dict(), info)))
         return EXIT[r.status]
-    _show_pysolfc(info)
-    print(positions.position(args.game, deal, after=args.after, **variant).text)
-    print()
+    _show_pysolfc(args, info)
+    out = [positions.position(args.game, deal, after=args.after, **variant).text, ""]
     if r.won:
         extra = f", score {r.score}" if r.score is not None else ""
-        print(f"WON in {len(r.moves)} moves{extra}:")
-        for i, m in enumerate(r.moves, start=1):
-            print(f"{i:3d}. {m}")
+        out.append(f"WON in {len(r.moves)} moves{extra}:")
+        out += [f"{i:3d}. {m}" for i, m in enumerate(r.moves, start=1)]
     elif r.blocked and r.proof is not None:
-        print(f"BLOCKED: {r.proof.sentence}")
+        out.append(f"BLOCKED: {r.proof.sentence}")
         if r.proof.moves:
-            print("forced line: " + " ".join(str(m) for m in r.proof.moves))
+            out.append("forced line: " + " ".join(str(m) for m in r.proof.moves))
         if r.proof.position:
-            print(r.proof.position)
+            out.append(r.proof.position)
     else:
-        print(f"UNKNOWN: {r.reason}")
+        out.append(f"UNKNOWN: {r.reason}")
     st = r.stats
-    print(f"({st.get('states', 0)} states, {st.get('seconds', 0.0) * 1000:.1f} ms)")
+    out.append(f"({st.get('states', 0)} states, {st.get('seconds', 0.0) * 1000:.1f} ms)")
     if "check" in st:
-        print(f"check: {st['check']}")
+        out.append(f"check: {st['check']}")
+    _say(args, "\n".join(out))
     return EXIT[r.status]
 
 
@@ -281,11 +310,11 @@ def _cmd_hint(args: argparse.Namespace) -> int:
                        **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
-        print(json.dumps(_with_pysolfc({"move": str(h.move) if h.move else None,
-                                        "result": h.result.to_dict()}, info)))
+        print(_json(_with_pysolfc({"move": str(h.move) if h.move else None,
+                                   "result": h.result.to_dict()}, info)))
     else:
-        _show_pysolfc(info)
-        print(h)
+        _show_pysolfc(args, info)
+        _say(args, h)
     if h.move is not None or h.result.won:
         return 0
     return EXIT[h.result.status]
@@ -319,12 +348,12 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
             out["proof"] = a.after.proof.to_dict() if a.after and a.after.proof else None
         if a.reason:
             out["reason"] = a.reason
-        print(json.dumps(_with_pysolfc(out, info)))
+        print(_json(_with_pysolfc(out, info)))
     else:
-        _show_pysolfc(info)
-        print(a)
+        _show_pysolfc(args, info)
+        _say(args, a)
         if a.blunder is not None and a.after is not None and a.after.proof is not None:
-            print(f"after it: {a.after.proof.sentence}")
+            _say(args, f"after it: {a.after.proof.sentence}")
     if a.winnable is None:
         return 2
     return 0 if a.winnable and a.blunder is None else 1
@@ -357,10 +386,10 @@ def _cmd_show(args: argparse.Namespace) -> int:
     p = positions.position(args.game, deal, after=args.after, **variant)
     info = _pysolfc(args)
     if args.json:
-        print(json.dumps(_with_pysolfc(p.to_dict(), info)))
+        print(_json(_with_pysolfc(p.to_dict(), info)))
     else:
-        _show_pysolfc(info)
-        print(p.unicode if args.unicode else positions.ascii_cards(p.text))
+        _show_pysolfc(args, info)
+        _say(args, p.text)
     return 0
 
 
@@ -369,11 +398,11 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     verdict = api.verify(args.game, deal, moves, **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
-        print(json.dumps(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))
+        print(_json(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))
     else:
-        _show_pysolfc(info)
+        _show_pysolfc(args, info)
         word = {True: "VALID", False: "INVALID", None: "NOT CHECKED"}[verdict.ok]
-        print(f"{word}: {verdict.reason}")
+        _say(args, f"{word}: {verdict.reason}")
     return {True: 0, False: 1, None: 2}[verdict.ok]
 
 
@@ -450,17 +479,18 @@ def _number_range(text: str, count: Optional[int]) -> range:
     """`A-B` (both included), or `A` with --count (SURVEY_COUNT if None): PySolFC game numbers
     for a survey."""
     first, sep, last = text.strip().partition("-")
+    shown = quoted(text)
     if sep and count is not None:
-        raise SolitaireError(f"--pysolfc {text} names its last number: give --count only with "
+        raise SolitaireError(f"--pysolfc {shown} names its last number: give --count only with "
                              "--pysolfc A")
-    try:
-        lo = int(first)
-        hi = int(last) if sep else lo + (SURVEY_COUNT if count is None else count) - 1
-    except ValueError:
-        raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {text!r}") \
-            from None
+    parts = (first, last) if sep else (first,)
+    if not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+        raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {shown}")
+    # read_number refuses a number PySolFC does not deal (however many digits it has).
+    lo = pysolfc.read_number(first)[0]
+    hi = pysolfc.read_number(last)[0] if sep else lo + (SURVEY_COUNT if count is None else count) - 1
     if hi < lo:
-        raise SolitaireError(f"--pysolfc {text}: the last number is below the first")
+        raise SolitaireError(f"--pysolfc {shown}: the last number is below the first")
     return range(lo, hi + 1)
 
 

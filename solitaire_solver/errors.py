@@ -31,3 +31,18 @@ class VariantError(SolitaireError):
 
 class VerificationError(SolitaireError):
     """An answer (moves or a proof) that does not check under the reference rules."""
+
+
+def quoted(value: object) -> str:
+    """A value as an error message quotes it (repr; an int as its digits), cut short: a value
+    typed with thousands of digits would fill the screen, and Python refuses str() of an int
+    past 4300 digits."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) < 10**40:
+            return str(value)
+        return f"({'a negative' if value < 0 else 'an'} integer of {value.bit_length()} bits)"
+    text = repr(value)
+    if len(text) <= 40:
+        return text
+    size = f" ({len(value)} characters)" if isinstance(value, str) else ""
+    return f"{text[:30]}...{size}"

@@ -24,7 +24,7 @@ from typing import Optional, Union
 
 from .cards import card_index, card_name
 from .deal import Deal
-from .errors import SolitaireError
+from .errors import SolitaireError, quoted
 from .games import get_game, normalise
 from .games.base import Game
 
@@ -118,26 +118,40 @@ class _TwisterRandom:
         return seq[int(self.r.random() * len(seq))]
 
 
+def _digits(text: str, most: int) -> Optional[int]:
+    """The value of ASCII digits, None when it is above `most`: the digits are counted before
+    int() reads them, which refuses a text past 4300 digits with a bare ValueError."""
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(most)):
+        return None
+    value = int(digits)
+    return value if value <= most else None
+
+
 def read_number(number: Union[int, str]) -> tuple[int, bool]:
     """(seed, FreeCell generator?) of a PySolFC game number: an int, its digits, or `msN`."""
     if isinstance(number, bool) or not isinstance(number, (int, str)):
         raise PySolFCError(f"a PySolFC game number is an integer (or text like 'ms123'), not "
-                           f"{number!r}")
+                           f"{quoted(number)}")
     if isinstance(number, str):
         text = number.strip().lower()
         m = re.fullmatch(r"ms([0-9]+)", text)
         if m:
-            seed = int(m.group(1))
-            if seed > MAX_MS:
-                raise PySolFCError(f"PySolFC game number {number!r}: ms numbers run from ms0 to "
-                                   f"ms{MAX_MS}")
+            seed = _digits(m.group(1), MAX_MS)
+            if seed is None:
+                raise PySolFCError(f"PySolFC game number {quoted(number)}: ms numbers run from "
+                                   f"ms0 to ms{MAX_MS}")
             return seed, True
         # ASCII digits only: str.isdigit() also takes "²", which int() refuses
         if not (text.isascii() and text.isdigit()):
-            raise PySolFCError(f"{number!r} is not a PySolFC game number (digits, or msN)")
-        number = int(text)
+            raise PySolFCError(f"{quoted(number)} is not a PySolFC game number (digits, or msN)")
+        value = _digits(text, MAX_NUMBER)
+        if value is None:
+            raise PySolFCError(f"PySolFC game number {quoted(number)}: PySolFC deals numbers 0 "
+                               f"to {MAX_NUMBER} (10**20)")
+        number = value
     if not 0 <= number <= MAX_NUMBER:
-        raise PySolFCError(f"PySolFC game number {number}: PySolFC deals numbers 0 to "
+        raise PySolFCError(f"PySolFC game number {quoted(number)}: PySolFC deals numbers 0 to "
                            f"{MAX_NUMBER} (10**20)")
     return number, number < MS_BELOW
 

@@ -34,9 +34,12 @@ def test_solve_won_prints_layout_and_moves(capsys):
     s = seed_with(ss.Status.WON)
     code, out, _ = run(capsys, "solve", "elevens", "--seed", str(s))
     assert code == 0
-    assert "WON in" in out and "♠" in out
+    assert "WON in" in out and " JS " in out and "♠" not in out  # letters unless --unicode
     r = ss.solve("elevens", ss.random_deal(s))
     assert f"  1. {r.moves[0]}" in out
+    code, pretty, _ = run(capsys, "solve", "elevens", "--seed", str(s), "--unicode")
+    assert code == 0 and " J♠ " in pretty and without_time(pretty).replace("♠", "S") \
+        .replace("♣", "C").replace("♥", "H").replace("♦", "D") == without_time(out)
 
 
 def test_solve_blocked_and_json(capsys):
@@ -133,3 +136,50 @@ def test_output_cut_short_by_the_reader_gives_no_traceback():
     err = p.stderr.read().decode()
     assert p.wait(timeout=60) == 141
     assert "Traceback" not in err and "Broken pipe" not in err
+
+
+def test_cards_print_as_letters_where_standard_output_has_no_suit_symbols():
+    # Before: a slot game's drawing (solve's, and its proof's) printed suit symbols, and on an
+    # ascii or cp1252 standard output solve died with UnicodeEncodeError; --json carried them.
+    env = {**os.environ, "PYTHONPATH": str(Path(ss.__file__).parent.parent)}
+    won, blocked = seed_with(ss.Status.WON), seed_with(ss.Status.BLOCKED)
+    r = ss.solve("elevens", ss.random_deal(blocked))
+    line = [str(m) for m in r.proof.moves]
+
+    def cli(encoding, *argv):
+        p = subprocess.run([sys.executable, "-m", "solitaire_solver", *argv], capture_output=True,
+                           text=True, env={**env, "PYTHONIOENCODING": encoding},
+                           cwd=os.path.expanduser("~"))
+        assert "Traceback" not in p.stderr, (argv, p.stderr)
+        assert p.stdout.isascii() or encoding == "utf-8", argv
+        return p.returncode, p.stdout
+
+    for encoding in ("ascii", "cp1252"):
+        code, out = cli(encoding, "solve", "elevens", "--seed", str(won))
+        assert code == 0 and "WON in" in out and re.search(r"\b[2-9TJQKA][CDHS]  ", out)
+        code, out = cli(encoding, "solve", "elevens", "--seed", str(blocked))
+        assert code == 1 and out.count(r.proof.position.splitlines()[0].translate(LETTERS)) == 1
+        code, out = cli(encoding, "solve", "elevens", "--seed", str(blocked), "--json")
+        data = json.loads(out)
+        assert code == 1 and "\\u26" not in out
+        assert data["proof"]["position"] == r.proof.position.translate(LETTERS)
+    # Every other command that prints cards, and PySolFC's layout.
+    for argv, expected in ((["show", "elevens", "--seed", str(blocked)], 0),
+                           (["show", "elevens", "--seed", str(blocked), "--json"], 0),
+                           (["hint", "tens", "--seed", "1"], 1),
+                           (["verify", "elevens", "--seed", str(blocked), *line], 1),
+                           (["analyze", "elevens", "--seed", str(blocked), *line], 1),
+                           (["solve", "fifteens", "--pysolfc", "5"], None)):
+        code, out = cli("ascii", *argv)
+        assert code == expected if expected is not None else code in (0, 1), argv
+    # Symbols where asked for; where standard output cannot print them, one line and exit 3.
+    code, out = cli("utf-8", "solve", "elevens", "--seed", str(won), "--unicode")
+    assert code == 0 and not out.isascii()
+    p = subprocess.run([sys.executable, "-m", "solitaire_solver", "solve", "elevens", "--seed",
+                        str(won), "--unicode"], capture_output=True, text=True,
+                       env={**env, "PYTHONIOENCODING": "ascii"}, cwd=os.path.expanduser("~"))
+    assert p.returncode == 3 and "Traceback" not in p.stderr
+    assert p.stderr.strip().splitlines()[-1].startswith("solitaire-solver: error: standard output")
+
+
+LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})

@@ -57,3 +57,12 @@ def test_pysolfc_game_shows_the_layout_then_where_the_game_was_lost():
     assert bad.returncode == 1 and bad.stdout.startswith("PySolFC Monte Carlo")
     err = bad.stderr.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("pysolfc_game: move 1 (KS)")
+
+
+def test_pysolfc_game_refuses_a_number_of_thousands_of_digits_in_one_line():
+    # Before: a bare ValueError from int() past Python's 4300 digits, a traceback.
+    for number in ("1" * 4400, "ms" + "1" * 4400):
+        p = run(EXAMPLES / "pysolfc_game.py", "pyramid", number)
+        err = p.stderr.strip().splitlines()
+        assert p.returncode == 1 and len(err) == 1, p.stderr
+        assert err[0].startswith("pysolfc_game: PySolFC game number ") and len(err[0]) < 200

@@ -5,6 +5,7 @@ PySolFC presets; the command line's --pysolfc."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -118,6 +119,56 @@ def test_our_deal_of_the_number_shows_pysolfcs_layout(p):
             assert names(deal.cards[len(laid):]) == talon[::-1], n
 
 
+#: Where pysol-cards deals otherwise than PySolFC (docs/pysolfc.md, "pysol-cards"): the number
+#: and why. Every other number of the comparison below gives the same pack order.
+PYSOL_CARDS_DIFFER = {
+    # pysol-cards switches to Mersenne Twister one number later (game_num <= 32000 is FreeCell's);
+    # PySolFC deals 32000 by Mersenne Twister (the golden layouts of 32000 above).
+    32000: "FreeCell generator in pysol-cards, Mersenne Twister in PySolFC",
+    # pysol-cards' LCRandom31 takes seeds from 1; PySolFC's from 0.
+    0: "refused by pysol-cards",
+    "ms0": "refused by pysol-cards",
+}
+
+
+def test_the_shuffle_agrees_with_pysol_cards_where_pysolfc_does():
+    """pysol-cards, by PySolFC's maintainer, deals PySolFC's numbers with code of its own: over
+    more than 10,000 numbers of both generators, the boundary between them and ms numbers up to
+    2**33 - 1, its shuffled pack is ours, but for the numbers it deals otherwise than PySolFC."""
+    random_ = pytest.importorskip("pysol_cards.random")
+    from pysol_cards.cards import createCards
+    from pysol_cards.random_base import RandomBase
+
+    def theirs(number):
+        ms = isinstance(number, str)
+        which = RandomBase.DEALS_MS if ms else RandomBase.DEALS_PYSOLFC
+        pack = random_.shuffle(createCards(1), int(number[2:]) if ms else number, which)
+        # Its cards are (rank 1..13, suit C S H D); the list's last card is dealt first.
+        return [ss.card_index("A23456789TJQK"[c.rank - 1] + c.suit_s()) for c in reversed(pack)]
+
+    rng = random.Random(44)
+    numbers = [*range(0, 2000), *rng.sample(range(2000, 31800), 1500), *range(31800, 34000),
+               2**31, 2**32, 2**63, 10**20 - 1, 10**20]
+    # Mersenne Twister numbers of every length up to PySolFC's twenty digits
+    numbers += {rng.randrange(34000, 10 ** rng.randint(5, 20)) for _ in range(2500)}
+    ms = [*range(0, 500, 7), *(rng.randrange(1 << 33) for _ in range(2500)), 31999, 32000, 40000,
+          2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**33 - 1]
+    numbers += [f"ms{n}" for n in ms]
+    assert len(set(numbers)) > 10_000
+    differ = {}
+    for n in numbers:
+        try:
+            same = theirs(n) == dealt_order(n)
+        except ValueError:  # pysol-cards refuses the number (ours is refused by no number here)
+            same = None
+        if not same:
+            differ[n] = same
+    assert set(differ) == set(PYSOL_CARDS_DIFFER)
+    # What each difference is: 32000 dealt as ms32000; 0 a FreeCell deal of ours, refused there.
+    assert theirs(32000) == dealt_order("ms32000") != dealt_order(32000)
+    assert differ[0] is None and differ["ms0"] is None and dealt_order(0) == dealt_order("ms0")
+
+
 def test_numbers_and_their_range():
     assert read_number(31999) == (31999, True)
     assert read_number(32000) == (32000, False)
@@ -135,6 +186,37 @@ def test_numbers_and_their_range():
         with pytest.raises(PySolFCError, match=why):
             ss.pysolfc_deal("elevens", bad)
     assert issubclass(PySolFCError, ValueError)
+
+
+def test_numbers_of_thousands_of_digits_are_refused_as_numbers_pysolfc_does_not_deal(capsys):
+    # Before: int() of a text past Python's 4300 digits raised a bare ValueError (a traceback on
+    # the command line), as did str() of such an int in the message.
+    long = "1" * 4400
+    for bad, why in [(long, "0 to"), ("ms" + long, "ms0 to"), (10**5000, "0 to"),
+                     (-(10**5000), "0 to"), ("x" * 5000, "not a PySolFC game number")]:
+        with pytest.raises(PySolFCError, match=why) as e:
+            ss.pysolfc_deal("elevens", bad)
+        assert len(str(e.value)) < 200  # the number is cut short, not quoted whole
+    # Zeros in front change nothing, however many (PySolFC shows twenty digits).
+    assert read_number("0" * 5000 + "32001") == (32001, False)
+    assert read_number("ms" + "0" * 5000 + "7") == (7, True)
+    for command in ("solve", "hint", "show", "verify", "analyze"):
+        for number in (long, "ms" + long):
+            assert cli.main([command, "elevens", "--pysolfc", number]) == 3
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "PySolFC game number" in err and len(err) < 250
+    assert cli.main(["survey", "elevens", "--pysolfc", f"1-{long}", "--quiet"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "0 to" in err and len(err) < 250
+
+
+def test_a_survey_of_more_numbers_than_len_counts_is_refused(capsys):
+    # Before: PySolFC's whole range, or --count 10**19, raised OverflowError from len(range).
+    for argv in (["--pysolfc", "0-100000000000000000000"], ["--pysolfc", "7", "--count", str(10**19)],
+                 ["--count", str(10**19)]):
+        assert cli.main(["survey", "thirteens", *argv, "--quiet"]) == 3
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "more deals than a survey counts" in err
 
 
 def test_games_pysolfc_lacks_are_refused():

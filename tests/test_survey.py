@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 
@@ -219,6 +221,40 @@ def test_bad_input():
     for bad in (0, -1, 2.5, True, "8"):
         with pytest.raises(SolitaireError, match="chunk_size"):
             ss.survey("elevens", seeds=range(100), workers=1, chunk_size=bad)
+
+
+def test_no_more_worker_processes_than_deals_or_cores(capsys, tmp_path):
+    # Before: workers=N forked N processes however few the deals (3,000 for 5 deals on 2 cores).
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    before = len(multiprocessing.active_children())  # children of earlier tests, if any
+    seen: list[int] = []
+
+    def count(_) -> None:
+        seen.append(len(multiprocessing.active_children()) - before)
+
+    r = ss.survey("elevens", seeds=range(5), workers=64, max_states=10**6, progress=count)
+    # (One worker runs in this process: no child at all.)
+    assert r.deals == 5 and r.workers == min(5, cores)
+    assert max(seen) <= (r.workers if r.workers > 1 else 0)
+    # Resumed with nothing left to decide: no process at all.
+    path = tmp_path / "s.jsonl"
+    ss.survey("elevens", seeds=range(5), workers=1, out=str(path))
+    seen.clear()
+    r = ss.survey("elevens", seeds=range(5), workers=64, out=str(path), progress=count)
+    assert r.resumed == 5 and r.workers == 1 and not any(seen)
+    assert cli.main(["survey", "elevens", "--workers", "3000", "--count", "5", "--json",
+                     "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["workers"] <= min(5, cores)
+    for bad in ("0", "-2"):
+        assert cli.main(["survey", "elevens", "--workers", bad, "--count", "5"]) == 3
+        assert "workers must be a positive integer" in capsys.readouterr().err
+
+
+def test_more_deals_than_len_counts_are_refused():
+    # Before: OverflowError from len() of PySolFC's whole range (10**20 + 1 numbers).
+    for kw in (dict(pysolfc=range(0, 10**20 + 1)), dict(seeds=range(10**19))):
+        with pytest.raises(SolitaireError, match="more deals than a survey counts"):
+            ss.survey("thirteens", workers=1, **kw)
 
 
 # -- streaming and resume -------------------------------------------------------------------------

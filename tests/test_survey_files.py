@@ -434,6 +434,8 @@ def _running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else False,
+                    reason="a survey starts no more worker processes than cores (docs/surveys.md)")
 @pytest.mark.parametrize("limits, watch", [
     ("", "prctl"),                     # batch work units, the kernel signals the workers
     (", max_states=10**6", "prctl"),   # generic work units

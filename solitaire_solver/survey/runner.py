@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Union
 
 from ..deal import Deal
 from ..engine.contract import Limits
-from ..errors import SolitaireError
+from ..errors import SolitaireError, quoted
 from ..games import Game, resolve
 from ..games.base import BatchDecider
 from ..pysolfc import dealt_order, pysolfc_deal, pysolfc_game, read_number
@@ -151,6 +151,15 @@ def _local_pool(workers: int) -> ProcessPoolExecutor:
 
 # -- the survey ---------------------------------------------------------------------------------
 
+def _cores() -> int:
+    """The cores this process may run on: its CPU affinity where the system tells (a container or
+    `taskset` gives fewer than the machine has), else os.cpu_count()."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _runs(seeds: Iterable[int], skip: dict, size: int) -> Iterator[tuple[int, int]]:
     """Runs of consecutive seeds not in skip, as (start, count), each at most size long."""
     if isinstance(seeds, range) and seeds.step == 1:
@@ -224,7 +233,8 @@ def survey(
     Deal, pack-order text, a card list); or pysolfc: PySolFC game numbers (docs/pysolfc.md),
     whose records name the number. won_only: a list that receives the seeds, deals or numbers
     won (those already in `out` included), in the order they are decided. workers: local
-    processes (default: all cores; 1 runs in this process); executor: any
+    processes (default: all cores; 1 runs in this process; never more than the cores, the deals
+    left or their chunks: SurveyResult.workers says how many ran); executor: any
     concurrent.futures.Executor to run the chunks instead (workers then only sets how many
     chunks are in flight). out: a file of JSON lines, one per deal, resumed
     when it exists (SurveyFileError if it is not a survey file of this game and variant; a last
@@ -248,7 +258,7 @@ def survey(
     if retry_unknown and not out:
         raise SolitaireError("retry_unknown decides again the unknown deals of a survey file: "
                              "give out=... (--out FILE)")
-    nworkers = int(workers) if workers else (os.cpu_count() or 1)
+    nworkers = int(workers) if workers else _cores()
     lim = Limits.of(max_states, max_seconds, memory_mb if memory_mb is not None else 256)
     limits: dict = {}
     if max_states is not None:
@@ -289,11 +299,15 @@ def survey(
                 items.append(g.read(d, var))
             except SolitaireError as e:
                 raise type(e)(f"deal {i + 1} of the list: {e}") from None
-    total = len(items)
+    try:
+        total = len(items)
+    except OverflowError:  # a range of more than sys.maxsize deals (PySolFC's 10**20 + 1)
+        raise SolitaireError(f"{quoted(items)} holds more deals than a survey counts (at most "
+                             f"{sys.maxsize:,}): survey a part of it") from None
     if not total:
         raise SolitaireError("no deals to survey: give at least one seed, deal or number")
 
-    res = SurveyResult(g.name, var, workers=nworkers)
+    res = SurveyResult(g.name, var)
     key = "pysolfc" if by_number else "seed" if by_seed else "deal"
     done = records.read(out, g.name, var, key) if out else {}
     if retry_unknown:
@@ -320,9 +334,15 @@ def survey(
         batch = _INT64[0] <= lo and hi <= _INT64[1]
     res.path = "batch" if batch else "generic"
 
+    todo = total - res.resumed
+    # Local processes past the cores only share them, and workers past the deals left (or, below,
+    # the chunks) have nothing to do: each would still be a process forked.
+    nworkers = max(1, min(nworkers, todo) if executor else min(nworkers, _cores(), todo))
     if chunk_size is None:
         per = 65536 if batch else 16
         chunk_size = max(1, min(per, -(-total // (nworkers * 8)) if total else 1))
+    nworkers = max(1, min(nworkers, -(-todo // chunk_size)))
+    res.workers = nworkers
 
     def tasks() -> Iterator[tuple[Callable, tuple, Any]]:
         if by_seed and batch and not by_number:
