@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Optional, Union
 
 from .cards import card_index, card_name
 from .deal import Deal
 from .errors import SolitaireError, quoted
-from .games import get_game, normalise
-from .games.base import Game
+from .games import GAMES, get_game, normalise
+from .games.base import Game, PySolFCGame
 
 #: PySolFC numbers run from 0 to BasicRandom.MAX_SEED (pysollib/pysolrandom.py: 20 digits).
 MAX_NUMBER = 10**20
@@ -40,32 +40,10 @@ class PySolFCError(SolitaireError):
     """A game PySolFC does not have, or a game number PySolFC does not deal."""
 
 
-@dataclass(frozen=True)
-class PySolFCGame:
-    """One PySolFC game we solve: its id and name there, our game, and the preset that plays
-    PySolFC's rules (None when they are our game's defaults)."""
-
-    id: int
-    title: str
-    game: str
-    preset: Optional[str]
-
-
-#: Every PySolFC game the library has (ids from pysollib/games/*.py, registerGame).
-PYSOLFC_GAMES: tuple[PySolFCGame, ...] = (
-    PySolFCGame(38, "Pyramid", "pyramid", "pyramid-pysolfc"),
-    PySolFCGame(193, "Relaxed Pyramid", "pyramid", "relaxed-pyramid-pysolfc"),
-    PySolFCGame(594, "Elevens", "elevens", "elevens-pysolfc"),
-    PySolFCGame(829, "Block Ten", "block-ten", None),
-    PySolFCGame(96, "Fourteen", "fourteen", None),
-    PySolFCGame(235, "Nestor", "nestor", "nestor-pysolfc"),
-    PySolFCGame(916, "Tens", "tens", "tens-pysolfc"),
-    PySolFCGame(597, "Fifteens", "fifteens", "fifteens-pysolfc"),
-    PySolFCGame(657, "Baroness", "baroness", "baroness-pysolfc"),
-    PySolFCGame(89, "Monte Carlo", "monte-carlo", None),
-    PySolFCGame(91, "Simple Pairs", "simple-pairs", None),
-    PySolFCGame(593, "Thirteens", "thirteens", None),
-)
+#: Every PySolFC game the library has, as the games' plug-ins declare them (Game.pysolfc; ids
+#: from pysollib/games/*.py, registerGame).
+PYSOLFC_GAMES: tuple[PySolFCGame, ...] = tuple(
+    replace(p, game=g.name) for g in GAMES for p in g.pysolfc)
 
 _SUITS_PYSOLFC = "CSHD"
 _RANKS = "A23456789TJQK"
@@ -156,9 +134,10 @@ def read_number(number: Union[int, str]) -> tuple[int, bool]:
     return number, number < MS_BELOW
 
 
-def dealt_order(number: Union[int, str], nestor: bool = False) -> list[int]:
-    """The cards in the order PySolFC's talon deals them for this number (Nestor: with its
-    shuffle hook, so columns of six follow one another, then its four reserve cards)."""
+def dealt_order(number: Union[int, str], game: Union[str, int, Game, None] = None) -> list[int]:
+    """The cards in the order PySolFC's talon deals them for this number; for a game whose
+    plug-in has a shuffle hook of PySolFC's (Nestor's: columns of six that repeat no rank, then
+    its four reserve cards), with that hook."""
     seed, ms = read_number(number)
     rng: Union[_FreeCellRandom, _TwisterRandom]
     if ms:
@@ -168,29 +147,9 @@ def dealt_order(number: Union[int, str], nestor: bool = False) -> list[int]:
     for n in range(len(cards) - 1, 0, -1):
         j = rng.randint(0, n)
         cards[n], cards[j] = cards[j], cards[n]
-    if not nestor:
+    if game is None:
         return cards[::-1]  # the list's last card is the talon's top, dealt first
-    # Nestor._shuffleHook (pysollib/games/montecarlo.py): while column i repeats a rank, swap
-    # the earlier card of the first repeat with a random card of a later column or the reserve;
-    # it then reverses the list, so the list as it stands is the dealing order.
-    for i in range(8):
-        for _ in range(1000):
-            j = _first_repeat(cards[6 * i: 6 * i + 6])
-            if j < 0:
-                break
-            j += 6 * i
-            k = rng.choice(list(range(6 * (i + 1), 52)))
-            cards[j], cards[k] = cards[k], cards[j]
-    return cards
-
-
-def _first_repeat(column: list[int]) -> int:
-    """Nestor._checkRow: the place of the earlier card of the first pair of equal ranks."""
-    for i in range(len(column)):
-        for j in range(i):
-            if column[i] % 13 == column[j] % 13:
-                return j
-    return -1
+    return get_game(pysolfc_game(game).game)[0].pysolfc_order(rng, cards)
 
 
 def pysolfc_game(game: Union[str, int, Game]) -> PySolFCGame:
@@ -220,17 +179,7 @@ def pysolfc_deal(game: Union[str, int], number: Union[int, str]) -> Deal:
     (`pysolfc_preset`) for the answer on PySolFC's screen. PySolFCError for a game PySolFC does
     not have or a number it does not deal."""
     p = pysolfc_game(game)
-    if p.game != "nestor":
-        return Deal(dealt_order(number))
-    cards = dealt_order(number, nestor=True)
-    columns = [cards[6 * c: 6 * c + 6] for c in range(8)]
-    if any(_first_repeat(col) >= 0 for col in columns):
-        # The hook gave up (it tries 1000 swaps a column): the layout is played as PySolFC
-        # shows it, which our rectified deal would not give back from a pack.
-        from .games.nestor.rules import NestorLayout
-        return NestorLayout(columns, cards[48:])
-    # No column repeats a rank, so our rectified deal, row by row, deals these very columns.
-    return Deal([columns[c][r] for r in range(6) for c in range(8)] + cards[48:])
+    return get_game(p.game)[0].pysolfc_deal(dealt_order(number, p.id))
 
 
 def pysolfc_label(number: Union[int, str]) -> str:
@@ -240,61 +189,51 @@ def pysolfc_label(number: Union[int, str]) -> str:
     return f"ms{seed}" if ms else f"{seed:020d}"
 
 
-#: How PySolFC lays out each game's first cards (createGame/startGame): the cards of each row
-#: of the screen, the reserve stacks, and a waste card (Pyramid).
-_ROWS = {"pyramid": list(range(1, 8)), "elevens": [3, 3, 3], "block-ten": [3, 3, 3],
-         "simple-pairs": [3, 3, 3], "tens": [7, 6], "fifteens": [4, 4, 4, 4],
-         "thirteens": [5, 5], "monte-carlo": [5] * 5, "baroness": [5]}
-_RESERVES = {"elevens": 3, "tens": 4, "fifteens": 1, "baroness": 2}
-
-
 def pysolfc_layout(game: Union[str, int], number: Union[int, str]) -> dict:
     """The layout PySolFC shows for this game and number, for a player to check the number: its
     game id and title, the number as it shows it, `rows` (each a list of card names: the cards of
     one screen row, or of one pile for Fourteen and Nestor, bottom to top), `reserves` (cards,
     None for an empty reserve), `waste` and `talon` (how many cards it holds)."""
     p = pysolfc_game(game)
-    order = [card_name(c) for c in dealt_order(number, nestor=p.game == "nestor")]
+    order = [card_name(c) for c in dealt_order(number, p.id)]
     out: dict = {"game": p.id, "title": p.title, "number": pysolfc_label(number),
                  "rows": [], "reserves": [], "waste": [], "talon": 0}
-    if p.game == "fourteen":
-        out["rows"] = [order[j::12] for j in range(12)]
-    elif p.game == "nestor":
-        out["rows"] = [order[6 * c: 6 * c + 6] for c in range(8)]
-        out["reserves"] = order[48:]
+    if p.piles and not p.pile_size:
+        out["rows"] = [order[j::p.piles] for j in range(p.piles)]  # dealt round the table
+    elif p.piles:
+        k = p.piles * p.pile_size
+        out["rows"] = [order[i: i + p.pile_size] for i in range(0, k, p.pile_size)]
+        out["reserves"] = order[k:]
     else:
         k = 0
-        for n in _ROWS[p.game]:
+        for n in p.rows:
             out["rows"].append(order[k: k + n])
             k += n
-        out["reserves"] = [None] * _RESERVES.get(p.game, 0)
-        if p.game == "pyramid":
-            out["waste"] = [order[k]]
-            k += 1
-        out["talon"] = 52 - k
+        out["reserves"] = [None] * p.reserves
+        out["waste"] = order[k: k + p.waste]
+        out["talon"] = 52 - k - p.waste
     return out
 
 
 def layout_text(layout: dict) -> str:
     """pysolfc_layout's layout as text, drawn as PySolFC draws it."""
+    p = pysolfc_game(layout["game"])
     lines = [f"PySolFC {layout['title']} (game {layout['game']}), number {layout['number']}:"]
     rows = layout["rows"]
-    if layout["game"] in (96, 235):
-        word = "pile" if layout["game"] == 96 else "column"
-        lines += [f"  {word} {i + 1}: {' '.join(r)}" for i, r in enumerate(rows)]
+    if p.piles:
+        lines += [f"  {p.pile_word} {i + 1}: {' '.join(r)}" for i, r in enumerate(rows)]
     else:
         wide = max(len(r) for r in rows)
-        pyramid = layout["game"] in (38, 193)
         for r in rows:
-            pad = " " * (2 * (wide - len(r)) if pyramid else 0)
+            pad = " " * (2 * (wide - len(r)) if p.centred else 0)
             lines.append("  " + pad + "  ".join(r))
     if layout["reserves"]:
         shown = ["--" if c is None else c for c in layout["reserves"]]
         lines.append("  reserves: " + " ".join(shown))
     if layout["waste"]:
         lines.append("  waste: " + " ".join(layout["waste"]))
-    if layout["game"] not in (96, 235):
-        face = ", its top card face up" if layout["game"] in (38, 193) else ""
+    if not p.piles:
+        face = ", its top card face up" if p.waste else ""
         lines.append(f"  talon: {layout['talon']} cards{face}")
     return "\n".join(lines)
 

@@ -157,7 +157,7 @@ def walk(seed, plies, rng):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 120), st.integers(0, 10**6))
 def test_core_moves_lead_where_the_reference_moves_lead(seed, plies, rng_seed):
-    core = core_module("_fifteens_pysolfc")
+    core = core_module("games.fifteens_pysolfc._core")
     deal, walked = walk(seed, plies, random.Random(rng_seed))
     spec = {"cards": deal.cards}
     assert core.key_of(*core.start(deal.cards)) == R.key(walked[0])
@@ -172,7 +172,7 @@ def test_core_moves_lead_where_the_reference_moves_lead(seed, plies, rng_seed):
 def test_core_and_reference_search_agree_late_in_the_game():
     # Positions along random play (late ones, where the reference search ends) and along the
     # core's own winning lines.
-    core = core_module("_fifteens_pysolfc")
+    core = core_module("games.fifteens_pysolfc._core")
     rng = random.Random(7)
     compared = {"won": 0, "exhausted": 0}
     for seed in range(16):
@@ -196,7 +196,7 @@ def test_core_and_reference_search_agree_late_in_the_game():
 
 @pytest.mark.core
 def test_the_dead_reserve_rule_fires_and_only_on_lost_positions():
-    core = core_module("_fifteens_pysolfc")
+    core = core_module("games.fifteens_pysolfc._core")
     fired = 0
     rng = random.Random(3)
     for seed in range(40):
@@ -218,7 +218,7 @@ def test_every_deal_our_fifteens_wins_pysolfcs_wins():
     # leaves as one removal: a win of ours is a win under PySolFC's rules (docs/fifteens.md).
     # solve() takes such a win as its first try, its line checked move by move; the core's own
     # search, where it ends, finds a win too.
-    core = core_module("_fifteens_pysolfc")
+    core = core_module("games.fifteens_pysolfc._core")
     won = ended = 0
     for seed in range(12):
         deal = ss.random_deal(seed)

@@ -72,7 +72,7 @@ def test_the_talon_deals_our_pack_order(p):
     dealt them, are dealt_order(number): rows (Fourteen round-robin), then the waste, then the
     talon from its top (its last card) down; Nestor column by column, then its four reserves."""
     for rec in records(p):
-        order = names(dealt_order(rec["deal"], nestor=p.game == "nestor"))
+        order = names(dealt_order(rec["deal"], p.id))
         rows = stacks(rec, "rows")
         if p.game == "fourteen":
             assert rows == [order[j::12] for j in range(12)], rec["deal"]
@@ -235,7 +235,7 @@ def test_nestor_deals_are_packs_our_rectified_deal_turns_into_pysolfcs_columns()
     p = pysolfc_game("nestor")
     for n in NUMBERS + list(range(40000, 40200)):
         deal = ss.pysolfc_deal("nestor", n)
-        cards = dealt_order(n, nestor=True)
+        cards = dealt_order(n, "nestor")
         assert type(deal) is ss.Deal  # no column repeats a rank: a plain pack
         from solitaire_solver.games.nestor.rules import deal_layout
         columns, stock = deal_layout(deal.cards)

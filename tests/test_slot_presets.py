@@ -47,7 +47,7 @@ def test_presets_name_pysolfcs_rules():
     with pytest.raises(ss.UnknownGameError):
         get_game("block-ten-pysolfc")
     g, fixed = get_game("fifteens-pysolfc")
-    assert (g.name, fixed, g.core) == ("fifteens-pysolfc", {}, "_fifteens_pysolfc")
+    assert (g.name, fixed, g.core) == ("fifteens-pysolfc", {}, "games.fifteens_pysolfc._core")
 
 
 def test_the_reserve_move_parses_and_prints():

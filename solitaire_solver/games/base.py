@@ -52,6 +52,30 @@ def parse_bool(text: str) -> bool:
     raise ValueError(text)
 
 
+@dataclass(frozen=True)
+class PySolFCGame:
+    """One PySolFC game that one of ours plays (docs/pysolfc.md), as its plug-in declares it:
+    its id and title there, the preset that plays PySolFC's rules (None: the game's defaults),
+    and how PySolFC lays out the cards it deals. `rows`: the cards of each screen row, dealt
+    row after row (`centred`: drawn as a pyramid), then `waste` cards to the waste, with
+    `reserves` empty reserve stacks and the rest in the talon; or `piles`: that many piles,
+    dealt round the table (`pile_size` 0) or one after another of `pile_size` cards with the
+    rest to the reserves face up, each called a `pile_word`. `game`: our game's name (the
+    registry fills it in)."""
+
+    id: int
+    title: str
+    preset: Optional[str] = None
+    rows: tuple[int, ...] = ()
+    centred: bool = False
+    waste: int = 0
+    reserves: int = 0
+    piles: int = 0
+    pile_size: int = 0
+    pile_word: str = "pile"
+    game: str = ""
+
+
 @dataclass
 class CoreAnswer:
     """What a search (core or reference) found, in library terms."""
@@ -149,6 +173,19 @@ class Game:
     #: tests/test_layout.py holds every game to having both.
     docs: str = ""
     tests: str = ""
+
+    #: The PySolFC games it plays (pysolfc.py reads them: ids, titles, presets, layouts).
+    pysolfc: tuple[PySolFCGame, ...] = ()
+
+    def pysolfc_order(self, rng: Any, cards: list[int]) -> list[int]:
+        """The order PySolFC's talon deals the shuffled list in: its last card first. A game
+        with a shuffle hook of its own (Nestor) applies it here, drawing from rng."""
+        return cards[::-1]
+
+    def pysolfc_deal(self, order: list[int]) -> Any:
+        """Our deal of the cards in PySolFC's dealing order: the same order, where every card
+        is laid out as our notation deals it."""
+        return Deal(order)
 
     #: The shape of its pictures: a key of solitaire_solver.pictures.shapes.SHAPES ("" for none;
     #: docs/pictures.md).

@@ -40,7 +40,7 @@ from ..engine.contract import Limits
 from ..errors import SolitaireError, quoted
 from ..games import Game, resolve
 from ..games.base import BatchDecider
-from ..pysolfc import dealt_order, pysolfc_deal, pysolfc_game, read_number
+from ..pysolfc import pysolfc_deal, read_number
 from ..solver import solve
 from . import records
 from .records import SurveyFileError, SurveyFileWarning
@@ -84,11 +84,9 @@ def _batch_deal_chunk(game: str, variant: dict, deals: list) -> tuple:
 
 
 def _batch_number_chunk(game: str, variant: dict, numbers: list) -> tuple:
-    """Batch path for PySolFC game numbers: their deals made here, in the worker (the dealing
-    order itself, but for Nestor's deal, which pysolfc_deal rearranges)."""
-    if pysolfc_game(game).game == "nestor":
-        return _batch_deal_chunk(game, variant, [pysolfc_deal(game, n).cards for n in numbers])
-    return _batch_deal_chunk(game, variant, [dealt_order(n) for n in numbers])
+    """Batch path for PySolFC game numbers: their deals made here, in the worker (pysolfc_deal:
+    the dealing order, rearranged where the game's plug-in lays PySolFC's cards out otherwise)."""
+    return _batch_deal_chunk(game, variant, [pysolfc_deal(game, n).cards for n in numbers])
 
 
 def _generic_chunk(game: str, variant: dict, items: list, by_seed: Union[bool, str],

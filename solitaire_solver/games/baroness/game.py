@@ -9,7 +9,7 @@ from ...cards import CARD_NAMES, card_index, value
 from ...deal import Deal, as_deal
 from ...errors import DealError, LayoutError, VerificationError
 from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option, parse_bool
+from ..base import CoreAnswer, Game, Option, PySolFCGame, parse_bool
 from ..fourteen.rules import count_word, rank_word
 from .rules import (
     DEAL,
@@ -59,6 +59,7 @@ def pile_block(piles: tuple[tuple[int, ...], ...]) -> Optional[dict]:
 class Baroness(Game):
     name = "baroness"
     aliases = ("thirteens-baroness",)
+    pysolfc = (PySolFCGame(657, "Baroness", "baroness-pysolfc", rows=(5,), reserves=2),)
     docs = "baroness.md"
     tests = "test_baroness.py"
     summary = ("five piles fed by deals of five cards (the last two cards lie apart); remove a "

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ...deal import Deal, as_deal, deal_text
 from ...errors import VerificationError
 from ...result import BlockProof
-from ..base import CoreAnswer, Game
+from ..base import CoreAnswer, Game, PySolFCGame
 from .rules import (
     FourteenRules,
     check_structural_fact,
@@ -24,6 +24,7 @@ from .rules import (
 class Fourteen(Game):
     name = "fourteen"
     aliases = ("fourteen-out", "take-fourteen", "fourteen-puzzle")
+    pysolfc = (PySolFCGame(96, "Fourteen", piles=12),)
     docs = "fourteen.md"
     tests = "test_fourteen.py"
     summary = ("twelve piles dealt round-robin; remove the tops of two piles totalling 14; "

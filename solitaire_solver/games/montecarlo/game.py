@@ -9,7 +9,7 @@ from typing import Any, Optional
 from ...deal import Deal, as_deal
 from ...errors import DealError, LayoutError, VerificationError
 from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option
+from ..base import CoreAnswer, Game, Option, PySolFCGame
 from .rules import (
     PLACES,
     SIDE,
@@ -31,6 +31,7 @@ NO_MOVE = ("no two neighbouring cards of the layout share a rank, and a full lay
 class MonteCarlo(Game):
     name = "monte-carlo"
     aliases = ("weddings", "monte-carlo-solitaire")
+    pysolfc = (PySolFCGame(89, "Monte Carlo", rows=(5,) * 5),)
     docs = "monte-carlo.md"
     tests = "test_montecarlo.py"
     summary = ("twenty-five cards in five rows of five and a stock; remove two neighbouring cards "

@@ -8,13 +8,25 @@ from ...cards import CARD_NAMES, RANKS, value
 from ...deal import Deal, as_deal
 from ...errors import DealError, LayoutError, VerificationError
 from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option
-from .rules import NestorRules, layout_of, parse_layout
+from ..base import CoreAnswer, Game, Option, PySolFCGame
+from .rules import NestorLayout, NestorRules, layout_of, parse_layout
+
+
+def _first_repeat(column: list[int]) -> int:
+    """Nestor._checkRow (PySolFC): the place of the earlier card of the first pair of equal
+    ranks, or -1."""
+    for i in range(len(column)):
+        for j in range(i):
+            if column[i] % 13 == column[j] % 13:
+                return j
+    return -1
 
 
 class Nestor(Game):
     name = "nestor"
     aliases = ("matrimony",)
+    pysolfc = (PySolFCGame(235, "Nestor", "nestor-pysolfc", piles=8, pile_size=6,
+                           pile_word="column"),)
     docs = "nestor.md"
     tests = "test_nestor.py"
     summary = ("eight columns of six, no rank twice in a column (rectified deal); remove two "
@@ -71,6 +83,29 @@ class Nestor(Game):
                           certificate=answer.certificate)
 
     # -- structural proofs ------------------------------------------------------------------------
+    def pysolfc_order(self, rng: Any, cards: list[int]) -> list[int]:
+        # Nestor._shuffleHook (pysollib/games/montecarlo.py): while column i repeats a rank,
+        # swap the earlier card of the first repeat with a random card of a later column or the
+        # reserve; it then reverses the list, so the list as it stands is the dealing order.
+        for i in range(8):
+            for _ in range(1000):
+                j = _first_repeat(cards[6 * i: 6 * i + 6])
+                if j < 0:
+                    break
+                j += 6 * i
+                k = rng.choice(list(range(6 * (i + 1), 52)))
+                cards[j], cards[k] = cards[k], cards[j]
+        return cards
+
+    def pysolfc_deal(self, order: list[int]) -> Any:
+        columns = [order[6 * c: 6 * c + 6] for c in range(8)]
+        if any(_first_repeat(col) >= 0 for col in columns):
+            # The hook gave up (it tries 1000 swaps a column): the layout is played as PySolFC
+            # shows it, which our rectified deal would not give back from a pack.
+            return NestorLayout(columns, order[48:])
+        # No column repeats a rank, so our rectified deal, row by row, deals these very columns.
+        return Deal([columns[c][r] for r in range(6) for c in range(8)] + order[48:])
+
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """Three or four cards of one rank in one column (a typed layout, or the deal's fallback).
 

@@ -14,7 +14,7 @@ from ...engine.contract import StartLook
 from ...errors import VariantError, VerificationError
 from ...moves import Move
 from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option, parse_bool
+from ..base import CoreAnswer, Game, Option, PySolFCGame, parse_bool
 from ..rules import replay
 from .rules import (
     PyramidRules,
@@ -487,6 +487,12 @@ def _at_start(end: Any) -> Optional[StartLook]:
 class Pyramid(Game):
     name = "pyramid"
     aliases = ("pyramid-solitaire",)
+    pysolfc = (
+        PySolFCGame(38, "Pyramid", "pyramid-pysolfc", rows=tuple(range(1, 8)), centred=True,
+                    waste=1),
+        PySolFCGame(193, "Relaxed Pyramid", "relaxed-pyramid-pysolfc", rows=tuple(range(1, 8)),
+                    centred=True, waste=1),
+    )
     docs = "pyramid.md"
     tests = "test_pyramid.py"
     summary = ("a pyramid of 28 cards, a stock and a waste; remove two available cards totalling "

@@ -49,7 +49,7 @@ class SlotGame(Game):
         entries = (tables,) if isinstance(tables, SlotTable) else tuple(tables)
         first = entries[0]
         for t in entries[1:]:
-            for part in ("name", "aliases", "summary", "slots", "columns", "docs", "tests"):
+            for part in ("name", "aliases", "summary", "slots", "columns", "docs", "tests", "pysolfc"):
                 if getattr(t, part) != getattr(first, part):
                     raise ValueError(f"{first.name}: the entries of one game differ in {part}")
         names = [name for name, _ in first.variant]
@@ -64,7 +64,7 @@ class SlotGame(Game):
         self.name = first.name
         self.aliases = first.aliases
         self.summary = first.summary
-        self.docs, self.tests = first.docs, first.tests
+        self.docs, self.tests, self.pysolfc = first.docs, first.tests, first.pysolfc
         docs = dict(first.variant_doc)
         self.options = {
             name: Option(default=value,

@@ -18,6 +18,8 @@ from functools import cache, cached_property
 from itertools import chain
 from typing import Optional
 
+from ..base import PySolFCGame
+
 RANK_VALUES = range(1, 14)
 
 
@@ -114,6 +116,8 @@ class SlotTable:
     #: The game's page in docs/ and its test file in tests/ (Game.docs, Game.tests).
     docs: str = ""
     tests: str = ""
+    #: The PySolFC games it plays (Game.pysolfc), the same in every entry of one game.
+    pysolfc: tuple[PySolFCGame, ...] = ()
 
     def __post_init__(self) -> None:
         for group in chain(self.kinds, self.suited):
@@ -201,9 +205,13 @@ TENS_DOC = (("quartets", "suit: a Ten, Jack, Queen and King of one suit leave to
                          "slots wait until they empty (PySolFC's Tens, with quartets=rank; "
                          "preset tens-pysolfc)"))
 
+#: PySolFC's Tens, which every entry of Tens plays.
+TENS_PYSOLFC = (PySolFCGame(916, "Tens", "tens-pysolfc", rows=(7, 6), reserves=4),)
+
 SLOT_TABLES: tuple[SlotTable, ...] = (
     *(SlotTable(
         name="elevens",
+        pysolfc=(PySolFCGame(594, "Elevens", "elevens-pysolfc", rows=(3, 3, 3), reserves=3),),
         docs="elevens.md",
         tests="test_slots.py",
         aliases=("eleven",),
@@ -233,6 +241,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     )),
     SlotTable(
         name="block-ten",
+        pysolfc=(PySolFCGame(829, "Block Ten", rows=(3, 3, 3)),),
         docs="elevens.md",
         tests="test_slots.py",
         aliases=("blockten", "block-10"),
@@ -249,6 +258,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     ),
     SlotTable(
         name="tens",
+        pysolfc=TENS_PYSOLFC,
         docs="tens.md",
         tests="test_tens_fifteens.py",
         aliases=("ten",),
@@ -267,6 +277,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     ),
     SlotTable(
         name="tens",
+        pysolfc=TENS_PYSOLFC,
         docs="tens.md",
         tests="test_tens_fifteens.py",
         aliases=("ten",),
@@ -285,6 +296,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     ),
     SlotTable(
         name="tens",
+        pysolfc=TENS_PYSOLFC,
         docs="tens.md",
         tests="test_tens_fifteens.py",
         aliases=("ten",),
@@ -304,6 +316,8 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     ),
     SlotTable(
         name="fifteens",
+        pysolfc=(PySolFCGame(597, "Fifteens", "fifteens-pysolfc", rows=(4, 4, 4, 4),
+                             reserves=1),),
         docs="fifteens.md",
         tests="test_tens_fifteens.py",
         aliases=("fifteen",),
@@ -323,6 +337,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     ),
     SlotTable(
         name="simple-pairs",
+        pysolfc=(PySolFCGame(91, "Simple Pairs", rows=(3, 3, 3)),),
         docs="simple-pairs.md",
         tests="test_simple_pairs_thirteens.py",
         aliases=("simplepairs", "jamestown"),
@@ -337,6 +352,7 @@ SLOT_TABLES: tuple[SlotTable, ...] = (
     ),
     SlotTable(
         name="thirteens",
+        pysolfc=(PySolFCGame(593, "Thirteens", rows=(5, 5)),),
         docs="thirteens.md",
         tests="test_simple_pairs_thirteens.py",
         aliases=("thirteen",),
