@@ -11,8 +11,8 @@
 #define LOWER_MASK 0x7fffffffu
 
 /* init_genrand(19650218), the state init_by_array() starts from whatever the key: computed once
- * (by the loop mt[i] = 1812433253 * (mt[i-1] ^ (mt[i-1] >> 30)) + i) and stored, because it is a
- * third of the cost of seeding. tests/test_survey.py would catch a wrong entry: every seed's
+ * (by the loop mt[i] = 1812433253 * (mt[i-1] ^ (mt[i-1] >> 30)) + i) and stored, because it is
+ * the same for every seed. tests/test_survey.py would catch a wrong entry: every seed's
  * shuffle is compared with Python's. */
 static const uint32_t GENRAND_19650218[N] = {
     0x012bd6aau, 0x82d2ab13u, 0x342096b7u, 0x54846536u, 0x2ae75db7u, 0x826fe838u,

@@ -41,7 +41,7 @@ void ss_mt_shuffle(ss_mt *r, uint8_t *pack, int n);
 void ss_seeded_deal_i64(int64_t seed, uint8_t out[52]);
 
 /* The seeded deals of start, start + 1, ..., count of them (52 bytes each), many seeds at once:
- * the same deals, several times faster where vector instructions are available. */
+ * the same deals, made with vector instructions where they are available. */
 void ss_seeded_deals_i64(int64_t start, size_t count, uint8_t *out);
 
 #endif

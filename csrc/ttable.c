@@ -26,8 +26,8 @@ static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
 }
 
 /* A table starts with 64 slots (1 KiB), not its floor of 1024: a Pyramid decide call's search
- * often keeps some 30 positions, and zeroing 16 KiB it never uses was a seventh of the cache
- * misses of such a call starting with cold caches (docs/benchmarks.md). Doubling from 64 costs
+ * often keeps some 30 positions, and zeroing 16 KiB it never uses fills the cache of a call
+ * that starts with cold caches (docs/notes/benchmarks-history.md). Doubling from 64 costs
  * a larger search four extra rehashes of a small table. */
 #define TT_START_SLOTS 64
 #define TT_MIN_SLOTS 1024

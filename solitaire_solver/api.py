@@ -137,16 +137,10 @@ def _moves_of(moves: Any) -> list[Move]:
     return out
 
 
-def _replay(g: Game, d: Deal, var: dict, moves: list[Move], start: Any = None) -> Any:
-    """The position after the line from the start (or `start`), each move checked legal
-    (VerificationError naming the first that is not); play ends once the deal is won."""
-    return replay(g.rules(var), d, moves, VerificationError, start)
-
-
 def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
                 start: Any = None) -> Verification:
     rules = g.rules(var)
-    pos = _replay(g, d, var, moves, start)
+    pos = replay(rules, d, moves, VerificationError, start)
     if not rules.won(pos):
         raise VerificationError(
             f"the {_count(moves)} legal but does not win: {rules.cards_left(pos)} cards are "
@@ -159,7 +153,7 @@ def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
                  max_states: Optional[int], start: Any = None) -> Verification:
     """The line is legal and reaches the claimed score, and no line scores more."""
     rules = g.rules(var)
-    pos = _replay(g, d, var, moves, start)
+    pos = replay(rules, d, moves, VerificationError, start)
     actual = rules.score(pos)
     if actual != claimed:
         raise VerificationError(f"the line scores {actual}, not the claimed {claimed}")

@@ -29,7 +29,7 @@ class Deal:
         shuffled = _seeded()
         if shuffled is not None:
             # The C generator (csrc/pyrandom.c): the same shuffle, checked for any integer in
-            # tests/test_survey.py, at a fiftieth of the time; surveys deal once per deal.
+            # tests/test_survey.py, without Python's per-card calls; surveys deal once per deal.
             return cls(shuffled.seeded_deal(seed))
         pack = list(range(52))
         random.Random(seed).shuffle(pack)
@@ -73,7 +73,7 @@ def random_deal(seed: int) -> Deal:
 def as_deal(deal: DealLike) -> Deal:
     if type(deal) is str:
         # The common text straight to the C reader, without the layers of Deal(): solve()
-        # reads a deal per call (docs/benchmarks.md).
+        # reads a deal per call (docs/notes/benchmarks-history.md).
         cards = _read_plain(deal)
         if cards is not None:
             return checked_deal(cards)

@@ -180,8 +180,8 @@ def _decode(code: int) -> Move:
 
 class _KnownMoves(dict):
     """Moves by code, made once: the same few thousand removals recur across deals, and Moves
-    are immutable. A line's moves are looked up in C (dict.__getitem__): an lru_cache's wrapper
-    cost a tenth of an easy Pyramid deal's solve()."""
+    are immutable. A line's moves are looked up in C (dict.__getitem__), without the Python
+    frame an lru_cache's wrapper adds to each (docs/notes/benchmarks-history.md)."""
 
     def __missing__(self, code: int) -> Move:
         if len(self) >= 1 << 16:

@@ -90,7 +90,7 @@ class Result:
     status: Status
     # May be given as a function that makes the moves (_Lazy): a decide call's line is decoded
     # from the core's move codes when first read, so a caller that wants only the verdict (a
-    # survey, an app keeping winnable deals) does not pay for it (docs/benchmarks.md).
+    # survey, an app keeping winnable deals) does not pay for it (docs/notes/benchmarks-history.md).
     moves: tuple[Move, ...] = _Lazy(tuple)  # type: ignore[assignment]
     # May be given as a function too: a structural proof the core's search has shown to exist
     # is made when first read.
@@ -150,7 +150,7 @@ def make_result(game: str, status: Status, *, moves: tuple = (),
                 variant: Optional[dict] = None, objective: str = "decide",
                 score: Optional[int] = None, reason: str = "", after: tuple = ()) -> Result:
     """Result(...) with its fields set at once, as solve() makes one per call: a frozen
-    dataclass's __init__ sets each field through object.__setattr__ (docs/benchmarks.md)."""
+    dataclass's __init__ sets each field through object.__setattr__ (docs/notes/benchmarks-history.md)."""
     out = object.__new__(Result)
     out.__dict__.update(game=game, status=status, _moves=moves, _proof=proof,
                         stats={} if stats is None else stats,

@@ -96,7 +96,7 @@ cdef struct Run:
 # tried last at each frame leads to the next, so the frames spell the line of play to the
 # position being explored. The buffer has room for max_moves at every depth, but the moves are
 # packed: a short search that starts with cold caches touches a line or two per frame instead of
-# a fresh line at a max_moves stride for each (docs/benchmarks.md).
+# a fresh line at a max_moves stride for each (docs/notes/benchmarks-history.md).
 
 cdef enum:
     STEP_END = 0    # the stack is empty: every position reachable was explored
@@ -472,9 +472,8 @@ cdef long long a_find(AStar *a, const State *s, size_t *slot) noexcept nogil:
 cdef enum:
     H_SPAN = 65     # lower bounds are 0..64
     H_NONE = 0x7FFFFFFF
-    # PARTIAL stores a node's children with f up to its key + PEA_DELTA (docs/pyramid.md: over
-    # the 1,500 vector decks 3 saved the most time; 0 stored the fewest positions but took the
-    # node again too often).
+    # PARTIAL stores a node's children with f up to its key + PEA_DELTA: a small delta stores
+    # fewer positions but takes a node again more often (docs/pyramid-search.md has the choice).
     PEA_DELTA = 3
 
 
@@ -867,7 +866,7 @@ cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
     node's g is final when it is expanded; should a shorter line to an expanded node still turn up
     (an inconsistent h), the node is reopened, which keeps the answer exact. PARTIAL (unless
     g.expand_all): an expansion stores only the children near the node's f and queues the node
-    again for the rest (see the loop, and docs/pyramid.md)."""
+    again for the rest (see the loop, and docs/pyramid-search.md)."""
     cdef AStar a
     cdef uint64_t *buf = NULL
     cdef State *kids = NULL

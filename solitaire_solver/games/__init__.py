@@ -2,31 +2,27 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from functools import lru_cache
 from typing import Any, Union
 
 from ..errors import SolitaireError, UnknownGameError
-from .baroness.game import Baroness
 from .base import CoreAnswer, Game, Option
-from .fifteens_pysolfc.game import FifteensPySolFC
-from .fourteen.game import Fourteen
-from .montecarlo.game import MonteCarlo
-from .nestor.game import Nestor
-from .pyramid.game import Pyramid
-from .slots.game import slot_games
-from .slots.tables import SLOT_TABLES
 
-#: Every game, in the order `solitaire-solver games` lists them. A new game adds its import
-#: above and one line here. The slot games come from their table entries (slot_tables.py).
-GAMES: tuple[Game, ...] = (
-    *slot_games(SLOT_TABLES),
-    FifteensPySolFC(),
-    Fourteen(),
-    Nestor(),
-    Pyramid(),
-    Baroness(),
-    MonteCarlo(),
-)
+
+def _discovered() -> tuple[Game, ...]:
+    """Every game, from the folders below this one (a folder a game, or a family: its game.py
+    holds GAMES, the plug-ins it serves): the slot family first, then by folder name. A new game
+    is a new folder; nothing here names it."""
+    folders = sorted((m.name for m in pkgutil.iter_modules(__path__) if m.ispkg),
+                     key=lambda name: (name != "slots", name))
+    return tuple(g for name in folders
+                 for g in importlib.import_module(f"{__name__}.{name}.game").GAMES)
+
+
+#: Every game, in the order `solitaire-solver games` lists them.
+GAMES: tuple[Game, ...] = _discovered()
 
 
 def _index() -> dict[str, tuple[Game, dict]]:

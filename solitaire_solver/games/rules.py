@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from typing import Any, Hashable, Iterable
+from collections import deque
+from typing import Any, Hashable, Iterable, Iterator
 
 from ..cards import CARD_NAMES, card_index
 from ..deal import Deal
@@ -86,19 +87,28 @@ class Rules(ABC):
         return self.apply(pos, move)
 
 
-def replay(rules: Rules, deal: Deal, moves: Iterable[Move], error: type = MoveError,
-           start: Any = None, label: str = "move") -> Any:
-    """The position the moves reach from the deal's start (or `start`) under the reference
-    rules: every move checked legal, `error` naming the first that is not by its number
-    (1-based) and why. The one replay of a line that every verb and check uses."""
+def walk(rules: Rules, deal: Deal, moves: Iterable[Move], error: type = MoveError,
+         start: Any = None, label: str = "move {i}") -> Iterator[Any]:
+    """The positions a line passes through under the reference rules, from the deal's start (or
+    `start`), that one first: every move checked legal, `error` naming the first that is not by
+    `label` (its number, 1-based, as {i}) and why. The one replay of a line that every verb,
+    check and picture uses."""
     pos = rules.start(deal) if start is None else start
+    yield pos
     for i, m in enumerate(moves, start=1):
+        where = label.format(i=i)
         if rules.won(pos):
-            raise error(f"{label} {i} ({m}) comes after the deal is already won")
+            raise error(f"{where} ({m}) comes after the deal is already won")
         if m not in rules.moves(pos):
-            raise error(f"{label} {i} ({m}): {rules.unknown_kind(m) or rules.why_illegal(pos, m)}")
+            raise error(f"{where} ({m}): {rules.unknown_kind(m) or rules.why_illegal(pos, m)}")
         pos = rules.apply(pos, m)
-    return pos
+        yield pos
+
+
+def replay(rules: Rules, deal: Deal, moves: Iterable[Move], error: type = MoveError,
+           start: Any = None, label: str = "move {i}") -> Any:
+    """The position a line reaches (walk's last)."""
+    return deque(walk(rules, deal, moves, error, start, label), maxlen=1)[0]
 
 
 def _card_data(v: Any) -> Any:

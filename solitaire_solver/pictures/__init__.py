@@ -56,8 +56,7 @@ def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None
             if len(given) != 1:
                 raise MoveError(f"mark is one move, not {len(given)}: {mark!r}")
             m = given[0]
-        if m not in rules.moves(pos):
-            raise MoveError(f"mark {m}: {rules.why_illegal(pos, m)}")
+        replay(rules, d, (m,), MoveError, pos, "mark")  # legal here, or MoveError saying why
         marked = m.cards
     title = f"{g.name} after {len(moves)} moves" if moves else f"{g.name}: the deal"
     return draw(g, rules, pos, marked, title).to_svg()

@@ -8,7 +8,7 @@ from html import escape
 from ..deal import Deal
 from ..errors import MoveError
 from ..games import Game
-from ..games.rules import replay
+from ..games.rules import replay, walk
 from ..positions import unicode_cards
 from ..result import Result
 from .shapes import draw
@@ -89,11 +89,11 @@ def _line(result: Result) -> tuple[tuple, str]:
 def page(g: Game, variant: dict, deal: Deal, result: Result) -> str:
     """The page of `result` for `deal` (see pictures.render_html)."""
     rules = g.rules(variant)
-    pos = replay(rules, deal, result.after)
+    at = replay(rules, deal, result.after)
     line, verdict = _line(result)
     frames = []
     n = len(line)
-    for k in range(n + 1):
+    for k, pos in enumerate(walk(rules, deal, line, MoveError, at, "move {i} of the answer")):
         m = line[k] if k < n else None
         if m is not None:
             caption = f"Move {k + 1} of {n}: {unicode_cards(str(m))}"
@@ -111,10 +111,6 @@ def page(g: Game, variant: dict, deal: Deal, result: Result) -> str:
             with_defs=False, scale=SCALE)
         frames.append(f'<div class="frame" data-step="{k}" data-caption="{escape(caption)}"'
                       f' hidden>{svg}</div>')
-        if m is not None:
-            if m not in rules.moves(pos):
-                raise MoveError(f"move {k + 1} of the answer ({m}): {rules.why_illegal(pos, m)}")
-            pos = rules.apply(pos, m)
     kind = result.status.value
     title = f"{g.name}: {kind}"
     items = "".join(f'<li><button type="button">{escape(unicode_cards(str(m)))}</button></li>'

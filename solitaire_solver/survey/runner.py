@@ -13,7 +13,7 @@ Two paths decide the deals:
 - the batch path, for a game whose `Game.batch(variant)` gives a decider (Elevens and Block Ten
   with the compiled core) when no limit is set: whole chunks of deals are decided inside the core,
   with no Python per deal. The time of a deal is then its chunk's time divided by its size (a deal
-  takes about a microsecond, too little to time on its own without slowing the survey).
+  takes too little time to be timed on its own without slowing the survey).
 - the generic path, for every other game (and the pure-Python fallback): `solve()` per deal, timed
   on its own, with the search limits given.
 

@@ -172,3 +172,7 @@ class Baroness(Game):
                         "(each rule is proved in docs/baroness.md)")
         return BlockProof(kind="exhaustive", sentence=sentence, states=states,
                           certificate=answer.certificate)
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Baroness(),)

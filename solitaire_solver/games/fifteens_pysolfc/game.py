@@ -113,3 +113,6 @@ class FifteensPySolFC(Game):
             raise RuntimeError(f"{self.name}: the compiled core is not available")
         return core
 
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (FifteensPySolFC(),)

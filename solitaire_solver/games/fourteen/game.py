@@ -88,3 +88,7 @@ class Fourteen(Game):
     def certificate_key(self, removed: int, aux: int, variant: dict) -> int:
         # The reference rules key a position by its removed cards (FourteenRules.key); aux is 0.
         return removed
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Fourteen(),)

@@ -101,3 +101,7 @@ class MonteCarlo(Game):
                           sentence=f"no line of play wins: all {states} reachable positions were "
                                    "explored",
                           states=states, certificate=answer.certificate)
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (MonteCarlo(),)

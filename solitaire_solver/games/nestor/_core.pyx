@@ -42,8 +42,7 @@ cdef uint64_t DISCARD_WORD = word_code("discard")
 
 cdef inline int popc(bb_t x) noexcept nogil:
     """Bits set in x. SWAR instead of bb_count: built without -mpopcnt, __builtin_popcountll is a
-    library call, and this module counts many masks per position (measured: about twice the
-    time per position with bb_count)."""
+    library call, and this module counts many masks per position."""
     x = x - ((x >> 1) & <bb_t>0x5555555555555555ULL)
     x = (x & <bb_t>0x3333333333333333ULL) + ((x >> 2) & <bb_t>0x3333333333333333ULL)
     x = (x + (x >> 4)) & <bb_t>0x0F0F0F0F0F0F0F0FULL
@@ -233,8 +232,8 @@ def solve(dict spec, str objective, limits, bint certificate):
     first dealt first), "stock" (top first), "open" (the open reserve); for the tests, "prune"
     (default True; False, or a certificate, searches every legal move with no pruning) and
     "closed_dead" (the matching rule under the closed reserve too: exact, but on seeded deals
-    it costs more time than the positions it saves, measured 48 against 30 us a deal, so it is
-    off by default)."""
+    it costs more time than the positions it saves (docs/notes/benchmarks-history.md), so it is off by
+    default)."""
     cdef NestorCtx c
     cdef Game g
     cdef State root

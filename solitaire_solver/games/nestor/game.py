@@ -167,3 +167,7 @@ class Nestor(Game):
         if proof.sentence != expected.sentence or dict(d) != expected.details:
             raise VerificationError("the structural proof's sentence or details do not state "
                                     f"its claim (column {col}, rank {rank.upper()})")
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Nestor(),)

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Core of Pyramid (docs/pyramid.md; the reference rules are rules/pyramid.py).
+"""Core of Pyramid (docs/pyramid-search.md; the reference rules are rules.py beside it).
 
 Packed position (one position, one key):
 - removed: the bitboard of the removed cards, pyramid and stock alike.
@@ -36,7 +36,7 @@ FREE and EARLIEST (the decide searches, see free_moves, earliest_moves and decid
 an unordered pool with one key per set of removed cards (exact with unlimited passes, a
 relaxation with fewer), and removals made at their first moment with (pass, k) as a label that the
 engine compares instead of keying on it; FREE plays the moves taking no pyramid card last (POOL,
-see free_moves). docs/pyramid.md gives the arguments.
+see free_moves). docs/pyramid-search.md gives the arguments.
 
 DEAD (the dead() rule, switched off for certificates). A non-King pyramid card whose remaining
 complements (value 13 minus its own) all lie in its cover cone (they must go before it is
@@ -326,7 +326,7 @@ cdef inline bint hall_ok(PyrCtx *c, bb_t left, bb_t right, bb_t must, bb_t waste
     Nines, 9H and 9S, so 4C waits on 9C. Sound because nb[] holds every partner a card could
     still leave with (only FROZEN cards and the last pass's waste-waste pairs are left out, and
     neither can ever pair) and must holds only cards that must go (on the last pass with DIG's:
-    there TAKEN is as sound as FROZEN and DIG; docs/pyramid.md)."""
+    there TAKEN is as sound as FROZEN and DIG; docs/pyramid-search.md)."""
     cdef bb_t nb[4]
     cdef bb_t bits[4]
     cdef bb_t shut[4]
@@ -482,7 +482,7 @@ cdef int deadlocked(PyrCtx *c, bb_t removed, bb_t held) noexcept nogil:
     positions settle in one or two), at the least set of facts the four rules give. MATCHING
     sees each class {v, 13 - v} alone; this follows the order of leaving across the classes (a
     Six whose only Seven is covered by a Six whose Sevens are all covered by the first: seed
-    64, docs/pyramid.md)."""
+    64, docs/pyramid-search.md)."""
     cdef bb_t left = c.pyr_all & ~removed
     cdef bb_t pool = c.stock_all & ~removed
     cdef bb_t waiting = 0, cards, cands, inter, y, new
@@ -817,9 +817,8 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     With unlimited passes the FREE search is the game itself. With two passes or more the
     EARLIEST search (exact for the variant) first gets PROBE_STATES positions: most won deals
     end there, in fewer positions than FREE needs (FREE's line may not fit the passes, and then
-    EARLIEST runs anyway: deck 19 of the vectors, 72,489 positions before, 1,336 now). Over decks
-    1..600 of pyramid-msc in one run: median 0.126 -> 0.080 ms, positions 3.77 -> 3.50 million
-    in all (200: 0.086, 5000: 0.081). Then FREE runs: its "no win" holds with fewer passes too
+    EARLIEST runs anyway: deck 19 of the vectors, 72,489 positions before, 1,336 now). Then FREE
+    runs: its "no win" holds with fewer passes too
     (relaxed is then True), and its win is kept when its line can be played within the passes.
     When FREE's line does not fit the passes, HINT: the EARLIEST search first gets HINT_STATES
     positions with the removals of that line tried first wherever they can be made (an order
@@ -827,13 +826,11 @@ cdef object decide(Game *g, PyrCtx *c, State root, long long max_states, double 
     line close to FREE's: deck 41 of the vectors took 357,093 positions, 5,337 with HINT. The
     plain order (each removal at its earliest moment first) is kept for the rest, as it finds
     positions at their lowest labels first: HINT alone made exhaustive searches larger (over
-    seeds 0..399 with two passes, 12.5 -> 14.4 million positions). With the try, over decks
-    1..600 of pyramid-msc: 3.50 -> 2.73 million positions, 2.10 -> 1.42 s in one run; seeds
-    0..599, all cards: 6.61 -> 4.86 million (budget 1,000: 4.95; 10,000 with two passes: no
-    better than 3,000).
+    seeds 0..399 with two passes, 12.5 -> 14.4 million positions). With the try, decks 1..600 of
+    pyramid-msc take 3.50 -> 2.73 million positions; seeds 0..599, all cards, 6.61 -> 4.86
+    million (docs/pyramid-search.md).
     Else, and at once with one pass (where the FREE search rarely proves a block: most one-pass
-    blocks can be won with more passes; this order halved the mean time per deal in the
-    benchmarks), the EARLIEST search decides. The limits bound the searches together."""
+    blocks can be won with more passes, docs/pyramid-search.md), the EARLIEST search decides. The limits bound the searches together."""
     cdef bint fits
     cdef int i, j
     cdef uint64_t tail[24]
@@ -986,7 +983,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     if len(spec) <= 4 or (len(spec) == 5 and "overlap_pairs" in spec):
         # The four keys every spec has, and overlap_pairs: no root and every switch of the tests
         # at its default, not looked up one by one (a decide call is short, and each lookup
-        # touches memory that a call starting with cold caches has to fetch: docs/benchmarks.md).
+        # touches memory that a call starting with cold caches has to fetch: docs/notes/benchmarks-history.md).
         status, path, stats, cert, best = search(
             spec["cards"], spec["passes"], spec["goal_all"], spec["stock_waste_pairs"],
             spec.get("overlap_pairs", False), obj, False, limits.max_states,
@@ -1012,7 +1009,7 @@ cdef object decide_end(object cards, int passes, bint goal_all, bint pairs, bint
                        object root):
     """A decide run's end when its search (no certificate) is exhausted: what the structural
     proof needs, found here in C (games/pyramid.py uses it): for a blocked deal, making it in
-    Python from the deal was most of a call that starts with cold caches (docs/benchmarks.md).
+    Python from the deal was most of a call that starts with cold caches (docs/notes/benchmarks-history.md).
     For a root with nothing removed and at most one card drawn (a deal's start, or PySolFC's,
     one draw in), where the layout is the deal's; solve() asks for the proof only at a deal's
     start. Else None."""
@@ -1082,10 +1079,9 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     c.deadlock = deadlock
     c.follow = follow
     # TAKEN pays in the searches with goal pyramid and two passes or more (vector decks 1..1500:
-    # 2.32 -> 1.03 million positions, 1.22 -> 0.64 s; unlimited passes, seeds 0..599: 0.09 ->
-    # 0.02 s). With goal all, or one pass, it cut 3 to 19% of the positions but cost 5 to 15%
-    # more time (DEADLOCK runs with more waiting cards on every position): docs/pyramid.md. The
-    # structural proof at the start (dead()) always uses it.
+    # 2.32 -> 1.03 million positions). With goal all, or one pass, it cuts fewer positions than
+    # its test costs (DEADLOCK runs with more waiting cards on every position):
+    # docs/pyramid-search.md. The structural proof at the start (dead()) always uses it.
     c.taken = taken_rule and not goal_all and passes != 1
     c.taken_start = taken_rule
     c.pool = pool
@@ -1126,9 +1122,8 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
         c.force = force
         if lean_astar:
             # LEAN: the A* search leaves FOLLOW out. It tests each position it keeps, and there
-            # the step cost more than it cut: over the 1,500 vector decks, 39.5 -> 37.2 s and
-            # a median 9.18 -> 8.61 ms in one run, 1% more positions, the same lengths
-            # (docs/pyramid.md, Shortest). TAKEN stays: deck 1238, 1.03 million -> 404,000.
+            # the step costs more than it cuts (1% more positions, the same lengths:
+            # docs/pyramid-search.md, Shortest). TAKEN stays: deck 1238, 1.03 million -> 404,000.
             c.follow = 0
         # The limits bound the two searches together.
         used_up, max_states, max_seconds = remaining(decided, max_states, max_seconds)

@@ -1,6 +1,6 @@
 # Included by _pyramid.pyx: the EARLIEST search of the decide objective (each removal made at
 # the first moment its cards are available together, the pass and split as a label; see the
-# module doc and docs/pyramid.md).
+# module doc and docs/pyramid-search.md).
 
 cdef inline int reach(PyrCtx *c, bb_t removed, int k, int pass_no, int j, int *at_k) noexcept nogil:
     """EARLIEST. The first moment the stock card at place j (still there) is available, from the
@@ -83,7 +83,7 @@ cdef int earliest_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil
     leaves the same cards at a label no higher (a removal keeps the split, or moves it down past
     removed places only, the same way whether the stock card removed was the stock top or,
     later, the waste top). KINGS holds for the Kings available now (no draw is implied).
-    docs/pyramid.md gives the whole argument."""
+    docs/pyramid-search.md gives the whole argument."""
     cdef bb_t removed = s.removed
     cdef int k = s.aux & 31
     cdef int pass_no = <int>(s.aux >> 5)

@@ -1,5 +1,5 @@
 # Included by _pyramid.pyx: the FREE search of the decide objective (the stock as an unordered
-# pool, see the module doc and docs/pyramid.md) and realize(), which plays a line of removals out
+# pool, see the module doc and docs/pyramid-search.md) and realize(), which plays a line of removals out
 # as a line of real moves (FREE and EARLIEST lines alike).
 
 cdef int free_moves(PyrCtx *c, const State *s, uint64_t *out) noexcept nogil:

@@ -559,7 +559,7 @@ class Pyramid(Game):
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         # aux: the stock cards drawn (bits 0..4), the pass (bits 8 up); bit 5 set, as a position
-        # given without its history may recycle (docs/pyramid.md, RECYCLE).
+        # given without its history may recycle (docs/pyramid-search.md, RECYCLE).
         _, k, pass_no = self.rules(variant).key(pos)
         passes = passes_value(variant["passes"])
         return pos.removed, k | (1 << 5) | ((pass_no - 1 if passes else 0) << 8)
@@ -570,7 +570,7 @@ class Pyramid(Game):
         return removed, aux & 31, ((aux >> 8) + 1) if passes else 0
 
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
-        """The core's MATCHING rule at the start, stated with its cards (docs/pyramid.md, DEAD):
+        """The core's MATCHING rule at the start, stated with its cards (docs/pyramid-search.md, DEAD):
         cards of one value that must leave, and too few partners that can ever meet them."""
         core = core_module(self.core)
         if core is None:
@@ -591,7 +591,7 @@ class Pyramid(Game):
         """structural_proof() from what the core's decide search found at the deal's start when
         it did not win (answer.end: a StartLook of whether DEAD fires and the group, the same dead() and
         short_group() in C): making it here was most of a blocked deal's time in a call that
-        starts with cold caches (docs/benchmarks.md)."""
+        starts with cold caches (docs/notes/benchmarks-history.md)."""
         found = _at_start(answer.end)
         if found is None:
             return self.structural_proof(deal, variant)
@@ -671,3 +671,7 @@ class Pyramid(Game):
 
 def _rank_word(v: int) -> str:
     return {1: "Ace", 11: "Jack", 12: "Queen", 13: "King"}.get(v, str(v))
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Pyramid(),)

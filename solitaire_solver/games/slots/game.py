@@ -16,7 +16,7 @@ from ...result import BlockProof, Verification
 from ..base import CoreAnswer, Game, Option
 from ..rules import replay
 from .rules import ReservePosition, SlotPosition, SlotRules
-from .tables import SlotTable
+from .tables import SLOT_TABLES, SlotTable
 
 
 class SlotBatch:
@@ -202,7 +202,7 @@ class SlotGame(Game):
                           start: Any = None) -> None:
         """The line must be legal and end stuck, and the proof's text must describe where."""
         rules = self.rules(variant)
-        pos = replay(rules, deal, proof.moves, VerificationError, start, label="proof move")
+        pos = replay(rules, deal, proof.moves, VerificationError, start, label="proof move {i}")
         if rules.won(pos):
             raise VerificationError("the proof's line wins the deal")
         if rules.moves(pos):
@@ -225,3 +225,7 @@ def slot_games(tables: Sequence[SlotTable]) -> list[SlotGame]:
     for t in tables:
         by_name.setdefault(t.name, []).append(t)
     return [SlotGame(entries) for entries in by_name.values()]
+
+
+#: The games this folder serves, one per name in the table (the registry reads it).
+GAMES = slot_games(SLOT_TABLES)
