@@ -337,7 +337,7 @@ def test_core_expand_along_a_random_line(game, data):
         assert have == want, rules.render(pos)
         if pruned is not None:
             extra, legal = pruned
-            some = core.expand(dict(spec, **extra(core)), removed, aux)
+            some = core.expand(dict(spec, **extra), removed, aux)
             if legal:
                 assert {Move.from_code(w): game.certificate_key(r, a, var)
                         for w, r, a in some}.items() <= want.items()

@@ -1662,7 +1662,8 @@ def test_plain_calls_take_the_cores_cards_entry_with_the_general_answers(monkeyp
     """A plain decide Solver given a pack-order text calls the core's decide_cards (no
     Game.answer): every Pyramid preset must answer such a text exactly as Game.answer answers
     the same deal given as a Deal (won, blocked by a structural proof, blocked after a search),
-    while a layout text, an option or a limit must take Game.answer."""
+    and so must a Solver with an option or a limit; a Deal, a layout text, a certificate or
+    moves played must take Game.answer."""
     decks = (DATA / "decks.txt").read_text().splitlines()[:300]
     calls = [("pyramid-msc", dk) for dk in decks]
     calls += [(name, str(Deal.from_seed(s))) for s in range(40) for name in GAME.presets]
@@ -1687,14 +1688,19 @@ def test_plain_calls_take_the_cores_cards_entry_with_the_general_answers(monkeyp
     def general_path(*args, **kwargs):
         raise AssertionError("the general path ran")
 
+    # an option or a limit keeps the entry (the spec and limits go to it), with the same answers
+    other = [(dk, kw) for dk in decks[:60] for kw in ({"passes": 2}, {"max_states": 3})]
+    general = [answer(ss.solve("pyramid", Deal(dk), **kw)) for dk, kw in other]
     monkeypatch.setattr(type(GAME), "answer", general_path)
     for name, text in calls:
         ss.solve(name, text)
+    assert [answer(ss.solve("pyramid", dk, **kw)) for dk, kw in other] == general
+    assert {a[1] for a in general} >= {Status.UNKNOWN, Status.WON}
     layout = ss.position("pyramid", decks[0]).text
     for call in (lambda: ss.solve("pyramid-msc", Deal(decks[0])),
                  lambda: ss.solve("pyramid", layout),
-                 lambda: ss.solve("pyramid", decks[0], passes=2),
-                 lambda: ss.solve("pyramid-msc", decks[0], max_states=10**6)):
+                 lambda: ss.solve("pyramid", decks[0], certificate=True),
+                 lambda: ss.solve("pyramid", decks[0], after=[])):
         with pytest.raises(AssertionError, match="general path"):
             call()
 
