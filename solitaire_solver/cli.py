@@ -16,7 +16,7 @@ from . import api, positions, pysolfc
 from .deal import Deal
 from .errors import SolitaireError
 from .games import GAMES, get_game, normalise
-from .result import Status
+from .result import Result, Status
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
 BAD_INPUT = 3
@@ -211,10 +211,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "(exit code as for solve)")
     _add_limits(w)
 
-    v = sub.add_parser("verify", help="check a winning line with the reference rules")
+    v = sub.add_parser("verify", help="check a winning line, or an answer of solve --json, with "
+                                      "the reference rules")
     _add_common(v)
     v.add_argument("deal_and_moves", nargs="*", metavar="DEAL MOVES",
                    help="the deal as one quoted argument (unless --file/--seed), then the moves")
+    v.add_argument("--result", metavar="PATH",
+                   help="check the answer `solve --json` printed (a file, or - for standard "
+                        "input) instead of moves")
 
     sub.add_parser("games", help="list the games, their aliases, variants and rules")
 
@@ -289,11 +293,12 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return EXIT[h.result.status]
 
 
-def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
+def _deal_and_moves(args: argparse.Namespace, deal_only: bool = False) -> tuple[Any, list]:
     words = list(args.deal_and_moves)
     if args.file is None and args.seed is None and args.pysolfc is None:
         if not words:
-            raise SolitaireError("give the deal (one quoted argument) and the moves")
+            raise SolitaireError("give the deal (one quoted argument)" +
+                                 ("" if deal_only else " and the moves"))
         deal, moves = words[0], words[1:]
         if moves and not any(ch.isspace() or ch == "," for ch in deal):
             # An unquoted deal: its first card was taken for the whole deal, the rest for moves.
@@ -326,6 +331,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     if a.winnable is None:
         return 2
     return 0 if a.winnable and a.blunder is None else 1
+
+
+def _path(path: str, option: str) -> str:
+    """A file path given to an option; an empty one is refused, not taken as "no file"."""
+    if not path.strip():
+        raise SolitaireError(f"{option} takes a file path, not {path!r}")
+    return path
 
 
 def _write(path: str, text: str) -> None:
@@ -362,9 +374,33 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_result(path: str) -> Result:
+    """The Result a `solve --json` printed, read from a file or (`-`) standard input."""
+    if path == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(_path(path, "--result"), encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise SolitaireError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        raise SolitaireError(f"{path} is not the JSON of an answer ({e})") from None
+    if isinstance(d, dict):
+        d.pop("pysolfc", None)  # what --pysolfc adds to solve's JSON: not part of the answer
+    return Result.from_dict(d)
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
-    deal, moves = _deal_and_moves(args)
-    verdict = api.verify(args.game, deal, moves, **_variant(args.option))
+    deal, moves = _deal_and_moves(args, args.result is not None)
+    answer: Any = moves
+    if args.result is not None:
+        if moves:
+            raise SolitaireError("give the moves or --result, not both")
+        answer = _read_result(args.result)
+    verdict = api.verify(args.game, deal, answer, **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(json.dumps(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))

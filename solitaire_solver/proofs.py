@@ -7,13 +7,12 @@ Game.check_proof.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .errors import VerificationError
 from .moves import Move
-from .result import BlockProof, Verification
+from .result import BlockProof, Verification, certificate_from_json
 from .rules.base import Rules
 from .search import reference_search
 
@@ -40,28 +39,11 @@ def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
 def certificate_keys(cert: Any) -> frozenset:
     """The certificate as a set of position keys, read once so that every look-up is O(1).
 
-    A set as solve() gives it is taken as it is; a list as BlockProof.to_dict() writes it (each item
-    an int, or a list of ints for a key that is a tuple) becomes the set of those keys.
-    VerificationError names the first item that is not a key.
+    A set as solve() gives it is taken as it is; a list as BlockProof.to_dict() writes it becomes
+    the set of those keys (result.certificate_from_json). VerificationError names the first item
+    that is not a key.
     """
-    if isinstance(cert, (set, frozenset)):
-        return frozenset(cert)
-    if isinstance(cert, (str, bytes, bytearray, dict)) or not isinstance(cert, Iterable):
-        raise VerificationError(
-            f"the certificate is not a set or list of position keys (a {type(cert).__name__})")
-    keys = set()
-    for i, item in enumerate(cert):
-        keys.add(_certificate_key(item, i))
-    return frozenset(keys)
-
-
-def _certificate_key(item: Any, i: int) -> Hashable:
-    if isinstance(item, int) and not isinstance(item, bool):
-        return item
-    if isinstance(item, (list, tuple)) and all(
-            isinstance(x, int) and not isinstance(x, bool) for x in item):
-        return tuple(item)
-    raise VerificationError(f"item {i} of the certificate is not a position key ({item!r:.60})")
+    return certificate_from_json(cert)
 
 
 def check_certificate(rules: Rules, start: Any, cert: Any) -> Verification:

@@ -77,6 +77,66 @@ def test_verify(capsys):
     assert code == 1 and json.loads(out)["ok"] is False
 
 
+def blocked_position(game):
+    """A seed, and a line of first legal moves from its deal (text, maybe empty), after which
+    the game is blocked."""
+    g, fixed = ss.get_game(game)
+    rules = g.rules(g.variant(**fixed))
+    for seed in range(3, 60):
+        pos, line = rules.start(ss.random_deal(seed)), []
+        while True:
+            after = " ".join(map(str, line))
+            if ss.solve(game, ss.random_deal(seed), after=after).blocked:
+                return seed, after
+            moves = rules.moves(pos)
+            if not moves or rules.won(pos):
+                break
+            line.append(moves[0])
+            pos = rules.apply(pos, moves[0])
+    raise AssertionError(f"no blocked position of {game}")
+
+
+@pytest.mark.parametrize("game", ["baroness-pysolfc", "fifteens-pysolfc"])
+def test_a_certificate_in_json_is_verified_from_the_file(capsys, tmp_path, game):
+    # Issue 44, item 2: `solve baroness-pysolfc --seed 3 --certificate --json` once died with a
+    # TypeError (its keys hold None); the JSON of a fifteens-pysolfc certificate (nested keys)
+    # was "not a position key" to verify.
+    seed, after = blocked_position(game)
+    code, out, err = run(capsys, "solve", game, "--seed", str(seed), "--after", after,
+                         "--certificate", "--json")
+    assert code == 1 and err == ""
+    data = json.loads(out)
+    assert data["proof"]["kind"] == "exhaustive" and data["proof"]["certificate"]
+    path = tmp_path / "answer.json"
+    path.write_text(out)
+    code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path))
+    assert code == 0 and out.startswith("VALID: the certificate is closed")
+    data["proof"]["certificate"] = data["proof"]["certificate"][:-1]
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path),
+                       "--json")
+    assert code == 1 and json.loads(out)["ok"] is False
+    assert run(capsys, "verify", game, "--seed", str(seed + 1), "--result", str(path))[0] == 1
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("not json", "is not the JSON of an answer"),
+    ("[1, 2]", "the result is a JSON object"),
+    ('{"game": "baroness"}', "the result has no status"),
+    ('{"game": "baroness", "status": "lost"}', "status is one of won, blocked, unknown"),
+    ('{"game": "baroness", "status": "won", "moves": "KS"}', "moves is a list of moves"),
+    ('{"game": "baroness", "status": "won", "moves": ["ZZ"]}', "the result's moves: move 1"),
+    ('{"game": "baroness", "status": "won", "colour": 1}', "unknown fields: colour"),
+    ('{"game": "baroness", "status": "blocked", "proof": {"kind": "exhaustive", "sentence": "",'
+     ' "certificate": [[1, {}]]}}', "item 0 of the certificate is not a position key"),
+])
+def test_a_result_that_is_not_one_is_named(capsys, tmp_path, text, needle):
+    path = tmp_path / "answer.json"
+    path.write_text(text)
+    code, out, err = run(capsys, "verify", "baroness", "--seed", "3", "--result", str(path))
+    assert code == 3 and out == "" and needle in err and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["solve", "elevens", "AS 2H"], "52 cards"),
     (["solve", "nosuchgame", "--seed", "1"], "unknown game"),
