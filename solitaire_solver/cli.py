@@ -16,7 +16,7 @@ from . import api, positions, pysolfc
 from .deal import Deal
 from .errors import SolitaireError
 from .games import GAMES, get_game, normalise
-from .result import Result, Status
+from .result import Result, Status, counted
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
 BAD_INPUT = 3
@@ -260,7 +260,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     print()
     if r.won:
         extra = f", score {r.score}" if r.score is not None else ""
-        print(f"WON in {len(r.moves)} moves{extra}:")
+        print(f"WON in {counted(len(r.moves), 'move')}{extra}:")
         for i, m in enumerate(r.moves, start=1):
             print(f"{i:3d}. {m}")
     elif r.blocked and r.proof is not None:
@@ -272,7 +272,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     else:
         print(f"UNKNOWN: {r.reason}")
     st = r.stats
-    print(f"({st.get('states', 0)} states, {st.get('seconds', 0.0) * 1000:.1f} ms)")
+    print(f"({counted(st.get('states', 0), 'state')}, {st.get('seconds', 0.0) * 1000:.1f} ms)")
     if "check" in st:
         print(f"check: {st['check']}")
     return EXIT[r.status]
@@ -319,6 +319,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         if a.blunder is not None:
             out["move"] = str(a.moves[a.blunder - 1])
             out["better"] = [str(m) for m in a.before.moves] if a.before else []
+        if a.blunder is not None or a.winnable is False:
+            # The proof of the block after the blunder, or (a deal never winnable) of the
+            # deal's: the text prints it too.
             out["proof"] = a.after.proof.to_dict() if a.after and a.after.proof else None
         if a.reason:
             out["reason"] = a.reason
@@ -351,17 +354,21 @@ def _write(path: str, text: str) -> None:
 def _cmd_show(args: argparse.Namespace) -> int:
     deal = _deal_text(args, args.deal)
     variant = _variant(args.option)
-    if args.svg or args.html:
+    if args.svg is not None or args.html is not None:
         from . import pictures
 
-        if args.svg:
+        # An empty path was once taken for no option at all, and the text printed instead.
+        for path, option in ((args.svg, "--svg"), (args.html, "--html")):
+            if path is not None:
+                _path(path, option)
+        if args.svg is not None:
             _write(args.svg, pictures.render_svg(args.game, deal, variant, after=args.after))
             print(f"wrote {args.svg}")
-        if not args.html:
+        if args.html is None:
             return 0
         r = api.solve(args.game, deal, after=args.after, **_limits(args), **variant)
         _write(args.html, pictures.render_html(args.game, deal, r, variant))
-        print(f"wrote {args.html}: {r.status.name}" + (f" in {len(r.moves)} moves" if r.won
+        print(f"wrote {args.html}: {r.status.name}" + (f" in {counted(len(r.moves), 'move')}" if r.won
                                                         else ""))
         return EXIT[r.status]
     p = positions.position(args.game, deal, after=args.after, **variant)
@@ -434,6 +441,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     if args.count is not None and args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
+    if args.out is not None:
+        _path(args.out, "--out")
     count = SURVEY_COUNT if args.count is None else args.count
     last = [0.0]
     drawn = [False]

@@ -12,7 +12,7 @@ from .cards import SUIT_SYMBOLS
 from .errors import SolitaireError
 from .games import Game, get_game
 from .moves import Move, parse_moves
-from .result import Result, Status
+from .result import Result, Status, counted
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
 
@@ -94,7 +94,8 @@ class Hint:
 
     def __str__(self) -> str:
         if self.move is not None:
-            return f"play {self.move} ({len(self.result.moves)} moves win from here)"
+            n = len(self.result.moves)
+            return f"play {self.move} ({counted(n, 'move')} win{'s' if n == 1 else ''} from here)"
         if self.result.won:
             return "the position is already won"
         return str(self.result)
@@ -143,7 +144,7 @@ class Analysis:
             return "the deal could never be won: " + (self.after.proof.sentence
                                                        if self.after and self.after.proof else "")
         if self.blunder is None:
-            return f"the line of {len(self.moves)} moves stays winnable"
+            return f"the line of {counted(len(self.moves), 'move')} stays winnable"
         assert self.before is not None and self.after is not None
         m = self.moves[self.blunder - 1]
         better = self.before.moves[0] if self.before.moves else None
@@ -176,7 +177,7 @@ def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> A
 
     def unknown(k: int) -> Analysis:
         return Analysis(g.name, line, None, decided=len(results),
-                        reason=f"after {k} moves: {results[k].reason}")
+                        reason=f"after {counted(k, 'move')}: {results[k].reason}")
 
     end = decide(len(line))
     if end is None:

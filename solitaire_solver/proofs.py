@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from .errors import VerificationError
 from .moves import Move
-from .result import BlockProof, Verification, certificate_from_json
+from .result import BlockProof, Verification, certificate_from_json, counted
 from .rules.base import Rules
 from .search import reference_search
 
@@ -29,11 +29,13 @@ def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
         line = " ".join(str(m) for m in out.moves)
         raise VerificationError(f"the deal can be won: {line}")
     if out.status == "exhausted":
-        return Verification(True, f"a re-search explored {out.states} positions, none won")
+        return Verification(True, f"a re-search explored {counted(out.states, 'position')}, "
+                                  "none won")
     if out.status == "limit-time":
         return Verification(None, f"not checked: the re-search reached the time limit "
-                            f"({max_seconds} s) after {out.states} positions")
-    return Verification(None, f"not checked: the re-search reached {max_states} states")
+                            f"({max_seconds} s) after {counted(out.states, 'position')}")
+    return Verification(None, "not checked: the re-search reached "
+                        f"{counted(int(max_states or 0), 'state')}")
 
 
 def certificate_keys(cert: Any) -> frozenset:
@@ -67,7 +69,8 @@ def check_certificate(rules: Rules, start: Any, cert: Any) -> Verification:
             if k not in seen:
                 seen.add(k)
                 todo.append(child)
-    return Verification(True, f"the certificate is closed: {len(seen)} positions, none won")
+    return Verification(True, f"the certificate is closed: {counted(len(seen), 'position')}, "
+                              "none won")
 
 
 # -- the best score ---------------------------------------------------------------------------------
@@ -155,7 +158,7 @@ def check_best_score(rules: Any, start: Any, claimed: int,
         raise VerificationError(
             f"{claimed} is not the best score: a line scores more ({out.score}): {line}")
     if out.status == "exhausted":
-        return Verification(True, f"{claimed} is the best score: a search of {out.states} "
-                                  "positions found no line scoring more")
+        return Verification(True, f"{claimed} is the best score: a search of "
+                                  f"{counted(out.states, 'position')} found no line scoring more")
     return Verification(None, f"not checked: the search for a better score reached "
-                              f"{max_states} states")
+                              f"{counted(int(max_states or 0), 'state')}")

@@ -27,6 +27,7 @@ from .deal import Deal
 from .errors import SolitaireError
 from .games import get_game, normalise
 from .games.base import Game
+from .result import counted
 
 #: PySolFC numbers run from 0 to BasicRandom.MAX_SEED (pysollib/pysolrandom.py: 20 digits).
 MAX_NUMBER = 10**20
@@ -281,7 +282,7 @@ def layout_text(layout: dict) -> str:
         lines.append("  waste: " + " ".join(layout["waste"]))
     if layout["game"] not in (96, 235):
         face = ", its top card face up" if layout["game"] in (38, 193) else ""
-        lines.append(f"  talon: {layout['talon']} cards{face}")
+        lines.append(f"  talon: {counted(layout['talon'], 'card')}{face}")
     return "\n".join(lines)
 
 

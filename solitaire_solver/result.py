@@ -105,6 +105,12 @@ def certificate_from_json(cert: Any) -> frozenset:
     return frozenset(keys)
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """A count with its noun, singular for one: `1 move`, `2 moves` (plural: the noun's plural
+    when it is not the noun and an s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 class Status(enum.Enum):
     WON = "won"
     BLOCKED = "blocked"
@@ -251,7 +257,8 @@ class Result:
 
     def __str__(self) -> str:
         if self.won:
-            return f"won in {len(self.moves)} moves: " + " ".join(str(m) for m in self.moves)
+            return (f"won in {counted(len(self.moves), 'move')}: "
+                    + " ".join(str(m) for m in self.moves))
         if self.blocked and self.proof:
             return "blocked: " + self.proof.sentence
         return "unknown: " + (self.reason or "a search limit was reached")

@@ -40,6 +40,20 @@ def test_winnable_seeds_then_verify(tmp_path):
     assert q.returncode == 1 and "line 1" in q.stdout
 
 
+def test_pysolfc_game_runs_its_own_examples():
+    # Issue 44, item 8: the docstring's Elevens line began with 5H+6C, where 6C is not showing.
+    import shlex
+
+    script = EXAMPLES / "pysolfc_game.py"
+    lines = [x.strip() for x in script.read_text().splitlines()
+             if x.strip().startswith("python examples/pysolfc_game.py")]
+    assert len(lines) == 2
+    for line in lines:
+        p = run(script, *shlex.split(line)[2:])
+        assert p.returncode == 0 and p.stderr == "", (line, p.stderr)
+        assert p.stdout.splitlines()[-1].startswith("play "), line
+
+
 def test_pysolfc_game_shows_the_layout_then_where_the_game_was_lost():
     # PySolFC's Monte Carlo number 3: pairing the Queens at move 2 loses (the fast check on both
     # backends; the script's own examples are Pyramid and Elevens).

@@ -307,6 +307,19 @@ def test_render_html_names_a_result_that_is_not_one(result):
         ss.render_html("pyramid", RENDER_DEAL, result)
 
 
+class _Status:
+    value = '"><script>alert(1)</script>'
+
+
+@pytest.mark.parametrize("status", ["won", _Status(), None])
+def test_render_html_names_a_status_that_is_not_one(status):
+    # Issue 44, item 8: a str status gave AttributeError; an object's value went unescaped into
+    # the page.
+    r = ss.Result("pyramid", status)
+    with pytest.raises(ss.SolitaireError, match="the result's status is a Status"):
+        ss.render_html("pyramid", RENDER_DEAL, r)
+
+
 def test_render_html_refuses_a_variant_that_is_no_dict():
     r = ss.solve("pyramid", RENDER_DEAL)
     with pytest.raises(ss.VariantError, match="not 'foo'"):

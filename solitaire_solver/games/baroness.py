@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ..cards import CARD_NAMES, card_index, value
 from ..deal import Deal, as_deal
 from ..errors import DealError, LayoutError, VerificationError
-from ..result import BlockProof
+from ..result import BlockProof, counted
 from ..rules.baroness import (
     DEAL,
     FIVE_DEALS,
@@ -20,7 +20,7 @@ from ..rules.baroness import (
     read_layout,
 )
 from ..rules.fourteen import count_word, rank_word
-from .base import CoreAnswer, Game, Option, parse_bool
+from .base import CoreAnswer, Game, Option, all_explored, parse_bool
 
 #: The core's aux word (_baroness.pyx): the deal moves played in the low DEAL_BITS, then, with
 #: to_empty, MOVED_BITS per pile holding its moved card + 1 (0: none).
@@ -155,14 +155,16 @@ class Baroness(Game):
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
         if answer.certificate is not None or answer.stats.get("backend") == "reference":
-            sentence = f"no line of play wins: all {states} reachable positions were explored"
+            sentence = all_explored(states)
         elif variant.get("to_empty"):
-            sentence = (f"no line of play wins: an exhaustive search explored {states} positions; "
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')}; "
                         "a card whose partners are all available leaves first (proved in "
                         "docs/baroness.md)")
         else:
             pruned = answer.stats.get("pruned", 0)
-            sentence = (f"no line of play wins: an exhaustive search explored {states} positions "
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')} "
                         f"and cut {pruned} more that no line can win (a pile holding too many "
                         "cards of two values totalling 13, or cards whose partners are all "
                         "covered); a card whose partners are all available leaves first "

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from ..deal import Deal, as_deal, deal_text
 from ..errors import VerificationError
-from ..result import BlockProof
+from ..result import BlockProof, counted
 from ..rules.fourteen import (
     FourteenRules,
     check_structural_fact,
@@ -18,7 +18,7 @@ from ..rules.fourteen import (
     structural_block,
     structural_sentence,
 )
-from .base import CoreAnswer, Game
+from .base import CoreAnswer, Game, all_explored
 
 
 class Fourteen(Game):
@@ -67,10 +67,10 @@ class Fourteen(Game):
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
         if answer.certificate is not None:
-            sentence = (f"no line of play wins: all {states} positions reachable from the deal "
-                        "were explored and none is won")
+            sentence = all_explored(states) + " and none is won"
         else:
-            sentence = (f"no line of play wins: an exhaustive search explored {states} positions, "
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')}, "
                         "skipping only lines that exact rules show cannot win (docs/fourteen.md)")
         return BlockProof(kind="exhaustive", sentence=sentence, states=states,
                           certificate=answer.certificate)

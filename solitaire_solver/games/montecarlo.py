@@ -18,7 +18,7 @@ from ..rules.montecarlo import (
     neighbours,
     read_layout,
 )
-from .base import CoreAnswer, Game, Option
+from .base import CoreAnswer, Game, Option, all_explored
 
 #: Every pair of neighbouring places (p < q).
 _NEIGHBOUR_PLACES = tuple((p, q) for p in range(PLACES) for q in range(p + 1, PLACES)
@@ -95,6 +95,5 @@ class MonteCarlo(Game):
         # The core prunes nothing: its search explores every reachable position.
         states = answer.stats.get("states", 0)
         return BlockProof(kind="exhaustive",
-                          sentence=f"no line of play wins: all {states} reachable positions were "
-                                   "explored",
+                          sentence=all_explored(states),
                           states=states, certificate=answer.certificate)
