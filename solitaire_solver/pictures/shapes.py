@@ -100,7 +100,8 @@ def slot_grid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
     d.squared(xs, y0, pos.stock, "stock")
     reserve = getattr(pos, "reserve", None)
     if reserve is not None:
-        yr = y0 + H + GAP + LABEL
+        # Below the stock as deep as it is at the start, so the reserve keeps its place.
+        yr = y0 + H + DEPTH * (52 - rules.slots) + GAP + LABEL
         d.label(xs, yr - 4, f"Reserve {len(reserve)} of {rules.reserve_size}")
         if not reserve:
             d.empty(xs, yr)
