@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import solitaire_solver
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -40,6 +42,7 @@ def test_winnable_seeds_then_verify(tmp_path):
     assert q.returncode == 1 and "line 1" in q.stdout
 
 
+@pytest.mark.core  # the Pyramid example's hint takes a minute on the pure-Python search
 def test_pysolfc_game_runs_its_own_examples():
     # Issue 44, item 8: the docstring's Elevens line began with 5H+6C, where 6C is not showing.
     import shlex
