@@ -2,7 +2,7 @@
 won, what to play next, and, given the moves made so far, where the game was lost.
 
     python examples/pysolfc_game.py pyramid 123456
-    python examples/pysolfc_game.py elevens 42 "5H+6C" "KS>R"
+    python examples/pysolfc_game.py elevens 42 "AS+TS" "KS>R"
 
 The answer is under the rules PySolFC plays (docs/pysolfc.md), so it holds for the game on its
 screen. Moves are written as in docs/notation.md.

@@ -23,5 +23,6 @@ for seed in range(start, stop):
         print(json.dumps({"seed": seed, "deal": str(deal), "moves": [str(m) for m in result.moves]}))
     elif result.status is ss.Status.UNKNOWN:
         unknown += 1  # not proved either way in 10 s: left out, but not called unwinnable
-print(f"{kept} of {stop - start} deals are winnable"
+total = stop - start
+print(f"{kept} of {total} deal{' is' if total == 1 else 's are'} winnable"
       + (f" ({unknown} undecided in 10 s a deal)" if unknown else ""), file=sys.stderr)

@@ -11,7 +11,7 @@ from .games import Game, resolve
 from .games.rules import replay
 from .moves import Move, parse_moves
 from .proofs import check_best_score
-from .result import BlockProof, Result, Status, Verification
+from .result import BlockProof, Result, Status, Verification, counted
 
 
 def verify(
@@ -69,12 +69,12 @@ def verify(
 
 def _count(moves: list) -> str:
     """The subject of a line's verdict: "line of 2 moves is", "line of 1 move is"."""
-    return f"line of {len(moves)} move{'' if len(moves) == 1 else 's'} is"
+    return f"line of {counted(len(moves), 'move')} is"
 
 
 def _line(moves: Any) -> str:
     moves = list(moves)
-    return f"{len(moves)} moves ({' '.join(map(str, moves))})" if moves else "no moves"
+    return f"{counted(len(moves), 'move')} ({' '.join(map(str, moves))})" if moves else "no moves"
 
 
 def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[int],
@@ -143,8 +143,8 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
     pos = replay(rules, d, moves, VerificationError, start)
     if not rules.won(pos):
         raise VerificationError(
-            f"the {_count(moves)} legal but does not win: {rules.cards_left(pos)} cards are "
-            "left"
+            f"the {_count(moves)} legal but does not win: "
+            f"{counted(rules.cards_left(pos), 'card')} left"
         )
     return Verification(True, f"the {_count(moves)} legal and wins")
 

@@ -17,7 +17,7 @@ from .deal import Deal
 from .engine.contract import DEFAULT_MEMORY_MB
 from .errors import SolitaireError, quoted
 from .games import GAMES, get_game, normalise
-from .result import Status
+from .result import Result, Status, counted
 from .solver import analyze, hint, solve
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
@@ -242,10 +242,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "(exit code as for solve)")
     _add_limits(w)
 
-    v = sub.add_parser("verify", help="check a winning line with the reference rules")
+    v = sub.add_parser("verify", help="check a winning line, or an answer of solve --json, with "
+                                      "the reference rules")
     _add_common(v)
     v.add_argument("deal_and_moves", nargs="*", metavar="DEAL MOVES",
                    help="the deal as one quoted argument (unless --file/--seed), then the moves")
+    v.add_argument("--result", metavar="PATH",
+                   help="check the answer `solve --json` printed (a file, or - for standard "
+                        "input) instead of moves")
 
     sub.add_parser("games", help="list the games, their aliases, variants and rules")
 
@@ -287,7 +291,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     out = [positions.position(args.game, deal, after=args.after, **variant).text, ""]
     if r.won:
         extra = f", score {r.score}" if r.score is not None else ""
-        out.append(f"WON in {len(r.moves)} moves{extra}:")
+        out.append(f"WON in {counted(len(r.moves), 'move')}{extra}:")
         out += [f"{i:3d}. {m}" for i, m in enumerate(r.moves, start=1)]
     elif r.blocked and r.proof is not None:
         out.append(f"BLOCKED: {r.proof.sentence}")
@@ -298,7 +302,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     else:
         out.append(f"UNKNOWN: {r.reason}")
     st = r.stats
-    out.append(f"({st.get('states', 0)} states, {st.get('seconds', 0.0) * 1000:.1f} ms)")
+    out.append(f"({counted(st.get('states', 0), 'state')}, {st.get('seconds', 0.0) * 1000:.1f} ms)")
     if "check" in st:
         out.append(f"check: {st['check']}")
     _say(args, "\n".join(out))
@@ -320,11 +324,12 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     return EXIT[h.result.status]
 
 
-def _deal_and_moves(args: argparse.Namespace) -> tuple[Any, list]:
+def _deal_and_moves(args: argparse.Namespace, deal_only: bool = False) -> tuple[Any, list]:
     words = list(args.deal_and_moves)
     if args.file is None and args.seed is None and args.pysolfc is None:
         if not words:
-            raise SolitaireError("give the deal (one quoted argument) and the moves")
+            raise SolitaireError("give the deal (one quoted argument)" +
+                                 ("" if deal_only else " and the moves"))
         deal, moves = words[0], words[1:]
         if moves and not any(ch.isspace() or ch == "," for ch in deal):
             # An unquoted deal: its first card was taken for the whole deal, the rest for moves.
@@ -345,6 +350,9 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
         if a.blunder is not None:
             out["move"] = str(a.moves[a.blunder - 1])
             out["better"] = [str(m) for m in a.before.moves] if a.before else []
+        if a.blunder is not None or a.winnable is False:
+            # The proof of the block after the blunder, or (a deal never winnable) of the
+            # deal's: the text prints it too.
             out["proof"] = a.after.proof.to_dict() if a.after and a.after.proof else None
         if a.reason:
             out["reason"] = a.reason
@@ -359,6 +367,13 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
     return 0 if a.winnable and a.blunder is None else 1
 
 
+def _path(path: str, option: str) -> str:
+    """A file path given to an option; an empty one is refused, not taken as "no file"."""
+    if not path.strip():
+        raise SolitaireError(f"{option} takes a file path, not {path!r}")
+    return path
+
+
 def _write(path: str, text: str) -> None:
     try:
         with open(path, "w", encoding="utf-8") as f:
@@ -370,17 +385,21 @@ def _write(path: str, text: str) -> None:
 def _cmd_show(args: argparse.Namespace) -> int:
     deal = _deal_text(args, args.deal)
     variant = _variant(args.option)
-    if args.svg or args.html:
+    if args.svg is not None or args.html is not None:
         from . import pictures
 
-        if args.svg:
+        # An empty path was once taken for no option at all, and the text printed instead.
+        for path, option in ((args.svg, "--svg"), (args.html, "--html")):
+            if path is not None:
+                _path(path, option)
+        if args.svg is not None:
             _write(args.svg, pictures.render_svg(args.game, deal, variant, after=args.after))
             print(f"wrote {args.svg}")
-        if not args.html:
+        if args.html is None:
             return 0
         r = solve(args.game, deal, after=args.after, **_limits(args), **variant)
         _write(args.html, pictures.render_html(args.game, deal, r, variant))
-        print(f"wrote {args.html}: {r.status.name}" + (f" in {len(r.moves)} moves" if r.won
+        print(f"wrote {args.html}: {r.status.name}" + (f" in {counted(len(r.moves), 'move')}" if r.won
                                                         else ""))
         return EXIT[r.status]
     p = positions.position(args.game, deal, after=args.after, **variant)
@@ -393,9 +412,33 @@ def _cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_result(path: str) -> Result:
+    """The Result a `solve --json` printed, read from a file or (`-`) standard input."""
+    if path == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(_path(path, "--result"), encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            raise SolitaireError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        d = json.loads(text)
+    except ValueError as e:
+        raise SolitaireError(f"{path} is not the JSON of an answer ({e})") from None
+    if isinstance(d, dict):
+        d.pop("pysolfc", None)  # what --pysolfc adds to solve's JSON: not part of the answer
+    return Result.from_dict(d)
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
-    deal, moves = _deal_and_moves(args)
-    verdict = api.verify(args.game, deal, moves, **_variant(args.option))
+    deal, moves = _deal_and_moves(args, args.result is not None)
+    answer: Any = moves
+    if args.result is not None:
+        if moves:
+            raise SolitaireError("give the moves or --result, not both")
+        answer = _read_result(args.result)
+    verdict = api.verify(args.game, deal, answer, **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))
@@ -429,6 +472,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     if args.count is not None and args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
+    if args.out is not None:
+        _path(args.out, "--out")
     count = SURVEY_COUNT if args.count is None else args.count
     last = [0.0]
     drawn = [False]

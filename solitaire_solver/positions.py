@@ -11,7 +11,7 @@ from .cards import SUIT_SYMBOLS
 from .games import Game, resolve
 from .games.rules import replay
 from .moves import Move, parse_moves
-from .result import Result
+from .result import Result, counted
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
 
@@ -93,7 +93,8 @@ class Hint:
 
     def __str__(self) -> str:
         if self.move is not None:
-            return f"play {self.move} ({len(self.result.moves)} moves win from here)"
+            n = len(self.result.moves)
+            return f"play {self.move} ({counted(n, 'move')} win{'s' if n == 1 else ''} from here)"
         if self.result.won:
             return "the position is already won"
         return str(self.result)
@@ -125,7 +126,7 @@ class Analysis:
             return "the deal could never be won: " + (self.after.proof.sentence
                                                        if self.after and self.after.proof else "")
         if self.blunder is None:
-            return f"the line of {len(self.moves)} moves stays winnable"
+            return f"the line of {counted(len(self.moves), 'move')} stays winnable"
         assert self.before is not None and self.after is not None
         m = self.moves[self.blunder - 1]
         better = self.before.moves[0] if self.before.moves else None

@@ -7,14 +7,13 @@ Game.check_proof.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
 from .engine.search import reference_search
 from .errors import VerificationError
 from .moves import Move
-from .result import BlockProof, Verification
+from .result import BlockProof, Verification, certificate_from_json, counted
 
 if TYPE_CHECKING:  # a runtime import would close a circle through games/
     from .games.rules import Rules
@@ -32,38 +31,23 @@ def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
         line = " ".join(str(m) for m in out.moves)
         raise VerificationError(f"the deal can be won: {line}")
     if out.status == "exhausted":
-        return Verification(True, f"a re-search explored {out.states} positions, none won")
+        return Verification(True, f"a re-search explored {counted(out.states, 'position')}, "
+                                  "none won")
     if out.status == "limit-time":
         return Verification(None, f"not checked: the re-search reached the time limit "
-                            f"({max_seconds} s) after {out.states} positions")
-    return Verification(None, f"not checked: the re-search reached {max_states} states")
+                            f"({max_seconds} s) after {counted(out.states, 'position')}")
+    return Verification(None, "not checked: the re-search reached "
+                        f"{counted(int(max_states or 0), 'state')}")
 
 
 def certificate_keys(cert: Any) -> frozenset:
     """The certificate as a set of position keys, read once so that every look-up is O(1).
 
-    A set as solve() gives it is taken as it is; a list as BlockProof.to_dict() writes it (each item
-    an int, or a list of ints for a key that is a tuple) becomes the set of those keys.
-    VerificationError names the first item that is not a key.
+    A set as solve() gives it is taken as it is; a list as BlockProof.to_dict() writes it becomes
+    the set of those keys (result.certificate_from_json). VerificationError names the first item
+    that is not a key.
     """
-    if isinstance(cert, (set, frozenset)):
-        return frozenset(cert)
-    if isinstance(cert, (str, bytes, bytearray, dict)) or not isinstance(cert, Iterable):
-        raise VerificationError(
-            f"the certificate is not a set or list of position keys (a {type(cert).__name__})")
-    keys = set()
-    for i, item in enumerate(cert):
-        keys.add(_certificate_key(item, i))
-    return frozenset(keys)
-
-
-def _certificate_key(item: Any, i: int) -> Hashable:
-    if isinstance(item, int) and not isinstance(item, bool):
-        return item
-    if isinstance(item, (list, tuple)) and all(
-            isinstance(x, int) and not isinstance(x, bool) for x in item):
-        return tuple(item)
-    raise VerificationError(f"item {i} of the certificate is not a position key ({item!r:.60})")
+    return certificate_from_json(cert)
 
 
 def check_certificate(rules: Rules, start: Any, cert: Any) -> Verification:
@@ -87,7 +71,8 @@ def check_certificate(rules: Rules, start: Any, cert: Any) -> Verification:
             if k not in seen:
                 seen.add(k)
                 todo.append(child)
-    return Verification(True, f"the certificate is closed: {len(seen)} positions, none won")
+    return Verification(True, f"the certificate is closed: {counted(len(seen), 'position')}, "
+                              "none won")
 
 
 # -- the best score ---------------------------------------------------------------------------------
@@ -175,7 +160,7 @@ def check_best_score(rules: Any, start: Any, claimed: int,
         raise VerificationError(
             f"{claimed} is not the best score: a line scores more ({out.score}): {line}")
     if out.status == "exhausted":
-        return Verification(True, f"{claimed} is the best score: a search of {out.states} "
-                                  "positions found no line scoring more")
+        return Verification(True, f"{claimed} is the best score: a search of "
+                                  f"{counted(out.states, 'position')} found no line scoring more")
     return Verification(None, f"not checked: the search for a better score reached "
-                              f"{max_states} states")
+                              f"{counted(int(max_states or 0), 'state')}")

@@ -27,6 +27,7 @@ from .deal import Deal
 from .errors import SolitaireError, quoted
 from .games import GAMES, get_game, normalise
 from .games.base import Game, PySolFCGame
+from .result import counted
 
 #: PySolFC numbers run from 0 to BasicRandom.MAX_SEED (pysollib/pysolrandom.py: 20 digits).
 MAX_NUMBER = 10**20
@@ -234,7 +235,7 @@ def layout_text(layout: dict) -> str:
         lines.append("  waste: " + " ".join(layout["waste"]))
     if not p.piles:
         face = ", its top card face up" if p.waste else ""
-        lines.append(f"  talon: {layout['talon']} cards{face}")
+        lines.append(f"  talon: {counted(layout['talon'], 'card')}{face}")
     return "\n".join(lines)
 
 

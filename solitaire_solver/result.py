@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .moves import Move
+from .errors import MoveError, VerificationError
+from .moves import Move, parse_moves
 
 
 class _Lazy:
@@ -33,6 +35,105 @@ class _Lazy:
     def __set__(self, obj: Any, value: Any) -> None:
         # not given: the empty value, as make_result stores it
         obj.__dict__[self.key] = self.empty() if value is self else value
+
+
+# -- position keys in JSON -------------------------------------------------------------------------
+# A certificate holds the reference rules' position keys. Every game's key is built of ints,
+# None (Baroness with to_empty: a pile with no card moved onto it) and tuples of those, nested
+# (Fifteens under PySolFC's rules: the rows' values), and JSON writes each exactly: a tuple as a
+# list, None as null. Nothing else is a key part, so a list read back is a tuple again.
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def key_to_json(key: Hashable) -> Any:
+    """A position key as JSON values: each tuple (nested ones too) a list; ints and None stay.
+    TypeError for any other part, which no game's key has."""
+    if type(key) is tuple:  # the common case first: a certificate holds up to millions of keys
+        return [x if type(x) is int or x is None else key_to_json(x) for x in key]
+    if _is_int(key) or key is None:
+        return key
+    if isinstance(key, tuple):
+        return [key_to_json(x) for x in key]
+    raise TypeError(f"a position key is built of ints, None and tuples, not {key!r:.60}")
+
+
+def key_from_json(item: Any) -> Hashable:
+    """The position key that key_to_json wrote as `item` (a list, or a tuple, read as a tuple).
+    TypeError for anything that is not such a key."""
+    if type(item) is list:  # the common case first, as in key_to_json
+        return tuple([x if type(x) is int or x is None else key_from_json(x) for x in item])
+    if _is_int(item) or item is None:
+        return item
+    if isinstance(item, (list, tuple)):
+        return tuple(key_from_json(x) for x in item)
+    raise TypeError(f"{item!r:.60}")
+
+
+def key_order(key: Any) -> tuple:
+    """A sort key ordering every position key (or its JSON form): None first, then ints by
+    value, then tuples item by item, a tuple before the longer ones it begins. Python's own
+    order compares None with an int (TypeError).
+
+    The sort key is one flat tuple of ints (each part a type mark and its value, a tuple's
+    items closed by -1): tuples of ints compare much faster than nested tuples."""
+    out: list[int] = []
+    _order_parts(key, out)
+    return tuple(out)
+
+
+def _order_parts(key: Any, out: list[int]) -> None:
+    if key is None:
+        out.append(0)
+    elif isinstance(key, (tuple, list)):
+        out.append(2)
+        for x in key:
+            _order_parts(x, out)
+        out.append(-1)  # below every mark: a tuple sorts before the longer ones it begins
+    else:
+        out += (1, key)
+
+
+def certificate_to_json(cert: Iterable) -> list:
+    """A certificate's keys as a JSON list in one order (key_order), so that the same set is
+    always written alike."""
+    keys = list(cert)
+    try:
+        # Python's own order, where it can compare the keys (ints, tuples of ints), is
+        # key_order's: two keys compare at their first unequal part, which it orders as
+        # key_order does unless their types differ, and then it raises TypeError.
+        keys.sort()
+    except TypeError:
+        keys.sort(key=key_order)
+    if all(type(k) is int for k in keys):
+        return keys
+    return [key_to_json(k) for k in keys]
+
+
+def certificate_from_json(cert: Any) -> frozenset:
+    """The set of position keys a certificate lists: a set or frozenset as solve() gives it, or
+    a list as BlockProof.to_dict() writes it. VerificationError names the first item that is
+    not a key."""
+    if isinstance(cert, (set, frozenset)):
+        return frozenset(cert)
+    if isinstance(cert, (str, bytes, bytearray, dict)) or not isinstance(cert, Iterable):
+        raise VerificationError(
+            f"the certificate is not a set or list of position keys (a {type(cert).__name__})")
+    keys = set()
+    for i, item in enumerate(cert):
+        try:
+            keys.add(key_from_json(item))
+        except TypeError:
+            raise VerificationError(
+                f"item {i} of the certificate is not a position key ({item!r:.60})") from None
+    return frozenset(keys)
+
+
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """A count with its noun, singular for one: `1 move`, `2 moves` (plural: the noun's plural
+    when it is not the noun and an s)."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 class Status(enum.Enum):
@@ -77,9 +178,20 @@ class BlockProof:
         if self.details:
             d["details"] = self.details
         if self.certificate is not None:
-            d["certificate"] = sorted([list(k) if isinstance(k, tuple) else k
-                                       for k in self.certificate])
+            d["certificate"] = certificate_to_json(self.certificate)
         return d
+
+    @classmethod
+    def from_dict(cls, d: Any) -> BlockProof:
+        """The proof to_dict() wrote (as JSON reads it back: its certificate the set of the
+        reference rules' keys). VerificationError names what is missing or of the wrong type."""
+        r = _Reader(d, "the proof", ("kind", "sentence"),
+                    ("moves", "position", "states", "details", "certificate"))
+        cert = d.get("certificate")
+        return cls(kind=r.text("kind"), sentence=r.text("sentence"), moves=r.moves("moves"),
+                   position=r.text("position"), states=r.number("states", 0),
+                   certificate=None if cert is None else certificate_from_json(cert),
+                   details=r.mapping("details"))
 
 
 @dataclass(frozen=True)
@@ -137,9 +249,41 @@ class Result:
     def to_json(self, **kwargs) -> str:
         return json.dumps(self.to_dict(), **kwargs)
 
+    @classmethod
+    def from_dict(cls, d: Any) -> Result:
+        """The Result to_dict() wrote, as JSON reads it back, for verify() to check.
+        VerificationError names what is missing or of the wrong type."""
+        r = _Reader(d, "the result", ("game", "status"),
+                    ("variant", "objective", "moves", "proof", "stats", "score", "reason",
+                     "after"))
+        try:
+            status = Status(d["status"])
+        except ValueError:
+            raise VerificationError(f"the result's status is one of won, blocked, unknown, not "
+                                    f"{d['status']!r:.60}") from None
+        proof = d.get("proof")
+        return make_result(
+            r.text("game"), status, moves=r.moves("moves"),
+            proof=None if proof is None else BlockProof.from_dict(proof),
+            stats=r.mapping("stats"), variant=r.mapping("variant"),
+            objective=r.text("objective", "decide"), score=r.number("score", None),
+            reason=r.text("reason"), after=r.moves("after"))
+
+    @classmethod
+    def from_json(cls, text: str) -> Result:
+        """The Result to_json() wrote. VerificationError for text that is not one."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise VerificationError(f"a result's JSON is text, not {text!r:.60}")
+        try:
+            d = json.loads(text)
+        except ValueError as e:
+            raise VerificationError(f"the result is not JSON ({e})") from None
+        return cls.from_dict(d)
+
     def __str__(self) -> str:
         if self.won:
-            return f"won in {len(self.moves)} moves: " + " ".join(str(m) for m in self.moves)
+            return (f"won in {counted(len(self.moves), 'move')}: "
+                    + " ".join(str(m) for m in self.moves))
         if self.blocked and self.proof:
             return "blocked: " + self.proof.sentence
         return "unknown: " + (self.reason or "a search limit was reached")
@@ -157,6 +301,52 @@ def make_result(game: str, status: Status, *, moves: tuple = (),
                         variant={} if variant is None else variant, objective=objective,
                         score=score, reason=reason, after=after)
     return out
+
+
+class _Reader:
+    """The fields of a dict read back from JSON, each checked for its type (VerificationError
+    naming the field)."""
+
+    def __init__(self, d: Any, what: str, needed: tuple[str, ...], optional: tuple[str, ...]):
+        if not isinstance(d, dict):
+            raise VerificationError(f"{what} is a JSON object, not {d!r:.60}")
+        missing = [k for k in needed if k not in d]
+        if missing:
+            raise VerificationError(f"{what} has no {', '.join(missing)}")
+        unknown = sorted(set(d) - set(needed) - set(optional), key=str)
+        if unknown:
+            raise VerificationError(f"{what} has unknown fields: {', '.join(map(str, unknown))}")
+        self.d, self.what = d, what
+
+    def _bad(self, name: str, kind: str) -> VerificationError:
+        return VerificationError(f"{self.what}'s {name} is {kind}, not {self.d[name]!r:.60}")
+
+    def text(self, name: str, default: str = "") -> str:
+        v = self.d.get(name, default)
+        if not isinstance(v, str):
+            raise self._bad(name, "text")
+        return v
+
+    def number(self, name: str, default: Optional[int]) -> Any:
+        v = self.d.get(name, default)
+        if not (_is_int(v) or v is default is None):
+            raise self._bad(name, "a whole number")
+        return v
+
+    def mapping(self, name: str) -> dict:
+        v = self.d.get(name, {})
+        if not isinstance(v, dict):
+            raise self._bad(name, "a JSON object")
+        return v
+
+    def moves(self, name: str) -> tuple[Move, ...]:
+        v = self.d.get(name, [])
+        if not isinstance(v, list) or not all(isinstance(m, str) for m in v):
+            raise self._bad(name, "a list of moves as text")
+        try:
+            return tuple(parse_moves(v))
+        except MoveError as e:
+            raise VerificationError(f"{self.what}'s {name}: {e}") from None
 
 
 @dataclass(frozen=True)

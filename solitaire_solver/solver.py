@@ -21,7 +21,7 @@ from .games.base import CoreAnswer
 from .games.rules import replay
 from .moves import Move, from_codes, parse_moves
 from .positions import Analysis, Hint
-from .result import Result, Status, Verification, make_result
+from .result import Result, Status, Verification, counted, make_result
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
 
@@ -177,7 +177,7 @@ class Solver:
 
         def unknown(k: int) -> Analysis:
             return Analysis(g.name, line, None, decided=len(results),
-                            reason=f"after {k} moves: {results[k].reason}")
+                            reason=f"after {counted(k, 'move')}: {results[k].reason}")
 
         end = decide(len(line))
         if end is None:

@@ -2,6 +2,7 @@
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -80,6 +81,68 @@ def test_verify(capsys):
     assert code == 1 and json.loads(out)["ok"] is False
 
 
+def blocked_position(game):
+    """A seed, and a line of random legal moves from its deal (text, maybe empty), after which
+    the game is blocked, shown within 20,000 positions (both backends decide it quickly)."""
+    g, fixed = ss.get_game(game)
+    rules = g.rules(g.variant(**fixed))
+    for seed in range(3, 60):
+        rng = random.Random(seed)
+        pos, line = rules.start(ss.random_deal(seed)), []
+        for _ in range(10):
+            after = " ".join(map(str, line))
+            if ss.solve(game, ss.random_deal(seed), after=after, max_states=20000).blocked:
+                return seed, after
+            for _ in range(6):
+                moves = rules.moves(pos)
+                if not moves or rules.won(pos):
+                    break
+                line.append(rng.choice(moves))
+                pos = rules.apply(pos, line[-1])
+    raise AssertionError(f"no blocked position of {game}")
+
+
+@pytest.mark.parametrize("game", ["baroness-pysolfc", "fifteens-pysolfc"])
+def test_a_certificate_in_json_is_verified_from_the_file(capsys, tmp_path, game):
+    # Issue 44, item 2: `solve baroness-pysolfc --seed 3 --certificate --json` once died with a
+    # TypeError (its keys hold None); the JSON of a fifteens-pysolfc certificate (nested keys)
+    # was "not a position key" to verify.
+    seed, after = blocked_position(game)
+    code, out, err = run(capsys, "solve", game, "--seed", str(seed), "--after", after,
+                         "--certificate", "--json", "--max-states", "20000")
+    assert code == 1 and err == ""
+    data = json.loads(out)
+    assert data["proof"]["kind"] == "exhaustive" and data["proof"]["certificate"]
+    path = tmp_path / "answer.json"
+    path.write_text(out)
+    code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path))
+    assert code == 0 and out.startswith("VALID: the certificate is closed")
+    data["proof"]["certificate"] = data["proof"]["certificate"][:-1]
+    path.write_text(json.dumps(data))
+    code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path),
+                       "--json")
+    assert code == 1 and json.loads(out)["ok"] is False
+    assert run(capsys, "verify", game, "--seed", str(seed + 1), "--result", str(path))[0] == 1
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("not json", "is not the JSON of an answer"),
+    ("[1, 2]", "the result is a JSON object"),
+    ('{"game": "baroness"}', "the result has no status"),
+    ('{"game": "baroness", "status": "lost"}', "status is one of won, blocked, unknown"),
+    ('{"game": "baroness", "status": "won", "moves": "KS"}', "moves is a list of moves"),
+    ('{"game": "baroness", "status": "won", "moves": ["ZZ"]}', "the result's moves: move 1"),
+    ('{"game": "baroness", "status": "won", "colour": 1}', "unknown fields: colour"),
+    ('{"game": "baroness", "status": "blocked", "proof": {"kind": "exhaustive", "sentence": "",'
+     ' "certificate": [[1, {}]]}}', "item 0 of the certificate is not a position key"),
+])
+def test_a_result_that_is_not_one_is_named(capsys, tmp_path, text, needle):
+    path = tmp_path / "answer.json"
+    path.write_text(text)
+    code, out, err = run(capsys, "verify", "baroness", "--seed", "3", "--result", str(path))
+    assert code == 3 and out == "" and needle in err and err.count("\n") == 1
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["solve", "elevens", "AS 2H"], "52 cards"),
     (["solve", "nosuchgame", "--seed", "1"], "unknown game"),
@@ -91,6 +154,12 @@ def test_verify(capsys):
     (["verify", "elevens", "--seed", "1", "5H+ZZ"], "move 1"),
     (["solve", "elevens", "--seed", "x"], "invalid int"),
     (["frobnicate"], "invalid choice"),
+    # An empty path was once taken for no option: show printed the text, survey kept no file.
+    (["show", "elevens", "--seed", "1", "--svg", ""], "--svg takes a file path, not ''"),
+    (["show", "elevens", "--seed", "1", "--html", ""], "--html takes a file path, not ''"),
+    (["show", "elevens", "--seed", "1", "--svg", " ", "--html", "p.html"], "--svg takes"),
+    (["survey", "elevens", "--count", "2", "--out", ""], "--out takes a file path, not ''"),
+    (["verify", "elevens", "--seed", "1", "--result", ""], "--result takes a file path"),
 ])
 def test_bad_input_is_one_line_and_exit_3(capsys, argv, needle):
     try:
@@ -100,6 +169,66 @@ def test_bad_input_is_one_line_and_exit_3(capsys, argv, needle):
     out, err = capsys.readouterr()
     assert code == 3
     assert needle in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_survey_refuses_an_empty_out():
+    with pytest.raises(ss.SolitaireError, match="out is the path of a survey file, not ''"):
+        ss.survey("elevens", seeds=range(2), out="")
+
+
+def test_analyze_json_of_a_deal_never_winnable_gives_the_proof(capsys):
+    # Issue 44, item 8: the text printed the proof of the deal's block, the JSON dropped it.
+    seed = seed_with(ss.Status.BLOCKED)
+    r = ss.solve("elevens", ss.random_deal(seed))
+    first = str(r.proof.moves[0])
+    code, out, _ = run(capsys, "analyze", "elevens", "--seed", str(seed), first)
+    assert code == 1 and r.proof.sentence in out
+    code, out, _ = run(capsys, "analyze", "elevens", "--seed", str(seed), first, "--json")
+    data = json.loads(out)
+    assert code == 1 and data["winnable"] is False and data["blunder"] is None
+    assert data["proof"] == r.proof.to_dict()
+
+
+def test_one_is_singular(capsys):
+    # Issue 44, item 8: "won in 1 moves", "1 positions".
+    deal = ss.random_deal(3)
+    line = ss.solve("elevens", deal).moves
+    before_last = " ".join(map(str, line[:-1]))
+    code, out, _ = run(capsys, "solve", "elevens", "--seed", "3", "--after", before_last)
+    assert code == 0 and "WON in 1 move:" in out
+    assert str(ss.solve("elevens", deal, after=line[:-1])).startswith("won in 1 move: ")
+    assert "(1 move wins from here)" in str(ss.hint("elevens", deal, after=line[:-1]))
+    assert str(ss.analyze("elevens", deal, line[:1])) == "the line of 1 move stays winnable"
+    assert "after 1 move</title>" in ss.render_svg("elevens", deal, after=line[:1])
+    page = ss.render_html("elevens", deal, ss.solve("elevens", deal, after=line[:-1]))
+    assert "From the position after 1 move:" not in page and "Won in 1 move." in page
+    page = ss.render_html("elevens", deal, ss.solve("elevens", deal, after=line[:1]))
+    assert "From the position after 1 move:" in page
+    v = ss.verify("fourteen", ss.random_deal(1), ss.BlockProof(kind="exhaustive", sentence=""),
+                  max_states=1)
+    assert v.reason == "not checked: the re-search reached 1 state"
+    # A stuck position: the one position reachable, its certificate of one key.
+    g, _ = ss.get_game("fourteen")
+    rules = g.rules({})
+    for seed in range(50):
+        d = ss.random_deal(seed)
+        pos, stuck = rules.start(d), []
+        while rules.moves(pos):
+            stuck.append(rules.moves(pos)[-1])
+            pos = rules.apply(pos, stuck[-1])
+        if not rules.won(pos):
+            break
+    r = ss.solve("fourteen", d, after=stuck, certificate=True)
+    assert r.proof.sentence.startswith("no line of play wins: the only reachable position was "
+                                       "explored")
+    assert ss.verify("fourteen", d, r).reason == "the certificate is closed: 1 position, none won"
+    r = ss.solve("fourteen", d, after=stuck)
+    assert "explored 1 position," in r.proof.sentence
+    v = ss.verify("fourteen", d, ss.BlockProof(kind="exhaustive", sentence=""), after=stuck)
+    assert v.reason == "a re-search explored 1 position, none won"
+    texts = [ss.position("elevens", deal, after=line[:k]).text for k in range(len(line))]
+    assert any("stock: 1 card, next" in t for t in texts)
+    assert not any("stock: 1 cards" in t for t in texts)
 
 
 def test_games_lists_every_game(capsys):

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import solitaire_solver
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -38,6 +40,21 @@ def test_winnable_seeds_then_verify(tmp_path):
     f.write_text(json.dumps(entry) + "\n")
     q = run(EXAMPLES / "verify_file.py", "elevens", f)
     assert q.returncode == 1 and "line 1" in q.stdout
+
+
+@pytest.mark.core  # the Pyramid example's hint takes a minute on the pure-Python search
+def test_pysolfc_game_runs_its_own_examples():
+    # Issue 44, item 8: the docstring's Elevens line began with 5H+6C, where 6C is not showing.
+    import shlex
+
+    script = EXAMPLES / "pysolfc_game.py"
+    lines = [x.strip() for x in script.read_text().splitlines()
+             if x.strip().startswith("python examples/pysolfc_game.py")]
+    assert len(lines) == 2
+    for line in lines:
+        p = run(script, *shlex.split(line)[2:])
+        assert p.returncode == 0 and p.stderr == "", (line, p.stderr)
+        assert p.stdout.splitlines()[-1].startswith("play "), line
 
 
 def test_pysolfc_game_shows_the_layout_then_where_the_game_was_lost():

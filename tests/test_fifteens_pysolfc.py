@@ -23,6 +23,7 @@ from solitaire_solver.games.fifteens_pysolfc.rules import (
     clears,
     frozen_and_free,
 )
+from solitaire_solver.games.rules import replay
 from solitaire_solver.moves import Move
 from solitaire_solver.pysolfc import pysolfc_preset
 
@@ -117,7 +118,7 @@ def test_a_reserve_that_can_never_clear_is_blocked_with_a_checked_proof():
     assert res.status is ss.Status.BLOCKED
     assert ss.verify("fifteens-pysolfc", deal, res).ok
     cert = res.proof.certificate
-    start = R.key(ss.api.replay(R, deal, after))
+    start = R.key(replay(R, deal, after))
     assert start in cert and len(cert) == res.proof.states
     torn = cert - {max(cert - {start})}
     assert not ss.verify("fifteens-pysolfc", deal, replace(res.proof, certificate=torn),

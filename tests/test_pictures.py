@@ -18,17 +18,25 @@ from solitaire_solver.pictures import SHAPES
 
 SVG = "{http://www.w3.org/2000/svg}"
 
-# Every game, and the variants that change what is on the table.
-CASES = [(g.name, {}) for g in ss.GAMES] + [
+# Every game and preset (elevens-pysolfc and tens-pysolfc have a reserve), and the variants that
+# change what is on the table.
+CASES = [(name, {}) for name in dict.fromkeys(n for g in ss.GAMES for n in (g.name, *g.presets))
+         ] + [
     ("nestor", {"reserve": "open"}),
     ("pyramid", {"passes": 1, "goal": "pyramid"}),
 ]
+CASE_IDS = [f"{g}-{'-'.join(f'{k}={v}' for k, v in v.items())}" for g, v in CASES]
+
+
+def rules_of(game: str, variant: dict):
+    """The reference rules of a game, alias or preset, under the variant given."""
+    g, fixed = ss.get_game(game)
+    return g.rules(g.variant(**{**fixed, **variant}))
 
 
 def random_line(game: str, variant: dict, deal: ss.Deal, steps: int, seed: int) -> list:
     """A line of random legal moves (reference rules), ending early when no move is left."""
-    g, _ = ss.get_game(game)
-    rules = g.rules(g.variant(**variant))
+    rules = rules_of(game, variant)
     pos = rules.start(deal)
     rng = random.Random(seed)
     line = []
@@ -43,8 +51,7 @@ def random_line(game: str, variant: dict, deal: ss.Deal, steps: int, seed: int) 
 
 
 def cards_in_play(game: str, variant: dict, deal: ss.Deal, line: list) -> Counter:
-    g, _ = ss.get_game(game)
-    pos = replay(g.rules(g.variant(**variant)), deal, line)
+    pos = replay(rules_of(game, variant), deal, line)
     return Counter(CARD_NAMES[c] for c in range(52) if not pos.removed >> c & 1)
 
 
@@ -59,8 +66,7 @@ def test_every_game_has_a_shape():
         assert g.picture in SHAPES, g.name
 
 
-@pytest.mark.parametrize(("game", "variant"), CASES,
-                         ids=[f"{g}-{'-'.join(f'{k}={v}' for k, v in v.items())}" for g, v in CASES])
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=CASE_IDS)
 def test_the_svg_names_every_card_in_play_once(game, variant):
     for seed in range(6):
         deal = ss.Deal.from_seed(seed)
@@ -79,6 +85,40 @@ def test_the_svg_names_every_card_in_play_once(game, variant):
                     assert titles == [pretty(CARD_NAMES.index(e.get("data-card")))]
                 else:
                     assert titles == []
+
+
+@pytest.mark.parametrize(("game", "variant"), CASES, ids=CASE_IDS)
+def test_every_html_frame_names_every_card_in_play_once(game, variant):
+    # Issue 44, item 3: under elevens-pysolfc and tens-pysolfc a card put into the reserve
+    # (`KC>R`) was drawn nowhere, in the SVG and in every frame of the page after it.
+    g, fixed = ss.get_game(game)
+    var = g.variant(**{**fixed, **variant})
+    for seed in range(3):
+        deal = ss.Deal.from_seed(seed)
+        line = random_line(game, variant, deal, 40, seed)
+        # A line to step through, drawn as the page draws a best-score line that does not win.
+        r = ss.Result(g.name, ss.Status.WON, moves=tuple(line), variant=var)
+        svgs = frames(ss.render_html(game, deal, r))
+        assert len(svgs) == len(line) + 1
+        for k, svg in enumerate(svgs):
+            assert Counter(e.get("data-card") for e in drawn_cards(svg)) == cards_in_play(
+                game, variant, deal, line[:k]), (seed, k)
+
+
+def test_a_card_in_the_reserve_is_drawn_there():
+    deal = ss.Deal.from_seed(0)
+    for game in ("elevens-pysolfc", "tens-pysolfc"):
+        rules = rules_of(game, {})
+        pos, line = rules.start(deal), []
+        while not pos.reserve:
+            moves = rules.moves(pos)
+            m = next((m for m in moves if m.reserve), moves[0])
+            line.append(m)
+            pos = rules.apply(pos, m)
+        places = {e.get("data-card"): e.get("data-place")
+                  for e in drawn_cards(ss.render_svg(game, deal, after=line))}
+        assert len(places) == 52
+        assert [places[CARD_NAMES[c]] for c in pos.reserve] == ["reserve"] * len(pos.reserve)
 
 
 def test_the_marked_cards_are_the_moves_cards():
@@ -265,6 +305,19 @@ def test_render_html_names_a_result_that_is_not_one(result):
     with pytest.raises(ss.SolitaireError, match=rf"result is what solve\(\) returned .*not "
                                                 rf"{re.escape(repr(result))}"):
         ss.render_html("pyramid", RENDER_DEAL, result)
+
+
+class _Status:
+    value = '"><script>alert(1)</script>'
+
+
+@pytest.mark.parametrize("status", ["won", _Status(), None])
+def test_render_html_names_a_status_that_is_not_one(status):
+    # Issue 44, item 8: a str status gave AttributeError; an object's value went unescaped into
+    # the page.
+    r = ss.Result("pyramid", status)
+    with pytest.raises(ss.SolitaireError, match="the result's status is a Status"):
+        ss.render_html("pyramid", RENDER_DEAL, r)
 
 
 def test_render_html_refuses_a_variant_that_is_no_dict():

@@ -13,7 +13,8 @@ from solitaire_solver.deal import Deal
 from solitaire_solver.engine.backend import core_module
 from solitaire_solver.games import GAMES, get_game
 from solitaire_solver.games.pyramid.game import waiting_sentence
-from solitaire_solver.result import BlockProof
+from solitaire_solver.games.rules import replay
+from solitaire_solver.result import BlockProof, Result, key_to_json
 
 PYRAMID, _ = get_game("pyramid")
 
@@ -226,3 +227,83 @@ def test_slot_stuck_sentence_names_the_showing_cards(game):
     other = next(n for n in CARD_NAMES if n not in r.proof.sentence)
     forged = dataclasses.replace(r.proof, sentence=r.proof.sentence.replace(showing[0], other, 1))
     assert ss.verify(game, deal, forged).ok is False
+
+
+# -- certificates in JSON (issue 44, item 2) --------------------------------------------------------
+# Every game's and preset's certificate, written by to_json() and read back by from_json(), is the
+# same set of the reference rules' keys and checks; one key fewer does not. Baroness with to_empty
+# keys hold None (to_json once failed sorting them), Fifteens under PySolFC's rules nested tuples
+# (verify once called the JSON form "not a position key").
+
+EVERY_NAME = list(dict.fromkeys(n for g in GAMES for n in (g.name, *g.presets)))
+
+
+def _certified_json(name: str):
+    """A BLOCKED result with a certificate, from a deal's start or a random line's position."""
+    import random
+
+    g, fixed = ss.get_game(name)
+    rules = g.rules(g.variant(**fixed))
+    for seed in range(40):
+        deal = Deal.from_seed(seed)
+        rng = random.Random(seed)
+        pos, line = rules.start(deal), []
+        for _ in range(10):
+            r = ss.solve(name, deal, after=line, certificate=True, max_states=20000)
+            if r.blocked and r.proof.certificate is not None and r.proof.states > 1:
+                return deal, r
+            for _ in range(6):
+                moves = rules.moves(pos)
+                if not moves or rules.won(pos):
+                    break
+                line.append(rng.choice(moves))
+                pos = rules.apply(pos, line[-1])
+    raise AssertionError(f"no certified block for {name}")
+
+
+@pytest.mark.parametrize("name", EVERY_NAME)
+def test_every_certificate_survives_json_and_checks(name):
+    import json
+
+    deal, r = _certified_json(name)
+    text = r.to_json()
+    back = Result.from_json(text)
+    assert back.proof.certificate == r.proof.certificate
+    assert back.to_dict() == r.to_dict() and back.after == r.after
+    assert ss.verify(name, deal, back).ok is True
+    # The listed keys checked as an exhaustive proof (a forced line's proof checks its line).
+    listed = json.loads(text)["proof"]["certificate"]
+    rules = ss.get_game(name)[0].rules(back.variant)
+    start_key = key_to_json(rules.key(replay(rules, deal, back.after)))
+    for cert in (listed, back.proof.certificate):
+        v = ss.verify(name, deal, BlockProof(kind="exhaustive", sentence="", certificate=cert),
+                      after=back.after)
+        assert v.ok is True, v
+    # Tampered: one key other than the start's left out.
+    dropped = next(k for k in reversed(listed) if k != start_key)
+    fewer = [k for k in listed if k != dropped]
+    v = ss.verify(name, deal, BlockProof(kind="exhaustive", sentence="", certificate=fewer),
+                  after=back.after)
+    assert v.ok is False and "certificate" in v.reason
+    if r.proof.kind == "exhaustive":
+        data = json.loads(text)
+        data["proof"]["certificate"] = fewer
+        assert ss.verify(name, deal, Result.from_json(json.dumps(data))).ok is False
+
+
+@pytest.mark.parametrize("name", EVERY_NAME)
+def test_every_answer_survives_json_and_checks(name):
+    # Won lines, forced lines and structural proofs read back from JSON check as they were.
+    checked = set()
+    for seed in range(6):
+        deal = Deal.from_seed(seed)
+        r = ss.solve(name, deal, max_states=20000)
+        if r.status is ss.Status.UNKNOWN:
+            continue
+        back = Result.from_json(r.to_json())
+        assert back.to_dict() == r.to_dict()
+        v = ss.verify(name, deal, back, max_states=20000)
+        assert v.ok is not False, (seed, v)
+        if v.ok:
+            checked.add(r.proof.kind if r.proof else "won")
+    assert checked, name

@@ -299,6 +299,25 @@ def test_a_move_of_a_kind_the_rules_never_play_says_so(game):
     assert "move no card onto a pile" in ss.verify(game, ss.random_deal(1), ["KD>3"]).reason
 
 
+def test_a_pile_move_refused_names_every_game_that_plays_one():
+    # Issue 44, item 8: the refusal of KS>1 named only Baroness, though fifteens-pysolfc moves
+    # the reserve's top card onto a row.
+    playing, refusing = set(), []
+    for g in ss.GAMES:
+        for name in (g.name, *g.presets):
+            fixed = ss.get_game(name)[1]
+            rules = g.rules(g.variant(**fixed))
+            if rules.pile_moves:
+                playing.add(name)
+            else:
+                refusing.append(name)
+    assert {"baroness-pysolfc", "fifteens-pysolfc"} <= playing
+    for name in refusing:
+        reason = ss.verify(name, ss.random_deal(1), ["KS>1"]).reason
+        assert "move no card onto a pile" in reason
+        assert all(other in reason for other in playing), (name, reason)
+
+
 def test_small_input_slips(capsys):
     # Before: a BOM was read as part of the first card; a bad deal in survey(deals=...) was not
     # named; certificate="no" counted as true; -o passes=1 -o passes=2 kept the last silently.

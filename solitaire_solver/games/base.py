@@ -11,9 +11,15 @@ from ..engine.search import reference_search
 from ..errors import LayoutError, SolitaireError, VariantError, VerificationError
 from ..moves import Move, from_codes
 from ..proofs import check_exhaustive
-from ..result import BlockProof, Result, Status, Verification, make_result
+from ..result import BlockProof, Result, Status, Verification, counted, make_result
 from .rules import Rules
 
+
+def all_explored(states: int) -> str:
+    """The sentence of an exhaustive proof that explored every reachable position."""
+    if states == 1:
+        return "no line of play wins: the only reachable position was explored"
+    return f"no line of play wins: all {states} reachable positions were explored"
 
 @dataclass(frozen=True)
 class Option:
@@ -323,11 +329,11 @@ class Game:
         """The proof of a block after a search found no win."""
         states = answer.stats.get("states", 0)
         if answer.certificate is not None or answer.stats.get("backend") == "reference":
-            sentence = f"no line of play wins: all {states} reachable positions were explored"
+            sentence = all_explored(states)
         else:
             # The core's pruning rules skip positions that cannot matter; each is argued exact.
-            sentence = (f"no line of play wins: a search of {states} positions found none (its "
-                        f"pruning rules are exact, docs/{self.docs})")
+            sentence = (f"no line of play wins: a search of {counted(states, 'position')} found "
+                        f"none (its pruning rules are exact, docs/{self.docs})")
         return BlockProof(
             kind="exhaustive",
             sentence=sentence,

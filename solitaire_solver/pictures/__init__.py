@@ -14,7 +14,7 @@ from ..errors import MoveError, SolitaireError, VariantError
 from ..games import Game, resolve
 from ..games.rules import replay
 from ..moves import Move, parse_moves
-from ..result import Result
+from ..result import Result, Status, counted
 from .shapes import SHAPES, draw
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
@@ -58,7 +58,7 @@ def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None
             m = given[0]
         replay(rules, d, (m,), MoveError, pos, "mark")  # legal here, or MoveError saying why
         marked = m.cards
-    title = f"{g.name} after {len(moves)} moves" if moves else f"{g.name}: the deal"
+    title = f"{g.name} after {counted(len(moves), 'move')}" if moves else f"{g.name}: the deal"
     return draw(g, rules, pos, marked, title).to_svg()
 
 
@@ -74,6 +74,10 @@ def render_html(game: Union[str, Game], deal: Any, result: Any,
 
     if not isinstance(result, Result):
         raise SolitaireError(f"result is what solve() returned for this deal, not {result!r}")
+    if not isinstance(result.status, Status):
+        # The page reads the status's value into its markup, and its verdict from it.
+        raise SolitaireError(f"the result's status is a Status (WON, BLOCKED or UNKNOWN), not "
+                             f"{result.status!r:.60}")
     # The game first: another game's result has variant options this game may not have.
     g, _ = resolve(game, {})
     if result.game != g.name:

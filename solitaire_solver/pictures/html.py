@@ -10,7 +10,7 @@ from ..errors import MoveError
 from ..games import Game
 from ..games.rules import replay, walk
 from ..positions import unicode_cards
-from ..result import Result
+from ..result import Result, counted
 from .shapes import draw
 from .svg import defs
 
@@ -78,8 +78,7 @@ def _line(result: Result) -> tuple[tuple, str]:
     """The moves the page steps through and the verdict sentence."""
     if result.won:
         score = f", score {result.score}" if result.score is not None else ""
-        n = len(result.moves)
-        return result.moves, f"Won in {n} move{'s' if n != 1 else ''}{score}."
+        return result.moves, f"Won in {counted(len(result.moves), 'move')}{score}."
     if result.blocked and result.proof is not None:
         return result.proof.moves, f"Blocked: {result.proof.sentence}."
     return (), (f"Unknown: {result.reason or 'a search limit was reached'}. The search stopped "
@@ -120,7 +119,7 @@ def page(g: Game, variant: dict, deal: Deal, result: Result) -> str:
     after = ""
     if result.after:
         played = " ".join(str(m) for m in result.after)
-        after = (f"<p>From the position after {len(result.after)} moves: "
+        after = (f"<p>From the position after {counted(len(result.after), 'move')}: "
                  f"<code>{escape(unicode_cards(played))}</code></p>")
     opts = ", ".join(f"{k}={v}" for k, v in variant.items())
     return f"""<!DOCTYPE html>
@@ -130,7 +129,7 @@ def page(g: Game, variant: dict, deal: Deal, result: Result) -> str:
 <body>
 <svg class="sprite" xmlns="http://www.w3.org/2000/svg" aria-hidden="true">{defs()}</svg>
 <h1>{escape(g.name)}{escape(f" ({opts})") if opts else ""}</h1>
-<p class="verdict {kind}" id="verdict">{escape(verdict)}</p>
+<p class="verdict {escape(kind)}" id="verdict">{escape(verdict)}</p>
 <details><summary>The deal</summary><pre id="deal">{escape(str(deal))}</pre></details>
 {after}
 <div class="controls">

@@ -86,7 +86,8 @@ def columns_and_reserve(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> 
 
 def slot_grid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
     """The slot family (solitaire_solver/games/slots/tables.py): the table's slots in rows of its
-    columns, an empty slot outlined, and the face-down stock to the right."""
+    columns, an empty slot outlined, and the face-down stock to the right; under PySolFC's
+    rules (a ReservePosition) the reserve's cards, face up, below the stock."""
     x0, y0 = MARGIN, MARGIN + LABEL
     for k, c in enumerate(pos.slots):
         x, y = x0 + (k % rules.columns) * STEP, y0 + (k // rules.columns) * (H + GAP)
@@ -97,6 +98,15 @@ def slot_grid(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
     xs = x0 + rules.columns * STEP + GAP
     d.label(xs, y0 - 4, f"Stock {len(pos.stock)}")
     d.squared(xs, y0, pos.stock, "stock")
+    reserve = getattr(pos, "reserve", None)
+    if reserve is not None:
+        # Below the stock as deep as it is at the start, so the reserve keeps its place.
+        yr = y0 + H + DEPTH * (52 - rules.slots) + GAP + LABEL
+        d.label(xs, yr - 4, f"Reserve {len(reserve)} of {rules.reserve_size}")
+        if not reserve:
+            d.empty(xs, yr)
+        for k, c in enumerate(reserve):
+            d.card(xs + k * STEP, yr, c, "reserve", c in marked)
 
 
 def piles_and_apart(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:

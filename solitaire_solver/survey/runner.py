@@ -253,6 +253,9 @@ def survey(
         raise SolitaireError(f"chunk_size must be a positive integer, not {chunk_size!r}")
     if not isinstance(retry_unknown, bool):
         raise SolitaireError(f"retry_unknown is True or False, not {retry_unknown!r}")
+    if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out).strip()):
+        # An empty path once meant no file at all: the records the caller asked for were lost.
+        raise SolitaireError(f"out is the path of a survey file, not {out!r}")
     if retry_unknown and not out:
         raise SolitaireError("retry_unknown decides again the unknown deals of a survey file: "
                              "give out=... (--out FILE)")

@@ -162,7 +162,8 @@ class SurveyResult:
         # The histograms can hold thousands of entries (states per deal): keep them out of the
         # repr and say what the counts are.
         lo, hi = self.interval
-        return (f"<SurveyResult {self.game} {self.variant}: {self.deals:,} deals, won "
+        return (f"<SurveyResult {self.game} {self.variant}: {self.deals:,} "
+                f"deal{'' if self.deals == 1 else 's'}, won "
                 f"{self.won:,}, blocked {self.blocked:,}, unknown {self.unknown:,}, win rate "
                 f"{100 * self.win_rate:.3f}% (95% {100 * lo:.3f}..{100 * hi:.3f}%)>")
 

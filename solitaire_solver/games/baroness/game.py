@@ -8,8 +8,8 @@ from typing import Any, Optional
 from ...cards import CARD_NAMES, card_index, value
 from ...deal import Deal, as_deal
 from ...errors import DealError, LayoutError, VerificationError
-from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option, PySolFCGame, parse_bool
+from ...result import BlockProof, counted
+from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored, parse_bool
 from ..fourteen.rules import count_word, rank_word
 from .rules import (
     DEAL,
@@ -158,14 +158,16 @@ class Baroness(Game):
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
         if answer.certificate is not None or answer.stats.get("backend") == "reference":
-            sentence = f"no line of play wins: all {states} reachable positions were explored"
+            sentence = all_explored(states)
         elif variant.get("to_empty"):
-            sentence = (f"no line of play wins: an exhaustive search explored {states} positions; "
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')}; "
                         "a card whose partners are all available leaves first (proved in "
                         "docs/baroness.md)")
         else:
             pruned = answer.stats.get("pruned", 0)
-            sentence = (f"no line of play wins: an exhaustive search explored {states} positions "
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')} "
                         f"and cut {pruned} more that no line can win (a pile holding too many "
                         "cards of two values totalling 13, or cards whose partners are all "
                         "covered); a card whose partners are all available leaves first "

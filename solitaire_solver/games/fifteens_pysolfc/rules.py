@@ -23,6 +23,7 @@ from typing import NamedTuple
 from ...cards import CARD_NAMES, CARD_PRETTY, mask, pretty, value
 from ...deal import Deal
 from ...moves import Move
+from ...result import counted
 from ..rules import Rules
 
 ROWS = 16
@@ -164,5 +165,5 @@ class FifteensPySolFCRules(Rules):
         held = " ".join(CARD_PRETTY[c] for c in pos.reserve) or "empty"
         lines.append(f"reserve: {held}")
         nxt = f", next {pretty(pos.stock[0])}" if pos.stock else ""
-        lines.append(f"stock: {len(pos.stock)} cards{nxt}")
+        lines.append(f"stock: {counted(len(pos.stock), 'card')}{nxt}")
         return "\n".join(lines)

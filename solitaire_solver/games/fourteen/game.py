@@ -7,8 +7,8 @@ from typing import Any, Optional
 
 from ...deal import Deal, as_deal, deal_text
 from ...errors import VerificationError
-from ...result import BlockProof
-from ..base import CoreAnswer, Game, PySolFCGame
+from ...result import BlockProof, counted
+from ..base import CoreAnswer, Game, PySolFCGame, all_explored
 from .rules import (
     FourteenRules,
     check_structural_fact,
@@ -70,10 +70,10 @@ class Fourteen(Game):
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
         if answer.certificate is not None:
-            sentence = (f"no line of play wins: all {states} positions reachable from the deal "
-                        "were explored and none is won")
+            sentence = all_explored(states) + " and none is won"
         else:
-            sentence = (f"no line of play wins: an exhaustive search explored {states} positions, "
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')}, "
                         "skipping only lines that exact rules show cannot win (docs/fourteen.md)")
         return BlockProof(kind="exhaustive", sentence=sentence, states=states,
                           certificate=answer.certificate)

@@ -9,7 +9,7 @@ from typing import Any, Optional
 from ...deal import Deal, as_deal
 from ...errors import DealError, LayoutError, VerificationError
 from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option, PySolFCGame
+from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
     PLACES,
     SIDE,
@@ -98,8 +98,7 @@ class MonteCarlo(Game):
         # The core prunes nothing: its search explores every reachable position.
         states = answer.stats.get("states", 0)
         return BlockProof(kind="exhaustive",
-                          sentence=f"no line of play wins: all {states} reachable positions were "
-                                   "explored",
+                          sentence=all_explored(states),
                           states=states, certificate=answer.certificate)
 
 

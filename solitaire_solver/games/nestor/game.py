@@ -7,8 +7,8 @@ from typing import Any, Optional
 from ...cards import CARD_NAMES, RANKS, value
 from ...deal import Deal, as_deal
 from ...errors import DealError, LayoutError, VerificationError
-from ...result import BlockProof
-from ..base import CoreAnswer, Game, Option, PySolFCGame
+from ...result import BlockProof, counted
+from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import NestorLayout, NestorRules, layout_of, parse_layout
 
 
@@ -73,10 +73,11 @@ class Nestor(Game):
         if (answer.certificate is not None or answer.stats.get("backend") == "reference"
                 or variant.get("reserve") != "open"):
             # No pruning took part (the core prunes only under the open reserve by default).
-            sentence = f"no line of play wins: all {states} reachable positions were explored"
+            sentence = all_explored(states)
         else:
             pruned = answer.stats.get("pruned", 0)
-            sentence = (f"no line of play wins: a search of {states} positions found none "
+            sentence = (f"no line of play wins: a search of {counted(states, 'position')} found "
+                        "none "
                         f"({pruned} cut because some rank could no longer pair off; the pruning "
                         "rules are exact, docs/nestor.md)")
         return BlockProof(kind="exhaustive", sentence=sentence, states=states,

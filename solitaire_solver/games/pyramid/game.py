@@ -13,7 +13,7 @@ from ...engine.backend import core_module
 from ...engine.contract import StartLook
 from ...errors import VariantError, VerificationError
 from ...moves import Move
-from ...result import BlockProof
+from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, parse_bool
 from ..rules import replay
 from .rules import (
@@ -660,8 +660,8 @@ class Pyramid(Game):
         if not answer.stats.get("relaxed"):
             return proof
         return replace(proof, sentence=(
-            f"no line of play wins even with unlimited passes: a search of {proof.states} sets "
-            "of removed cards found none (docs/pyramid.md, FREE)"))
+            f"no line of play wins even with unlimited passes: a search of "
+            f"{counted(proof.states, 'set')} of removed cards found none (docs/pyramid.md, FREE)"))
 
     def score(self, deal: Deal, variant: dict, moves: list[Move]) -> Optional[int]:
         """The competitive score of the line (docs/pyramid.md): replayed with the reference rules."""

@@ -12,7 +12,7 @@ from ...deal import Deal
 from ...engine.backend import core_module
 from ...errors import VariantError, VerificationError
 from ...moves import Move
-from ...result import BlockProof, Verification
+from ...result import BlockProof, Verification, counted
 from ..base import CoreAnswer, Game, Option
 from ..rules import replay
 from .rules import ReservePosition, SlotPosition, SlotRules
@@ -172,9 +172,9 @@ class SlotGame(Game):
         left = len(pos.stock)
         # The cards showing are named, in slot order, so a reader sees the clause's claim.
         sentence = (
-            f"stuck after {len(line)} {t.moves_noun} with "
+            f"stuck after {counted(len(line), t.moves_noun[:-1], t.moves_noun)} with "
             f"{' '.join(CARD_NAMES[c] for c in pos.showing)} showing: {t.stuck_clause}; "
-            f"{left} card{'s' if left != 1 else ''} left in stock"
+            f"{counted(left, 'card')} left in stock"
         )
         return BlockProof(
             kind="forced-line",
@@ -195,7 +195,8 @@ class SlotGame(Game):
                 raise VerificationError(f"a forced line proves nothing in {self.name}: there the "
                                         "order of play matters")
             self.check_forced_line(deal, variant, proof, start)
-            return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
+            return Verification(True, f"the forced line of {counted(len(proof.moves), 'move')} "
+                                      "ends stuck")
         return super().check_proof(deal, variant, proof, max_states, start, max_seconds)
 
     def check_forced_line(self, deal: Deal, variant: dict, proof: BlockProof,

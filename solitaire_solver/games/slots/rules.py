@@ -11,6 +11,7 @@ from typing import NamedTuple, Optional
 from ...cards import CARD_PRETTY, mask, pretty, value
 from ...deal import Deal
 from ...moves import Move
+from ...result import counted
 from ..rules import Rules
 from .tables import SlotTable
 
@@ -87,7 +88,7 @@ class SlotRules(Rules):
         cells = [" " + CARD_PRETTY[c] if c is not None else "  ." for c in pos.slots]
         rows = [" ".join(cells[i : i + self.columns]) for i in range(0, len(cells), self.columns)]
         nxt = f", next {pretty(pos.stock[0])}" if pos.stock else ""
-        rows.append(f"stock: {len(pos.stock)} cards{nxt}")
+        rows.append(f"stock: {counted(len(pos.stock), 'card')}{nxt}")
         return "\n".join(rows)
 
 

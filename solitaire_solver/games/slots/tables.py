@@ -111,7 +111,8 @@ class SlotTable:
     variant: tuple[tuple[str, str], ...] = ()
     #: One line per variant option, for `solitaire-solver games`: ((option, text), ...).
     variant_doc: tuple[tuple[str, str], ...] = ()
-    #: How the proof's sentence counts the moves of a forced line.
+    #: How the proof's sentence counts the moves of a forced line (a plural; the singular, for
+    #: one move, is it without its last letter).
     moves_noun: str = "removals"
     #: The game's page in docs/ and its test file in tests/ (Game.docs, Game.tests).
     docs: str = ""
