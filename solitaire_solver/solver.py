@@ -55,7 +55,9 @@ class Solver:
         self._decide, self._spec, self._read = self._cards_entry()
 
     def __repr__(self) -> str:
-        return f"Solver({self.game.name!r}, objective={self.objective!r}, **{self.variant!r})"
+        options = "".join(f", {k}={v!r}" for k, v in {**self._options, **self.variant}.items()
+                          if v is not None)
+        return f"Solver({self.game.name!r}{options})"
 
     def _cards_entry(self) -> tuple[Optional[Callable], dict, Optional[Callable]]:
         """The core's decide_cards, the spec it takes and the C pack reader, where a decide call

@@ -155,3 +155,4 @@ def test_a_core_with_a_cards_entry_serves_its_solver():
             general = g.answer(core, ss.Deal(text), g.variant(), "decide", solver.limits, False)
             assert (r.status, r.moves, r.proof) == (general.status, general.moves, general.proof)
     assert served == ["pyramid"]
+
