@@ -10,6 +10,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from lines import random_moves
 
 import solitaire_solver as ss
 from solitaire_solver import cli
@@ -94,12 +95,8 @@ def blocked_position(game):
             after = " ".join(map(str, line))
             if ss.solve(game, ss.random_deal(seed), after=after, max_states=20000).blocked:
                 return seed, after
-            for _ in range(6):
-                moves = rules.moves(pos)
-                if not moves or rules.won(pos):
-                    break
-                line.append(rng.choice(moves))
-                pos = rules.apply(pos, line[-1])
+            more, pos = random_moves(rules, pos, rng, 6)
+            line += more
     raise AssertionError(f"no blocked position of {game}")
 
 

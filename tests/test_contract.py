@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from lines import keeps_winnable, random_moves
 
 import solitaire_solver as ss
 from solitaire_solver.engine.backend import core_module
 from solitaire_solver.engine.contract import CoreRun, Limits
 from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import GAMES
-from solitaire_solver.games.fifteens_pysolfc.rules import can_clear
 from solitaire_solver.moves import Move
 
 pytestmark = pytest.mark.core
@@ -39,30 +39,6 @@ def ids(case):
     return g.name + "".join(f"-{k}={v}" for k, v in var.items())
 
 
-#: Move words that random play takes only when nothing else is legal: a Baroness deal played at
-#: random buries the cards in play, and random positions would (almost) never be winnable.
-LAST_RESORT = {"baroness": "deal"}
-#: Games whose random play takes a move that removes cards whenever there is one: in PySolFC's
-#: Fifteens a random push mostly leaves the reserve a set that can never clear.
-#: Failing that, one after which the reserve may still clear.
-REMOVING_FIRST = {"fifteens-pysolfc"}
-
-
-def midgame(rules, deal, rng, plies):
-    pos = rules.start(deal)
-    for _ in range(plies):
-        moves = rules.moves(pos)
-        if not moves or rules.won(pos):
-            break
-        preferred = [m for m in moves if m.word is None or m.word != LAST_RESORT.get(rules.game)]
-        if rules.game in REMOVING_FIRST:
-            preferred = ([m for m in moves if rules.apply(pos, m).removed != pos.removed]
-                         or [m for m in moves if can_clear(rules.apply(pos, m).reserve)]
-                         or preferred)
-        pos = rules.apply(pos, rng.choice(preferred or moves))
-    return pos
-
-
 def positions(case, count, plies, rng_seed):
     """(game, variant, rules, core, seed, deal, position) for random mid-game positions."""
     g, given = case
@@ -72,7 +48,9 @@ def positions(case, count, plies, rng_seed):
     rng = random.Random(rng_seed)
     for seed in range(count):
         deal = ss.random_deal(seed)
-        yield g, var, rules, core, seed, deal, midgame(rules, deal, rng, rng.randrange(*plies))
+        _, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(*plies),
+                              keeps_winnable(rules))
+        yield g, var, rules, core, seed, deal, pos
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)

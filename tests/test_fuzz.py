@@ -22,6 +22,7 @@ import random
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
+from lines import random_line
 
 import solitaire_solver as ss
 from solitaire_solver.cards import CARD_NAMES
@@ -217,17 +218,10 @@ def deals(draw, game) -> Deal:
     return Deal(cards)
 
 
-def random_line(rules, deal, rng: random.Random, plies: int) -> list:
+def positions_along(rules, deal, rng: random.Random, plies: int) -> list:
     """The positions of a random line of legal play, from the start (at most plies moves)."""
-    pos = rules.start(deal)
-    line = [pos]
-    for _ in range(plies):
-        moves = rules.moves(pos)
-        if not moves or rules.won(pos):
-            break
-        pos = rules.apply(pos, rng.choice(moves))
-        line.append(pos)
-    return line
+    start = rules.start(deal)
+    return [start] + [pos for _, pos in random_line(rules, start, rng, plies)]
 
 
 def winning_line(game, var, rules, deal, plies: int) -> list:
@@ -275,7 +269,7 @@ def test_core_search_from_a_random_position(game, data):
     if data.draw(st.booleans(), label="on a winning line"):
         line = winning_line(game, var, rules, deal, data.draw(st.integers(0, 60), label="plies"))
     else:
-        line = random_line(rules, deal, data.draw(st.randoms(use_true_random=False)),
+        line = positions_along(rules, deal, data.draw(st.randoms(use_true_random=False)),
                            data.draw(st.integers(0, 60), label="plies"))
     pos = line[-1]
     objective = data.draw(st.sampled_from(game.objectives), label="objective")
@@ -323,7 +317,7 @@ def test_core_expand_along_a_random_line(game, data):
     core = core_module(game.core)
     spec = game.core_spec(deal, var, "decide", False)
     pruned = getattr(core, "PRUNED_EXPAND", None)
-    for pos in random_line(rules, deal, data.draw(st.randoms(use_true_random=False)), 60):
+    for pos in positions_along(rules, deal, data.draw(st.randoms(use_true_random=False)), 60):
         removed, aux = game.core_position(pos, var)
         listed = core.expand(spec, removed, aux)
         want = {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}

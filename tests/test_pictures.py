@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
+from lines import random_moves
 
 import solitaire_solver as ss
 from solitaire_solver.cards import CARD_NAMES, pretty
@@ -34,20 +35,10 @@ def rules_of(game: str, variant: dict):
     return g.rules(g.variant(**{**fixed, **variant}))
 
 
-def random_line(game: str, variant: dict, deal: ss.Deal, steps: int, seed: int) -> list:
+def random_play(game: str, variant: dict, deal: ss.Deal, steps: int, seed: int) -> list:
     """A line of random legal moves (reference rules), ending early when no move is left."""
     rules = rules_of(game, variant)
-    pos = rules.start(deal)
-    rng = random.Random(seed)
-    line = []
-    for _ in range(steps):
-        moves = rules.moves(pos)
-        if not moves or rules.won(pos):
-            break
-        m = rng.choice(moves)
-        line.append(m)
-        pos = rules.apply(pos, m)
-    return line
+    return random_moves(rules, rules.start(deal), random.Random(seed), steps)[0]
 
 
 def cards_in_play(game: str, variant: dict, deal: ss.Deal, line: list) -> Counter:
@@ -71,7 +62,7 @@ def test_the_svg_names_every_card_in_play_once(game, variant):
     for seed in range(6):
         deal = ss.Deal.from_seed(seed)
         for steps in (0, 3, 12, 60):
-            line = random_line(game, variant, deal, steps, seed)
+            line = random_play(game, variant, deal, steps, seed)
             svg = ss.render_svg(game, deal, variant, after=line)
             cards = drawn_cards(svg)
             assert Counter(e.get("data-card") for e in cards) == cards_in_play(
@@ -95,7 +86,7 @@ def test_every_html_frame_names_every_card_in_play_once(game, variant):
     var = g.variant(**{**fixed, **variant})
     for seed in range(3):
         deal = ss.Deal.from_seed(seed)
-        line = random_line(game, variant, deal, 40, seed)
+        line = random_play(game, variant, deal, 40, seed)
         # A line to step through, drawn as the page draws a best-score line that does not win.
         r = ss.Result(g.name, ss.Status.WON, moves=tuple(line), variant=var)
         svgs = frames(ss.render_html(game, deal, r))
@@ -123,7 +114,7 @@ def test_a_card_in_the_reserve_is_drawn_there():
 
 def test_the_marked_cards_are_the_moves_cards():
     deal = ss.Deal.from_seed(4)
-    line = random_line("fourteen", {}, deal, 5, 4)
+    line = random_play("fourteen", {}, deal, 5, 4)
     g, _ = ss.get_game("fourteen")
     pos = replay(g.rules({}), deal, line)
     move = g.rules({}).moves(pos)[0]

@@ -7,12 +7,12 @@ import json
 import random
 
 import pytest
+from lines import random_moves, removing_first
 
 import solitaire_solver as ss
 from solitaire_solver.cli import main as cli_main
 from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import GAMES
-from solitaire_solver.games.fifteens_pysolfc.rules import can_clear
 from solitaire_solver.moves import Move
 
 #: Variants whose reference searches stay short enough for many positions. Pyramid's and
@@ -26,23 +26,12 @@ CASES = [(g.name, {}) for g in GAMES if g.name not in NEEDS_CORE] + [
     ("nestor", {"reserve": "open"})]
 
 
-def random_line(game, deal, rng, plies, **variant):
+def random_play(game, deal, rng, plies, **variant):
+    """A random line (PySolFC's Fifteens: removing_first), its rules, the position it reaches."""
     g, _ = ss.get_game(game)
     rules = g.rules(g.variant(**variant))
-    pos = rules.start(deal)
-    line = []
-    for _ in range(plies):
-        moves = [] if rules.won(pos) else rules.moves(pos)
-        if not moves:
-            break
-        if game == "fifteens-pysolfc":
-            # Random pushes mostly leave a reserve that can never clear: prefer a move that
-            # removes cards, then one after which the reserve may still clear.
-            moves = ([m for m in moves if rules.apply(pos, m).removed != pos.removed]
-                     or [m for m in moves if can_clear(rules.apply(pos, m).reserve)] or moves)
-        m = rng.choice(moves)
-        line.append(m)
-        pos = rules.apply(pos, m)
+    prefer = removing_first(rules) if game == "fifteens-pysolfc" else None
+    line, pos = random_moves(rules, rules.start(deal), rng, plies, prefer)
     return line, rules, pos
 
 
@@ -52,7 +41,7 @@ def test_solve_after_agrees_with_the_reference_from_the_same_position(game, vari
     seen = {ss.Status.WON: 0, ss.Status.BLOCKED: 0}
     for seed in range(15 if game == "pyramid" else 40):
         deal = ss.random_deal(seed)
-        line, rules, pos = random_line(game, deal, rng, rng.randrange(1, 16), **variant)
+        line, rules, pos = random_play(game, deal, rng, rng.randrange(1, 16), **variant)
         ref = reference_search(rules, pos, max_states=3000)
         if ref.status not in ("won", "exhausted"):
             continue
@@ -106,7 +95,7 @@ def test_hint_is_the_first_move_of_a_winning_line(game, variant):
     rng = random.Random(3)
     for seed in range(15):
         deal = ss.random_deal(seed)
-        line, rules, pos = random_line(game, deal, rng, 4, **variant)
+        line, rules, pos = random_play(game, deal, rng, 4, **variant)
         h = ss.hint(game, deal, after=line, **variant)
         if h.move is None:
             assert not h.result.won or not h.result.moves
@@ -151,7 +140,7 @@ def test_analyze_agrees_with_deciding_every_prefix(game, variant):
     found = 0
     for seed in range(5 if game == "pyramid" else 12):
         deal = ss.random_deal(seed)
-        line, rules, _ = random_line(game, deal, rng, 30, **variant)
+        line, rules, _ = random_play(game, deal, rng, 30, **variant)
         a = ss.analyze(game, deal, line, **variant)
         winnable, blunder = decided_one_by_one(game, deal, line, **variant)
         assert (a.winnable, a.blunder) == (winnable, blunder), seed
@@ -201,7 +190,7 @@ def test_cli_hint_analyze_show(capsys):
     rng = random.Random(0)
     for seed in range(30):
         d = ss.random_deal(seed)
-        line, _, _ = random_line("fourteen", d, rng, 30)
+        line, _, _ = random_play("fourteen", d, rng, 30)
         a = ss.analyze("fourteen", d, line)
         if a.blunder is not None:
             code = cli_main(["analyze", "fourteen", "--seed", str(seed), *map(str, line)])

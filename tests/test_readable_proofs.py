@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from lines import random_moves
 
 import solitaire_solver as ss
 from solitaire_solver.cards import CARD_NAMES
@@ -252,12 +253,8 @@ def _certified_json(name: str):
             r = ss.solve(name, deal, after=line, certificate=True, max_states=20000)
             if r.blocked and r.proof.certificate is not None and r.proof.states > 1:
                 return deal, r
-            for _ in range(6):
-                moves = rules.moves(pos)
-                if not moves or rules.won(pos):
-                    break
-                line.append(rng.choice(moves))
-                pos = rules.apply(pos, line[-1])
+            more, pos = random_moves(rules, pos, rng, 6)
+            line += more
     raise AssertionError(f"no certified block for {name}")
 
 

@@ -1,5 +1,6 @@
-"""Regressions found by an adversarial review of the shared code, Elevens, Block Ten, Fourteen
-and Nestor: each test failed before its fix."""
+"""The edges of the shared verbs: limits at their extremes, malformed answers and variants,
+proofs whose text is tampered with, small input slips on the command line. Each test failed
+before its fix (most were found by an adversarial review)."""
 
 import subprocess
 import sys
