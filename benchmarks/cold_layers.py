@@ -11,8 +11,9 @@ settings):
 - compare: `r = ss.solve("pyramid-msc", text, objective="decide", memory_mb=256.0)`, as
   ../shared/peers/compare.py calls it: r's status and moves are read after the clock, and r is
   kept until the next call, so that its release falls in the next call's time, as there;
-- quick: `_quick.decide("pyramid-msc", text)`, the compiled plain call without the package's
-  solve entry (builds from 0b50bec on);
+- quick: the prepared plain call without the package's solve entry: `Solver("pyramid-msc")`'s
+  solve(text), made once (in a tree from before the package's folders, `_quick.decide`, builds
+  from 0b50bec on);
 - read: solve, then `r.moves` and `r.proof` read, which the call makes when first read (a won
   line's moves, a structural proof the core's run shows): solve's cost for a caller who wants
   the line or the proof object;
@@ -55,15 +56,24 @@ WORKER = r"""
 import sys, time
 sys.path.insert(0, sys.argv[1])
 import solitaire_solver as ss
-from solitaire_solver.engine._seeded import parse_plain
-from solitaire_solver.games.pyramid import _core as core
-from solitaire_solver.api import _DEFAULT_LIMITS as LIMITS, DEFAULT_MEMORY_MB
+try:
+    from solitaire_solver.engine._seeded import parse_plain
+    from solitaire_solver.games.pyramid import _core as core
+    from solitaire_solver.engine.contract import DEFAULT_LIMITS as LIMITS, DEFAULT_MEMORY_MB
+except ImportError:  # a tree from before the package's folders (0e31e4d and older)
+    from solitaire_solver._seeded import parse_plain
+    from solitaire_solver import _pyramid as core
+    from solitaire_solver.api import _DEFAULT_LIMITS as LIMITS, DEFAULT_MEMORY_MB
 from solitaire_solver.moves import from_codes
 from solitaire_solver.result import Status, make_result
-try:
-    from solitaire_solver._quick import decide as quick
-except ImportError:
-    quick = None
+if hasattr(ss, "Solver"):
+    quick = ss.Solver("pyramid-msc").solve
+else:
+    try:
+        from solitaire_solver._quick import decide
+        quick = lambda text: decide("pyramid-msc", text)
+    except ImportError:
+        quick = None
 kind, decks = sys.argv[2], open(sys.argv[3]).read().split("\n")
 plain = {"passes": 3, "goal_all": False, "stock_waste_pairs": True, "overlap_pairs": False}
 
@@ -82,14 +92,14 @@ def floor(game, deal, *, objective="decide", max_states=None, max_seconds=None,
             and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB)
 
 if kind == "quick" and quick is None:
-    raise SystemExit("this tree has no _quick module (builds from 0b50bec on)")
+    raise SystemExit("this tree has no prepared plain call (builds from 0b50bec on)")
 for text in decks[1400:1450]:
     ss.solve("pyramid-msc", text)
     ss.solve("pyramid-msc", text, objective="decide", memory_mb=256.0)
     bypass(text)
     floor("pyramid-msc", text)
     if quick is not None:
-        quick("pyramid-msc", text)
+        quick(text)
 print("READY", flush=True)
 for line in sys.stdin:
     text = decks[int(line)]
@@ -100,7 +110,7 @@ for line in sys.stdin:
     elif kind == "compare":
         r = ss.solve("pyramid-msc", text, objective="decide", memory_mb=256.0)
     elif kind == "quick":
-        quick("pyramid-msc", text)
+        quick(text)
     elif kind == "bare":
         core.solve(spec(text), "decide", LIMITS, False)
     elif kind == "read":

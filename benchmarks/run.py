@@ -1,6 +1,6 @@
-"""Run every benchmark and rewrite docs/benchmarks.md.
+"""Run every benchmark and print a report of this run (docs/benchmarks.md keeps its figures).
 
-    python benchmarks/run.py [--quick] [--only NAME,...] [--out docs/benchmarks.md]
+    python benchmarks/run.py [--quick] [--only NAME,...] [--out FILE [--append]]
 
 Each benchmarks/bench_*.py module exposes `run(quick: bool = False) -> str`, a Markdown section of
 figures measured in that run; this script adds a surveys section (all local cores, the batch path
@@ -91,7 +91,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small counts (a few minutes)")
     ap.add_argument("--only", help="comma-separated bench names (e.g. elevens,nestor,surveys)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "benchmarks.md"))
+    ap.add_argument("--out", help="write the report to FILE (default: standard output)")
     ap.add_argument("--append", action="store_true",
                     help="add this run (its command, date and sections) to the end of --out")
     args = ap.parse_args(argv)
@@ -117,8 +117,8 @@ def main(argv=None) -> int:
         (f" --only {args.only}" if args.only else "") + (" --append" if args.append else "")
     head = [
         "# Benchmarks", "",
-        "Written by `benchmarks/run.py`; do not edit by hand. Every figure below was measured in "
-        "the run described here, on this machine.", "",
+        "Written by `benchmarks/run.py`. Every figure below was measured in the run described "
+        "here, on this machine.", "",
         f"- Machine: {machine()}",
         f"- Command: `{command}`",
         f"- Date: {datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}",
@@ -129,8 +129,12 @@ def main(argv=None) -> int:
         head = ["", "---", "", f"Run of `{command}` on the same machine, "
                 f"{datetime.datetime.now().astimezone().strftime('%Y-%m-%d %H:%M %Z')}, "
                 f"{time.perf_counter() - t0:.0f} s:", ""]
+    report = "\n".join(head) + "\n" + "\n".join(sections)
+    if args.out is None:
+        print(report)
+        return 0
     with open(args.out, "a" if args.append else "w", encoding="utf-8") as f:
-        f.write("\n".join(head) + "\n" + "\n".join(sections))
+        f.write(report)
     print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
