@@ -12,8 +12,11 @@ import solitaire_solver as ss
 from solitaire_solver.games import GAMES
 from solitaire_solver.games.base import Game
 
+#: The package as imported (installed, or built in place) and the folder it sits in.
 ROOT = Path(ss.__file__).parent
 TREE = ROOT.parent
+#: The repository these tests belong to (its docs, README and tests).
+REPO = Path(__file__).resolve().parents[1]
 
 
 def modules() -> list[str]:
@@ -132,9 +135,9 @@ def test_a_game_is_its_folder_its_tests_and_its_page(g):
     else:
         assert (folder / "rules.py").exists(), g.name
         assert (g.core is None) == (not (folder / "_core.pyx").exists()), g.name
-    assert g.docs and (TREE / "docs" / g.docs).exists(), g.name
-    assert f"docs/{g.docs}" in (TREE / "README.md").read_text(), g.name
-    assert g.tests and (TREE / "tests" / g.tests).exists(), g.name
+    assert g.docs and (REPO / "docs" / g.docs).exists(), g.name
+    assert f"docs/{g.docs}" in (REPO / "README.md").read_text(), g.name
+    assert g.tests and (REPO / "tests" / g.tests).exists(), g.name
     if g.picture:
         from solitaire_solver.pictures.shapes import SHAPES
         assert g.picture in SHAPES, g.name
