@@ -130,7 +130,7 @@ def solve(
         # given for the solve; an answer it could not check in them (or an UNKNOWN, which claims
         # nothing) comes back unchecked, and stats["check"] says so.
         verdict = verify(g, d, result, max_states=limits.max_states or None,
-                         max_seconds=limits.max_seconds or None, **var)
+                         max_seconds=limits.max_seconds or None, after=prefix, **var)
         if verdict.ok is False:
             raise VerificationError(f"the solver's answer does not check: {verdict.reason}")
         result.stats["check"] = verdict.reason
@@ -260,8 +260,9 @@ def verify(
 ) -> Verification:
     """Check an answer with the reference rules alone, under the game and variant named here (the
     defaults when none is given): a Result found under another game or variant does not check.
-    after: the moves played before the position the answer is for (a Result records its own;
-    one found after other moves does not check).
+    after: the moves played before the position the answer is for; the reason then begins
+    "after N moves (...): ". A Result records its own `after`, which is not trusted: one found
+    after other moves than those named here (none: the deal's start) does not check.
 
     answer: a Result, a BlockProof, or a list of moves (text or Move) that should win.
     A winning line must be legal move by move and end in a won position; a proof must check as
@@ -275,17 +276,32 @@ def verify(
     if max_states is not None or max_seconds is not None:
         checked = _limits(max_states, max_seconds, DEFAULT_MEMORY_MB)
         max_states, max_seconds = checked.max_states or None, checked.max_seconds or None
-    prefix = tuple(parse_moves(after)) if after is not None else None
+    named = after is not None
+    prefix = tuple(parse_moves(after)) if named else ()
     start = replay(g.rules(var), d, prefix) if prefix else None
+    verdict = _verify(g, d, var, answer, prefix, named, start, max_states, max_seconds)
+    if prefix:
+        # The reason names the position it holds for, as the caller named it.
+        return Verification(verdict.ok, f"after {_line(prefix)}: {verdict.reason}")
+    return verdict
+
+
+def _verify(g: Game, d: Deal, var: dict, answer: Any, prefix: tuple[Move, ...], named: bool,
+            start: Any, max_states: Optional[int],
+            max_seconds: Optional[float]) -> Verification:
+    """verify() from the position after `prefix` (`start`; named: the caller gave after=)."""
     try:
         if isinstance(answer, Result):
-            if prefix is None:
-                prefix = tuple(_moves_of(answer.after))
-                start = replay(g.rules(var), d, prefix, VerificationError) if prefix else None
-            elif tuple(answer.after) != prefix:
+            # A Result's own `after` is a claim, as its variant is, and neither is adopted:
+            # checked from the position it names, without the caller naming it, a block found
+            # after losing moves would pass for a block of the deal.
+            claimed = tuple(_moves_of(answer.after))
+            if claimed != prefix:
                 raise VerificationError(
-                    f"the result is for the position after {_line(answer.after)}, not the one "
-                    f"checked (after {_line(prefix)})")
+                    f"the result is for the position after {_line(claimed)}, not this one"
+                    if named else
+                    f"the result is for the position after {_line(claimed)}, not the deal's "
+                    "start: name those moves with after= to check it")
             return _check_result(g, d, var, answer, max_states, start, max_seconds)
         if isinstance(answer, BlockProof):
             return g.check_proof(d, var, answer, max_states, start, max_seconds)
