@@ -3,6 +3,8 @@ from the position it names; the state figure a call reports is the one its limit
 
 import random
 
+import pytest
+
 import solitaire_solver as ss
 from solitaire_solver.games import get_game
 
@@ -62,3 +64,22 @@ def test_a_won_line_after_moves_names_its_position():
     assert v.ok is True and v.reason.startswith("after 5 moves (") and "wins" in v.reason
     # A line checked from the start says nothing of a position.
     assert ss.verify("pyramid", deal, r).reason.startswith("the line of")
+
+
+# -- 7. the states reported are the states the limit counts --------------------------------------
+
+@pytest.mark.core  # the shortest objective is the core's
+@pytest.mark.parametrize("game,seed,variant", [("pyramid", 0, {}), ("pyramid-msc", 1, {}),
+                                               ("pyramid", 0, {"memory_mb": 0.05})])
+def test_shortest_ends_the_same_under_the_states_it_reports(game, seed, variant):
+    # Before: seed 0 reported 28,273 states (its A* search's) and max_states=28,273 gave
+    # UNKNOWN: the limit also counted the 842 positions of the decide search run first.
+    deal = ss.random_deal(seed)
+    r = ss.solve(game, deal, objective="shortest", **variant)
+    n = r.stats["states"]
+    assert r.won and n == r.stats["decide_states"] + r.stats["astar_states"]
+    same = ss.solve(game, deal, objective="shortest", max_states=n, **variant)
+    assert same.status is r.status and len(same.moves) == len(r.moves)
+    assert same.stats["states"] == n
+    short = ss.solve(game, deal, objective="shortest", max_states=n - 1, **variant)
+    assert short.status is ss.Status.UNKNOWN
