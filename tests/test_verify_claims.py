@@ -77,7 +77,7 @@ def test_shortest_ends_the_same_under_the_states_it_reports(game, seed, variant)
     deal = ss.random_deal(seed)
     r = ss.solve(game, deal, objective="shortest", **variant)
     n = r.stats["states"]
-    assert r.won and n == r.stats["decide_states"] + r.stats["astar_states"]
+    assert r.won and 0 < r.stats["decide_states"] < n
     same = ss.solve(game, deal, objective="shortest", max_states=n, **variant)
     assert same.status is r.status and len(same.moves) == len(r.moves)
     assert same.stats["states"] == n
