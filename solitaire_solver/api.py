@@ -12,7 +12,7 @@ from .errors import MoveError, SolitaireError, VariantError, VerificationError
 from .games import Game, get_game
 from .games.base import CoreAnswer
 from .moves import Move, parse_moves
-from .proofs import check_best_score
+from .proofs import CheckBound, check_best_score, check_shortest
 from .result import BlockProof, Result, Status, Verification, make_result
 from .search import reference_search
 
@@ -109,8 +109,9 @@ def solve(
     max_states, max_seconds: search limits; memory_mb: the transposition table's budget.
     certificate: attach the explored positions to an exhaustive proof, for verify() to check.
     check: replay the answer under the reference rules before returning it (VerificationError if
-    it does not check, which would be a bug). A re-search the check needs keeps to max_states and
-    max_seconds; stats["check"] tells what was checked, or why not (an UNKNOWN claims nothing).
+    it does not check, which would be a bug). A search the check needs keeps to max_states,
+    max_seconds and memory_mb; stats["check"] tells what was checked, or why not (an UNKNOWN
+    claims nothing).
     variant: the game's options, e.g. passes=1, goal="pyramid".
     """
     g, var = _resolve(game, variant)
@@ -130,7 +131,8 @@ def solve(
         # given for the solve; an answer it could not check in them (or an UNKNOWN, which claims
         # nothing) comes back unchecked, and stats["check"] says so.
         verdict = verify(g, d, result, max_states=limits.max_states or None,
-                         max_seconds=limits.max_seconds or None, after=prefix, **var)
+                         max_seconds=limits.max_seconds or None, memory_mb=memory_mb,
+                         after=prefix, **var)
         if verdict.ok is False:
             raise VerificationError(f"the solver's answer does not check: {verdict.reason}")
         result.stats["check"] = verdict.reason
@@ -255,6 +257,7 @@ def verify(
     *,
     max_states: Optional[int] = None,
     max_seconds: Optional[float] = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
     after: Union[Iterable[Union[str, Move]], str, None] = None,
     **variant: Any,
 ) -> Verification:
@@ -267,19 +270,19 @@ def verify(
     answer: a Result, a BlockProof, or a list of moves (text or Move) that should win.
     A winning line must be legal move by move and end in a won position; a proof must check as
     its kind says (docs/proofs.md); a best score (objective "score") must be reached by its line
-    and beaten by none. max_states bounds the searches that an exhaustive proof without a
-    certificate and a best score need, max_seconds the first of those: when one is reached the
-    answer is not checked (ok None), as it is for an UNKNOWN result, which claims nothing.
+    and beaten by none; a line of the fewest moves (objective "shortest") must win and no
+    shorter line may. max_states and max_seconds bound the searches that an exhaustive proof
+    without a certificate, a best score and the fewest moves need, memory_mb the last two (at
+    proofs.POSITION_BYTES a position kept): when one is reached the claim is not checked
+    (ok None), as for an UNKNOWN result, which claims nothing.
     """
     g, var = _resolve(game, variant)
     d = g.read(deal, var)
-    if max_states is not None or max_seconds is not None:
-        checked = _limits(max_states, max_seconds, DEFAULT_MEMORY_MB)
-        max_states, max_seconds = checked.max_states or None, checked.max_seconds or None
+    limits = _limits(max_states, max_seconds, memory_mb)
     named = after is not None
     prefix = tuple(parse_moves(after)) if named else ()
     start = replay(g.rules(var), d, prefix) if prefix else None
-    verdict = _verify(g, d, var, answer, prefix, named, start, max_states, max_seconds)
+    verdict = _verify(g, d, var, answer, prefix, named, start, limits)
     if prefix:
         # The reason names the position it holds for, as the caller named it.
         return Verification(verdict.ok, f"after {_line(prefix)}: {verdict.reason}")
@@ -287,9 +290,9 @@ def verify(
 
 
 def _verify(g: Game, d: Deal, var: dict, answer: Any, prefix: tuple[Move, ...], named: bool,
-            start: Any, max_states: Optional[int],
-            max_seconds: Optional[float]) -> Verification:
+            start: Any, limits: Limits) -> Verification:
     """verify() from the position after `prefix` (`start`; named: the caller gave after=)."""
+    max_states, max_seconds = limits.max_states or None, limits.max_seconds or None
     try:
         if isinstance(answer, Result):
             # A Result's own `after` is a claim, as its variant is, and neither is adopted:
@@ -302,7 +305,7 @@ def _verify(g: Game, d: Deal, var: dict, answer: Any, prefix: tuple[Move, ...], 
                     if named else
                     f"the result is for the position after {_line(claimed)}, not the deal's "
                     "start: name those moves with after= to check it")
-            return _check_result(g, d, var, answer, max_states, start, max_seconds)
+            return _check_result(g, d, var, answer, limits, start)
         if isinstance(answer, BlockProof):
             return g.check_proof(d, var, answer, max_states, start, max_seconds)
         return _check_line(g, d, var, parse_moves(answer), start)
@@ -327,9 +330,10 @@ def _line(moves: Any) -> str:
     return f"{len(moves)} moves ({' '.join(map(str, moves))})" if moves else "no moves"
 
 
-def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[int],
-                  start: Any = None, max_seconds: Optional[float] = None) -> Verification:
+def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
+                  start: Any = None) -> Verification:
     """A Result's claim, as what solve() answers for its objective says it (docs/proofs.md)."""
+    max_states, max_seconds = limits.max_states or None, limits.max_seconds or None
     if r.game != g.name:
         raise VerificationError(f"the result is for {r.game}, not {g.name}")
     if _variant_of(g, r.variant) != var:
@@ -351,17 +355,31 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[i
                                     f"{r.status.name}: every deal has a best score")
         if r.score is None:
             raise VerificationError("the score result claims no score")
-        return _check_score(g, d, var, _moves_of(r.moves), r.score, max_states, start)
+        return _check_score(g, d, var, _moves_of(r.moves), r.score, limits, start)
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
             raise VerificationError("a BLOCKED result carries no proof")
         return g.check_proof(d, var, r.proof, max_states, start, max_seconds)
-    verdict = _check_line(g, d, var, _moves_of(r.moves), start)
+    moves = _moves_of(r.moves)
+    verdict = _check_line(g, d, var, moves, start)
     if r.score is not None:
         actual = g.score(d, var, list(r.after) + list(r.moves))
         if actual != r.score:
             raise VerificationError(f"the line scores {actual}, not the claimed {r.score}")
+    if r.objective == "shortest":
+        rules = g.rules(var)
+        fewest = check_shortest(rules, rules.start(d) if start is None else start, len(moves),
+                                _bound(limits))
+        if fewest.ok is None:
+            return Verification(None, f"not checked: the {_count(moves)} legal and wins, but "
+                                      f"that none is shorter is not checked: {fewest.reason}")
+        return Verification(True, f"{verdict.reason}; {fewest.reason}")
     return verdict
+
+
+def _bound(limits: Limits) -> CheckBound:
+    """The limits of a check's search, its clock started now."""
+    return CheckBound(limits.max_states, limits.max_seconds, limits.memory_bytes)
 
 
 def _variant_of(g: Game, given: Any) -> Optional[dict]:
@@ -406,7 +424,7 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
 
 
 def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
-                 max_states: Optional[int], start: Any = None) -> Verification:
+                 limits: Limits, start: Any = None) -> Verification:
     """The line is legal and reaches the claimed score, and no line scores more."""
     rules = g.rules(var)
     pos = _replay(g, d, var, moves, start)
@@ -414,7 +432,7 @@ def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
     if actual != claimed:
         raise VerificationError(f"the line scores {actual}, not the claimed {claimed}")
     best = check_best_score(rules, rules.start(d) if start is None else start, actual,
-                            max_states)
+                            _bound(limits))
     if best.ok is None:
         return best
     return Verification(True, f"the {_count(moves)} legal and scores {actual}; {best.reason}")

@@ -7,6 +7,7 @@ Game.check_proof.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -88,6 +89,97 @@ def check_certificate(rules: Rules, start: Any, cert: Any) -> Verification:
     return Verification(True, f"the certificate is closed: {len(seen)} positions, none won")
 
 
+# -- the limits of a check's search ----------------------------------------------------------------
+
+#: At most what one position kept by a check's search costs in memory: its key in a dict with
+#: the way back to it, and its share of the positions waiting to be searched (tracemalloc, the
+#: peak over the positions kept, on Pyramid's checks of 8,000 to 300,000 positions: 350 to 530
+#: bytes for the fewest moves, 330 to 490 for the best score). A check keeps at most
+#: memory_bytes // POSITION_BYTES positions.
+POSITION_BYTES = 600
+
+
+class CheckBound:
+    """The limits of one check's search: positions kept (max_states, and the memory budget at
+    POSITION_BYTES each) and seconds; 0 or None means none."""
+
+    def __init__(self, max_states: Optional[int] = None, max_seconds: Optional[float] = None,
+                 memory_bytes: int = 0):
+        self.max_states = int(max_states or 0)
+        self.max_seconds = float(max_seconds or 0.0)
+        self.memory_bytes = int(memory_bytes or 0)
+        self.by_memory = self.memory_bytes // POSITION_BYTES
+        self.t0 = time.perf_counter()
+
+    def reached(self, kept: int) -> str:
+        """"" while a search keeping `kept` positions may go on, else the limit it reached."""
+        if self.max_states and kept > self.max_states:
+            return f"the state limit ({self.max_states})"
+        if self.by_memory and kept > self.by_memory:
+            return (f"the memory budget ({self.memory_bytes / 2**20:g} MiB, about "
+                    f"{self.by_memory} positions of {POSITION_BYTES} bytes)")
+        if (self.max_seconds and kept & 1023 == 0
+                and time.perf_counter() - self.t0 > self.max_seconds):
+            return f"the time limit ({self.max_seconds:g} s)"
+        return ""
+
+
+def _line_to(rules: Any, start: Any, parent: dict, k: Any) -> list[Move]:
+    """The line from start to the position keyed k, where parent[k] is (the key of the position
+    it was reached from, the number of the move in that position's rules.moves) or None at
+    start: a search keeps that small number rather than a Move per position."""
+    steps = []
+    while parent[k] is not None:
+        k, i = parent[k]
+        steps.append(i)
+    pos, out = start, []
+    for i in reversed(steps):
+        m = rules.moves(pos)[i]
+        out.append(m)
+        pos = rules.apply(pos, m)
+    return out
+
+
+# -- the fewest moves -------------------------------------------------------------------------------
+
+def check_shortest(rules: Any, start: Any, length: int, bound: CheckBound) -> Verification:
+    """No line of fewer than `length` moves wins from start (the caller has checked that one of
+    `length` does): a breadth-first search of the reference rules, which reaches each position
+    first by its fewest moves, not going on from a position where `rules.moves_bound` says no
+    line through it can win within length - 1 moves. VerificationError with a shorter line;
+    ok None when a limit is reached first."""
+    if length == 0:
+        return Verification(True, "no line is shorter than none")
+    parent: dict[Any, Optional[tuple[Any, int]]] = {rules.key(start): None}
+    frontier = [start]
+    for depth in range(1, length):   # the children made in this round are `depth` moves in
+        later = []
+        for pos in frontier:
+            here = rules.key(pos)
+            for i, m in enumerate(rules.moves(pos)):
+                child = rules.apply(pos, m)
+                if rules.won(child):
+                    shorter = _line_to(rules, start, parent, here) + [m]
+                    raise VerificationError(
+                        f"{length} moves are not the fewest: a line of {len(shorter)} wins: "
+                        + " ".join(str(x) for x in shorter))
+                k = rules.key(child)
+                if k in parent:
+                    continue
+                parent[k] = (here, i)
+                limit = bound.reached(len(parent))
+                if limit:
+                    return Verification(None, f"the search for a shorter line reached {limit} "
+                                              f"after {len(parent)} positions")
+                # Reached first here, so by its fewest moves: a position cut now is cut at
+                # every later depth too.
+                if depth + rules.moves_bound(child) < length:
+                    later.append(child)
+        frontier = later
+    return Verification(True, f"no line of fewer moves wins: a search of {len(parent)} positions "
+                              "found none")
+
+
 # -- the best score ---------------------------------------------------------------------------------
 
 @dataclass
@@ -96,18 +188,19 @@ class ScoreOutcome:
 
     status: "exhausted" when every line was searched: `score` is the best score and `moves` a line
     reaching it, or, when a score to beat was given, no line beats it (`score` None); "beaten" when
-    `moves` is a line scoring `score`, more than the score to beat; "limit-states" when the bound
-    was reached first.
+    `moves` is a line scoring `score`, more than the score to beat; "limit" when a limit was
+    reached first (`limit` names it).
     """
 
     status: str
     score: Optional[int]
     moves: list[Move] = field(default_factory=list)
     states: int = 0
+    limit: str = ""
 
 
 def best_score(rules: Any, start: Any, max_states: int = 0,
-               beat: Optional[int] = None) -> ScoreOutcome:
+               beat: Optional[int] = None, bound: Optional[CheckBound] = None) -> ScoreOutcome:
     """The best score of any line of play from start, by a search of the reference rules.
 
     The player may stop at any time, so every position reached counts (`rules.score(pos)`), and a
@@ -117,8 +210,10 @@ def best_score(rules: Any, start: Any, max_states: int = 0,
     the score to beat) is not searched on: no line through it scores more.
 
     beat: a score to beat (a claim being checked): the search stops at the first line scoring more.
-    max_states: stop with "limit-states" after this many positions (0: no limit).
+    max_states: stop with "limit" past this many positions (0: no limit); bound: the limits of
+    the search in full (its memory budget, its time), in place of max_states.
     """
+    limits = bound or CheckBound(max_states)
     bound = rules.score_bound
 
     def state(pos: Any) -> tuple:
@@ -129,31 +224,28 @@ def best_score(rules: Any, start: Any, max_states: int = 0,
     best = root if beat is None else None
     if beat is not None and root[1] > beat:
         return ScoreOutcome("beaten", root[1], [], 1)
-    parent: dict[tuple, Optional[tuple[tuple, Move]]] = {root: None}
+    parent: dict[tuple, Optional[tuple[tuple, int]]] = {root: None}
 
     def line(s: tuple) -> list[Move]:
-        out = []
-        while parent[s] is not None:
-            s, m = parent[s]  # type: ignore[misc]
-            out.append(m)
-        return out[::-1]
+        return _line_to(rules, start, parent, s)
 
     todo = [] if rules.won(start) or bound(start) <= target else [start]
     while todo:
         pos = todo.pop()
         here = state(pos)
-        for m in rules.moves(pos):
+        for i, m in enumerate(rules.moves(pos)):
             child = rules.apply(pos, m)
             s = state(child)
             if s in parent:
                 continue
-            parent[s] = (here, m)
+            parent[s] = (here, i)
             if s[1] > target:
                 target, best = s[1], s
                 if beat is not None:
                     return ScoreOutcome("beaten", target, line(s), len(parent))
-            if max_states and len(parent) >= max_states:
-                return ScoreOutcome("limit-states", None, [], len(parent))
+            limit = limits.reached(len(parent))
+            if limit:
+                return ScoreOutcome("limit", None, [], len(parent), limit)
             # The bound of a position never changes and the target only grows, so a position cut
             # here would be cut again when another line reaches it.
             if not rules.won(child) and bound(child) > target:
@@ -164,10 +256,10 @@ def best_score(rules: Any, start: Any, max_states: int = 0,
 
 
 def check_best_score(rules: Any, start: Any, claimed: int,
-                     max_states: Optional[int]) -> Verification:
-    """No line of play from start scores more than `claimed` (None when max_states is reached
-    first). The caller has checked that a line reaches it."""
-    out = best_score(rules, start, int(max_states or 0), beat=claimed)
+                     bound: CheckBound) -> Verification:
+    """No line of play from start scores more than `claimed` (None when a limit of `bound` is
+    reached first). The caller has checked that a line reaches it."""
+    out = best_score(rules, start, beat=claimed, bound=bound)
     if out.status == "beaten":
         line = " ".join(str(m) for m in out.moves) or "(no move)"
         raise VerificationError(
@@ -175,5 +267,5 @@ def check_best_score(rules: Any, start: Any, claimed: int,
     if out.status == "exhausted":
         return Verification(True, f"{claimed} is the best score: a search of {out.states} "
                                   "positions found no line scoring more")
-    return Verification(None, f"not checked: the search for a better score reached "
-                              f"{max_states} states")
+    return Verification(None, f"not checked: the search for a better score reached {out.limit} "
+                              f"after {out.states} positions")

@@ -2,11 +2,13 @@
 from the position it names; the state figure a call reports is the one its limit counts."""
 
 import random
+import tracemalloc
 
 import pytest
 
 import solitaire_solver as ss
 from solitaire_solver.games import get_game
+from solitaire_solver.result import Result, Status
 
 PYRAMID = get_game("pyramid")[0]
 
@@ -83,3 +85,122 @@ def test_shortest_ends_the_same_under_the_states_it_reports(game, seed, variant)
     assert same.stats["states"] == n
     short = ss.solve(game, deal, objective="shortest", max_states=n - 1, **variant)
     assert short.status is ss.Status.UNKNOWN
+
+
+# -- 1. a claim of the fewest moves is checked, or said not to be -------------------------------
+
+def _as_shortest(r, after=()):
+    """A Result claiming r's line as one of the fewest moves (a forgery when it is not)."""
+    return Result(r.game, Status.WON, moves=r.moves, variant=r.variant, objective="shortest",
+                  after=tuple(after))
+
+
+def test_a_longer_line_claimed_as_the_fewest_moves_is_not_ok():
+    # Before: a forged shortest Result of a 61-move winning line (45 moves suffice) got ok=True,
+    # "legal and wins": the length was never looked at.
+    deal = ss.random_deal(1)
+    long = ss.solve("pyramid", deal)
+    assert long.won and len(long.moves) == 61
+    v = ss.verify("pyramid", deal, _as_shortest(long), max_states=20_000)
+    assert v.ok is None and not v, v
+    assert v.reason.startswith("not checked: the line of 61 moves is legal and wins")
+    assert "state limit (20000)" in v.reason
+    v = ss.verify("pyramid", deal, _as_shortest(long), memory_mb=2)
+    assert v.ok is None and "memory budget (2 MiB" in v.reason, v
+
+
+def test_a_shorter_line_refutes_a_claim_of_the_fewest_moves():
+    deal = ss.random_deal(1)
+    head = list(ss.solve("pyramid", deal).moves)
+    rules = PYRAMID.rules(PYRAMID.variant())
+    # Near the end of the decide search's line, a position from which its line is longer than
+    # need be: the check finds one of fewer moves and says which.
+    for k in range(len(head) - 4, 0, -1):
+        r = ss.solve("pyramid", deal, after=head[:k])
+        fewest = _bfs_length(rules, ss.api.replay(rules, deal, head[:k]))
+        if r.won and fewest is not None and len(r.moves) > fewest:
+            break
+    else:
+        raise AssertionError("no position with a longer line than need be")
+    v = ss.verify("pyramid", deal, _as_shortest(r, head[:k]), after=head[:k])
+    assert v.ok is False, v
+    assert v.reason.startswith(f"after {k} moves (")
+    assert f"{len(r.moves)} moves are not the fewest: a line of {fewest} wins" in v.reason
+
+
+def _bfs_length(rules, pos, cap=200_000):
+    """The fewest moves that win from pos, by a plain breadth-first search (None: no win)."""
+    seen, layer, n = {rules.key(pos)}, [pos], 0
+    while layer and len(seen) < cap:
+        if any(rules.won(p) for p in layer):
+            return n
+        n += 1
+        nxt = []
+        for p in layer:
+            for m in rules.moves(p):
+                c = rules.apply(p, m)
+                if rules.key(c) not in seen:
+                    seen.add(rules.key(c))
+                    nxt.append(c)
+        layer = nxt
+    return None
+
+
+@pytest.mark.core  # the shortest objective is the core's
+def test_the_fewest_moves_check_agrees_with_a_plain_breadth_first_search():
+    checked = 0
+    for seed in range(4):
+        deal = ss.random_deal(seed)
+        full = ss.solve("pyramid", deal, objective="shortest")
+        if not full.won:
+            continue
+        k = len(full.moves) - 14
+        r = ss.solve("pyramid", deal, objective="shortest", after=full.moves[:k])
+        rules = PYRAMID.rules(PYRAMID.variant())
+        assert len(r.moves) == _bfs_length(rules, ss.api.replay(rules, deal, full.moves[:k]))
+        v = ss.verify("pyramid", deal, r, after=full.moves[:k])
+        assert v.ok is True and "no line of fewer moves wins" in v.reason, v
+        checked += 1
+    assert checked >= 2
+    deal = ss.random_deal(0)
+    r = ss.solve("pyramid", deal, objective="shortest")
+    v = ss.verify("pyramid", deal, r)   # 69,415 positions
+    assert v.ok is True and v.reason.startswith("the line of 38 moves is legal and wins; no line")
+
+
+# -- 1. the checks keep to a memory budget -------------------------------------------------------
+
+@pytest.mark.core  # the score objective is the core's
+def test_the_best_score_check_keeps_to_its_memory_budget():
+    # Before: verify had no memory_mb, and the check of a best score grew without a bound (one
+    # deal of the issue-4 score set past 6 GB).
+    deal = ss.random_deal(1)
+    r = ss.solve("pyramid", deal, objective="score")   # 35: a search of millions to check
+    tracemalloc.start()
+    try:
+        v = ss.verify("pyramid", deal, r, memory_mb=4)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert v.ok is None and not v, v
+    assert v.reason.startswith("not checked: the search for a better score reached the memory "
+                               "budget (4 MiB, about 6990 positions")
+    assert peak < 4 << 20, peak
+    small = ss.random_deal(775)                         # 3,539 positions under one pass
+    r = ss.solve("pyramid", small, objective="score", passes=1)
+    assert ss.verify("pyramid", small, r, passes=1).ok is True
+    v = ss.verify("pyramid", small, r, passes=1, memory_mb=1)
+    assert v.ok is None and "memory budget (1 MiB" in v.reason
+
+
+def test_the_fewest_moves_check_keeps_to_its_memory_budget():
+    deal = ss.random_deal(1)
+    long = ss.solve("pyramid", deal)
+    tracemalloc.start()
+    try:
+        v = ss.verify("pyramid", deal, _as_shortest(long), memory_mb=4)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert v.ok is None and "memory budget (4 MiB" in v.reason, v
+    assert peak < 4 << 20, peak
