@@ -99,11 +99,12 @@ def test_a_longer_line_claimed_as_the_fewest_moves_is_not_ok():
     # Before: a forged shortest Result of a 61-move winning line (45 moves suffice) got ok=True,
     # "legal and wins": the length was never looked at.
     deal = ss.random_deal(1)
-    long = ss.solve("pyramid", deal)
-    assert long.won and len(long.moves) == 61
+    long = ss.solve("pyramid", deal)   # 61 moves with the core, 55 with the fallback
+    assert long.won and len(long.moves) > 50
     v = ss.verify("pyramid", deal, _as_shortest(long), max_states=20_000)
     assert v.ok is None and not v, v
-    assert v.reason.startswith("not checked: the line of 61 moves is legal and wins")
+    assert v.reason.startswith(f"not checked: the line of {len(long.moves)} moves is legal and "
+                               "wins")
     assert "state limit (20000)" in v.reason
     v = ss.verify("pyramid", deal, _as_shortest(long), memory_mb=2)
     assert v.ok is None and "memory budget (2 MiB" in v.reason, v
