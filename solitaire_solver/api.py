@@ -307,7 +307,8 @@ def _verify(g: Game, d: Deal, var: dict, answer: Any, prefix: tuple[Move, ...], 
                     "start: name those moves with after= to check it")
             return _check_result(g, d, var, answer, limits, start)
         if isinstance(answer, BlockProof):
-            return g.check_proof(d, var, answer, max_states, start, max_seconds)
+            return g.check_proof(d, var, answer, max_states, start, max_seconds,
+                                 limits.memory_bytes)
         return _check_line(g, d, var, parse_moves(answer), start)
     except VerificationError as e:
         return Verification(False, str(e))
@@ -359,7 +360,8 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
             raise VerificationError("a BLOCKED result carries no proof")
-        return g.check_proof(d, var, r.proof, max_states, start, max_seconds)
+        return g.check_proof(d, var, r.proof, max_states, start, max_seconds,
+                             limits.memory_bytes)
     moves = _moves_of(r.moves)
     verdict = _check_line(g, d, var, moves, start)
     if r.score is not None:

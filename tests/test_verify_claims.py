@@ -205,3 +205,18 @@ def test_the_fewest_moves_check_keeps_to_its_memory_budget():
         tracemalloc.stop()
     assert v.ok is None and "memory budget (4 MiB" in v.reason, v
     assert peak < 4 << 20, peak
+
+
+def test_the_re_search_of_a_block_keeps_to_its_memory_budget():
+    deal = ss.random_deal(5)
+    r = ss.solve("fourteen", deal)
+    assert r.blocked and r.proof.kind == "exhaustive" and r.proof.certificate is None
+    assert ss.verify("fourteen", deal, r).ok is True   # 16,164 positions
+    tracemalloc.start()
+    try:
+        v = ss.verify("fourteen", deal, r, memory_mb=1)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert v.ok is None and "the re-search reached the memory budget (1 MiB" in v.reason, v
+    assert peak < 1 << 20, peak
