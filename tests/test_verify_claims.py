@@ -161,6 +161,8 @@ def test_the_fewest_moves_check_agrees_with_a_plain_breadth_first_search():
         assert len(r.moves) == _bfs_length(rules, ss.api.replay(rules, deal, full.moves[:k]))
         v = ss.verify("pyramid", deal, r, after=full.moves[:k])
         assert v.ok is True and "no line of fewer moves wins" in v.reason, v
+        again = ss.solve("pyramid", deal, objective="shortest", after=full.moves[:k], check=True)
+        assert again.stats["check"] == v.reason
         checked += 1
     assert checked >= 2
     deal = ss.random_deal(0)
