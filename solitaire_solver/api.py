@@ -271,10 +271,10 @@ def verify(
     A winning line must be legal move by move and end in a won position; a proof must check as
     its kind says (docs/proofs.md); a best score (objective "score") must be reached by its line
     and beaten by none; a line of the fewest moves (objective "shortest") must win and no
-    shorter line may. max_states and max_seconds bound the searches that an exhaustive proof
-    without a certificate, a best score and the fewest moves need, memory_mb the last two (at
-    proofs.POSITION_BYTES a position kept): when one is reached the claim is not checked
-    (ok None), as for an UNKNOWN result, which claims nothing.
+    shorter line may. max_states, max_seconds and memory_mb bound the searches that an
+    exhaustive proof without a certificate, a best score and the fewest moves need (a position
+    kept counted as proofs.SEEN_BYTES in the first, POSITION_BYTES in the others): when one is
+    reached the claim is not checked (ok None), as for an UNKNOWN result, which claims nothing.
     """
     g, var = _resolve(game, variant)
     d = g.read(deal, var)
@@ -374,7 +374,7 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
                                 _bound(limits))
         if fewest.ok is None:
             return Verification(None, f"not checked: the {_count(moves)} legal and wins, but "
-                                      f"that none is shorter is not checked: {fewest.reason}")
+                                      f"{fewest.reason}")
         return Verification(True, f"{verdict.reason}; {fewest.reason}")
     return verdict
 
