@@ -12,7 +12,7 @@ from .errors import MoveError, SolitaireError, VariantError, VerificationError
 from .games import Game, get_game
 from .games.base import CoreAnswer
 from .moves import Move, parse_moves
-from .proofs import CheckBound, check_best_score, check_shortest
+from .proofs import CheckBound, check_best_score, check_score_certificate, check_shortest
 from .result import BlockProof, Result, Status, Verification, make_result
 from .search import reference_search
 
@@ -107,7 +107,9 @@ def solve(
     after: the moves played so far (Moves or their text): decide the position they reach; the
     answer's moves continue from there (MoveError, naming the move's number, for an illegal one).
     max_states, max_seconds: search limits; memory_mb: the transposition table's budget.
-    certificate: attach the explored positions to an exhaustive proof, for verify() to check.
+    certificate: attach the explored positions to an exhaustive proof, for verify() to check;
+    for the score objective, to a proof of kind "best-score" that no line scores more
+    (docs/proofs.md).
     check: replay the answer under the reference rules before returning it (VerificationError if
     it does not check, which would be a bug). A search the check needs keeps to max_states,
     max_seconds and memory_mb; stats["check"] tells what was checked, or why not (an UNKNOWN
@@ -184,8 +186,15 @@ def _answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits, ans: Co
         if proof is not None:
             return _structural(name, proof, var, objective, after)
     if ans.status == "won":
+        best = None
+        if objective == "score" and ans.certificate is not None:
+            best = BlockProof(
+                kind="best-score", states=len(ans.certificate), certificate=ans.certificate,
+                sentence=f"no line scores more than {ans.score}: the certificate holds the "
+                         f"{len(ans.certificate)} positions such a line could pass through")
         return make_result(name, Status.WON, moves=tuple(ans.moves), stats=ans.stats,
-                           variant=var, objective=objective, score=ans.score, after=after)
+                           variant=var, objective=objective, score=ans.score, proof=best,
+                           after=after)
     if ans.status == "exhausted":
         return make_result(name, Status.BLOCKED, proof=g.block_proof(d, var, ans),
                            stats=ans.stats, variant=var, objective=objective, score=ans.score,
@@ -356,7 +365,11 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
                                     f"{r.status.name}: every deal has a best score")
         if r.score is None:
             raise VerificationError("the score result claims no score")
-        return _check_score(g, d, var, _moves_of(r.moves), r.score, limits, start)
+        if r.proof is not None and (not isinstance(r.proof, BlockProof)
+                                    or r.proof.kind != "best-score"):
+            raise VerificationError(f"a score result's proof is of kind best-score, not "
+                                    f"{getattr(r.proof, 'kind', r.proof)!r}")
+        return _check_score(g, d, var, _moves_of(r.moves), r.score, limits, start, r.proof)
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
             raise VerificationError("a BLOCKED result carries no proof")
@@ -426,15 +439,21 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
 
 
 def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
-                 limits: Limits, start: Any = None) -> Verification:
-    """The line is legal and reaches the claimed score, and no line scores more."""
+                 limits: Limits, start: Any = None,
+                 proof: Optional[BlockProof] = None) -> Verification:
+    """The line is legal and reaches the claimed score, and no line scores more: by the proof's
+    certificate when it has one (in time linear in its size, no limit needed), else by a
+    bounded search."""
     rules = g.rules(var)
     pos = _replay(g, d, var, moves, start)
     actual = rules.score(pos)
     if actual != claimed:
         raise VerificationError(f"the line scores {actual}, not the claimed {claimed}")
-    best = check_best_score(rules, rules.start(d) if start is None else start, actual,
-                            _bound(limits))
+    origin = rules.start(d) if start is None else start
+    if proof is not None and proof.certificate is not None:
+        best = check_score_certificate(rules, origin, actual, proof.certificate)
+    else:
+        best = check_best_score(rules, origin, actual, _bound(limits))
     if best.ok is None:
         return best
     return Verification(True, f"the {_count(moves)} legal and scores {actual}; {best.reason}")

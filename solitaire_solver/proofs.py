@@ -282,3 +282,42 @@ def check_best_score(rules: Any, start: Any, claimed: int,
                                   "positions found no line scoring more")
     return Verification(None, f"not checked: the search for a better score reached {out.limit} "
                               f"after {out.states} positions")
+
+
+def score_state(rules: Any, pos: Any) -> tuple:
+    """A position of a score certificate: its key and its score, in one flat tuple."""
+    key = rules.key(pos)
+    return (*key, rules.score(pos)) if isinstance(key, tuple) else (key, rules.score(pos))
+
+
+def check_score_certificate(rules: Any, start: Any, claimed: int, cert: Any) -> Verification:
+    """No line of play from start scores more than `claimed`, by a certificate: the positions
+    (score_state) such a line could pass through. Every position reachable from start, not going
+    on from a won one or one whose `rules.score_bound` is no more than the claim, must be in it,
+    and none may score more. Linear in the certificate's size; cert as certificate_keys reads it.
+    The caller has checked that a line reaches the claim."""
+    keys = certificate_keys(cert)
+    root = score_state(rules, start)
+    if root not in keys:
+        raise VerificationError("the certificate does not contain the start position")
+    seen = {root}
+    todo = [start]
+    while todo:
+        pos = todo.pop()
+        score = rules.score(pos)
+        if score > claimed:
+            raise VerificationError(f"{claimed} is not the best score: the certificate holds a "
+                                    f"position scoring {score}")
+        if rules.won(pos) or rules.score_bound(pos) <= claimed:
+            continue
+        for m in rules.moves(pos):
+            child = rules.apply(pos, m)
+            s = score_state(rules, child)
+            if s not in keys:
+                raise VerificationError(f"the move {m} leads out of the certificate")
+            if s not in seen:
+                seen.add(s)
+                todo.append(child)
+    return Verification(True, f"{claimed} is the best score: the certificate is closed, "
+                              f"{len(seen)} position{'' if len(seen) == 1 else 's'}, none "
+                              "scoring more")

@@ -1,12 +1,14 @@
 """Issue "Hardening, third round", items 1 and 7: verify checks every claim it answers ok for,
 from the position it names; the state figure a call reports is the one its limit counts."""
 
+import dataclasses
 import random
 import tracemalloc
 
 import pytest
 
 import solitaire_solver as ss
+from solitaire_solver import proofs
 from solitaire_solver.games import get_game
 from solitaire_solver.result import Result, Status
 
@@ -222,3 +224,66 @@ def test_the_re_search_of_a_block_keeps_to_its_memory_budget():
         tracemalloc.stop()
     assert v.ok is None and "the re-search reached the memory budget (1 MiB" in v.reason, v
     assert peak < 1 << 20, peak
+
+
+# -- 1. the score objective's certificate ---------------------------------------------------------
+
+@pytest.mark.core  # the score objective is the core's
+def test_a_best_score_certificate_checks_without_a_search():
+    deal = ss.random_deal(775)
+    r = ss.solve("pyramid", deal, objective="score", passes=1, certificate=True)
+    assert r.won and r.score == -40 and r.proof.kind == "best-score"
+    assert r.proof.states == len(r.proof.certificate) >= 3539
+    # No search: the limits that stop the search-based check do not stop it.
+    for limits in ({}, {"max_states": 10}, {"memory_mb": 0.01}):
+        v = ss.verify("pyramid", deal, r, passes=1, **limits)
+        assert v.ok is True and "the certificate is closed" in v.reason, (limits, v)
+    # As to_dict() writes it, a list of lists.
+    listed = r.proof.to_dict()["certificate"]
+    assert all(isinstance(k, list) and len(k) == 4 for k in listed)
+    as_read = dataclasses.replace(r, proof=dataclasses.replace(r.proof, certificate=listed))
+    assert ss.verify("pyramid", deal, as_read, passes=1).ok is True
+    # A torn certificate, or a lower claim with the same certificate, does not check.
+    rules = PYRAMID.rules(PYRAMID.variant(passes=1))
+    root = proofs.score_state(rules, rules.start(deal))
+    torn = r.proof.certificate - {max(r.proof.certificate - {root})}
+    v = ss.verify("pyramid", deal, dataclasses.replace(
+        r, proof=dataclasses.replace(r.proof, certificate=torn)), passes=1)
+    assert v.ok is False and "leads out of the certificate" in v.reason, v
+    less = list(r.moves[:-1])
+    lower = dataclasses.replace(r, moves=tuple(less), score=PYRAMID.score(
+        deal, PYRAMID.variant(passes=1), less))
+    assert lower.score < -40
+    v = ss.verify("pyramid", deal, lower, passes=1)
+    assert v.ok is False and "is not the best score" in v.reason, v
+    # A proof of another kind on a score answer is refused.
+    odd = dataclasses.replace(r, proof=dataclasses.replace(r.proof, kind="exhaustive"))
+    assert ss.verify("pyramid", deal, odd, passes=1).ok is False
+
+
+@pytest.mark.core  # the score objective is the core's
+def test_a_best_score_certificate_of_a_cleared_pyramid_and_from_mid_game():
+    deal = ss.random_deal(5)      # 50: the pyramid cleared in the first pass
+    r = ss.solve("pyramid", deal, objective="score", passes=1, certificate=True)
+    assert r.score == 50 and ss.verify("pyramid", deal, r, passes=1).ok is True
+    deal = ss.random_deal(775)
+    head = list(ss.solve("pyramid", deal, objective="score", passes=1).moves[:6])
+    r = ss.solve("pyramid", deal, objective="score", passes=1, certificate=True, after=head)
+    v = ss.verify("pyramid", deal, r, passes=1, after=head)
+    assert v.ok is True and v.reason.startswith("after 6 moves (") and "certificate" in v.reason
+    assert r.score == ss.solve("pyramid", deal, objective="score", passes=1, after=head).score
+
+
+@pytest.mark.core  # the score objective is the core's
+def test_the_search_that_collects_a_score_certificate_finds_the_same_best():
+    # It plays every move and cuts with the pass bonus alone: the same best score as the search
+    # with its pruning, or UNKNOWN when its certificate outgrows the budget, never another.
+    for seed in range(4):
+        deal = ss.random_deal(seed)
+        for variant in ({"passes": 1}, {"passes": 1, "goal": "pyramid"}):
+            cert = ss.solve("pyramid", deal, objective="score", certificate=True, memory_mb=32,
+                            **variant)
+            plain = ss.solve("pyramid", deal, objective="score", **variant)
+            assert cert.status is ss.Status.UNKNOWN or cert.score == plain.score, (seed, variant)
+            if cert.status is ss.Status.UNKNOWN:
+                assert "memory budget" in cert.reason

@@ -189,7 +189,7 @@ class Game:
             status = "won"  # the best score is proven: its line is the answer
         keys = None
         if run.certificate is not None:
-            keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
+            keys = self.core_certificate(run.certificate, deal, variant, objective)
         return CoreAnswer(status, from_codes(run.path), run.stats, keys,
                           run.best, run.end, start)
 
@@ -213,6 +213,12 @@ class Game:
     def certificate_key(self, removed: int, aux: int, variant: dict) -> Any:
         """The reference rules' key of a core position (certificates are given in those keys)."""
         return (removed, aux)
+
+    def core_certificate(self, cert: list, deal: Deal, variant: dict,
+                         objective: str) -> frozenset:
+        """A core's certificate, its (removed, aux) positions, in the reference rules' keys
+        (certificate_key); a game whose score objective gives one extends this."""
+        return frozenset(self.certificate_key(r, a, variant) for r, a in cert)
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         """The proof of a block after a search found no win."""
