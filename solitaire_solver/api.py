@@ -10,7 +10,7 @@ from .errors import SolitaireError, VariantError, VerificationError
 from .games import Game, resolve
 from .games.rules import replay
 from .moves import Move, parse_moves
-from .proofs import check_best_score
+from .proofs import CheckBound, check_best_score, check_score_certificate, check_shortest
 from .result import BlockProof, Result, Status, Verification, counted
 
 
@@ -21,40 +21,58 @@ def verify(
     *,
     max_states: Optional[int] = None,
     max_seconds: Optional[float] = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
     after: Union[Iterable[Union[str, Move]], str, None] = None,
     **variant: Any,
 ) -> Verification:
     """Check an answer with the reference rules alone, under the game and variant named here (the
     defaults when none is given): a Result found under another game or variant does not check.
-    after: the moves played before the position the answer is for (a Result records its own;
-    one found after other moves does not check).
+    after: the moves played before the position the answer is for; the reason then begins
+    "after N moves (...): ". A Result records its own `after`, which is not trusted: one found
+    after other moves than those named here (none: the deal's start) does not check.
 
     answer: a Result, a BlockProof, or a list of moves (text or Move) that should win.
     A winning line must be legal move by move and end in a won position; a proof must check as
     its kind says (docs/proofs.md); a best score (objective "score") must be reached by its line
-    and beaten by none. max_states bounds the searches that an exhaustive proof without a
-    certificate and a best score need, max_seconds the first of those: when one is reached the
-    answer is not checked (ok None), as it is for an UNKNOWN result, which claims nothing.
+    and beaten by none; a line of the fewest moves (objective "shortest") must win and no
+    shorter line may. max_states, max_seconds and memory_mb bound the searches that an
+    exhaustive proof without a certificate, a best score and the fewest moves need (a position
+    kept counted as proofs.SEEN_BYTES in the first, POSITION_BYTES in the others): when one is
+    reached the claim is not checked (ok None), as for an UNKNOWN result, which claims nothing.
     """
     g, var = resolve(game, variant)
     d = g.read(deal, var)
-    if max_states is not None or max_seconds is not None:
-        checked = Limits.of(max_states, max_seconds, DEFAULT_MEMORY_MB)
-        max_states, max_seconds = checked.max_states or None, checked.max_seconds or None
-    prefix = tuple(parse_moves(after)) if after is not None else None
+    limits = Limits.of(max_states, max_seconds, memory_mb)
+    named = after is not None
+    prefix = tuple(parse_moves(after)) if named else ()
     start = replay(g.rules(var), d, prefix) if prefix else None
+    verdict = _verify(g, d, var, answer, prefix, named, start, limits)
+    if prefix:
+        # The reason names the position it holds for, as the caller named it.
+        return Verification(verdict.ok, f"after {_line(prefix)}: {verdict.reason}")
+    return verdict
+
+
+def _verify(g: Game, d: Deal, var: dict, answer: Any, prefix: tuple[Move, ...], named: bool,
+            start: Any, limits: Limits) -> Verification:
+    """verify() from the position after `prefix` (`start`; named: the caller gave after=)."""
+    max_states, max_seconds = limits.max_states or None, limits.max_seconds or None
     try:
         if isinstance(answer, Result):
-            if prefix is None:
-                prefix = tuple(_moves_of(answer.after))
-                start = replay(g.rules(var), d, prefix, VerificationError) if prefix else None
-            elif tuple(answer.after) != prefix:
+            # A Result's own `after` is a claim, as its variant is, and neither is adopted:
+            # checked from the position it names, without the caller naming it, a block found
+            # after losing moves would pass for a block of the deal.
+            claimed = tuple(_moves_of(answer.after))
+            if claimed != prefix:
                 raise VerificationError(
-                    f"the result is for the position after {_line(answer.after)}, not the one "
-                    f"checked (after {_line(prefix)})")
-            return _check_result(g, d, var, answer, max_states, start, max_seconds)
+                    f"the result is for the position after {_line(claimed)}, not this one"
+                    if named else
+                    f"the result is for the position after {_line(claimed)}, not the deal's "
+                    "start: name those moves with after= to check it")
+            return _check_result(g, d, var, answer, limits, start)
         if isinstance(answer, BlockProof):
-            return g.check_proof(d, var, answer, max_states, start, max_seconds)
+            return g.check_proof(d, var, answer, max_states, start, max_seconds,
+                                 limits.memory_bytes)
         return _check_line(g, d, var, parse_moves(answer), start)
     except VerificationError as e:
         return Verification(False, str(e))
@@ -77,9 +95,10 @@ def _line(moves: Any) -> str:
     return f"{counted(len(moves), 'move')} ({' '.join(map(str, moves))})" if moves else "no moves"
 
 
-def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[int],
-                  start: Any = None, max_seconds: Optional[float] = None) -> Verification:
+def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
+                  start: Any = None) -> Verification:
     """A Result's claim, as what solve() answers for its objective says it (docs/proofs.md)."""
+    max_states, max_seconds = limits.max_states or None, limits.max_seconds or None
     if r.game != g.name:
         raise VerificationError(f"the result is for {r.game}, not {g.name}")
     if _variant_of(g, r.variant) != var:
@@ -101,17 +120,36 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[i
                                     f"{r.status.name}: every deal has a best score")
         if r.score is None:
             raise VerificationError("the score result claims no score")
-        return _check_score(g, d, var, _moves_of(r.moves), r.score, max_states, start)
+        if r.proof is not None and (not isinstance(r.proof, BlockProof)
+                                    or r.proof.kind != "best-score"):
+            raise VerificationError(f"a score result's proof is of kind best-score, not "
+                                    f"{getattr(r.proof, 'kind', r.proof)!r}")
+        return _check_score(g, d, var, _moves_of(r.moves), r.score, limits, start, r.proof)
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
             raise VerificationError("a BLOCKED result carries no proof")
-        return g.check_proof(d, var, r.proof, max_states, start, max_seconds)
-    verdict = _check_line(g, d, var, _moves_of(r.moves), start)
+        return g.check_proof(d, var, r.proof, max_states, start, max_seconds,
+                             limits.memory_bytes)
+    moves = _moves_of(r.moves)
+    verdict = _check_line(g, d, var, moves, start)
     if r.score is not None:
         actual = g.score(d, var, list(r.after) + list(r.moves))
         if actual != r.score:
             raise VerificationError(f"the line scores {actual}, not the claimed {r.score}")
+    if r.objective == "shortest":
+        rules = g.rules(var)
+        fewest = check_shortest(rules, rules.start(d) if start is None else start, len(moves),
+                                _bound(limits))
+        if fewest.ok is None:
+            return Verification(None, f"not checked: the {_count(moves)} legal and wins, but "
+                                      f"{fewest.reason}")
+        return Verification(True, f"{verdict.reason}; {fewest.reason}")
     return verdict
+
+
+def _bound(limits: Limits) -> CheckBound:
+    """The limits of a check's search, its clock started now."""
+    return CheckBound(limits.max_states, limits.max_seconds, limits.memory_bytes)
 
 
 def _variant_of(g: Game, given: Any) -> Optional[dict]:
@@ -150,15 +188,21 @@ def _check_line(g: Game, d: Deal, var: dict, moves: list[Move],
 
 
 def _check_score(g: Game, d: Deal, var: dict, moves: list[Move], claimed: Any,
-                 max_states: Optional[int], start: Any = None) -> Verification:
-    """The line is legal and reaches the claimed score, and no line scores more."""
+                 limits: Limits, start: Any = None,
+                 proof: Optional[BlockProof] = None) -> Verification:
+    """The line is legal and reaches the claimed score, and no line scores more: by the proof's
+    certificate when it has one (in time linear in its size, no limit needed), else by a
+    bounded search."""
     rules = g.rules(var)
     pos = replay(rules, d, moves, VerificationError, start)
     actual = rules.score(pos)
     if actual != claimed:
         raise VerificationError(f"the line scores {actual}, not the claimed {claimed}")
-    best = check_best_score(rules, rules.start(d) if start is None else start, actual,
-                            max_states)
+    origin = rules.start(d) if start is None else start
+    if proof is not None and proof.certificate is not None:
+        best = check_score_certificate(rules, origin, actual, proof.certificate)
+    else:
+        best = check_best_score(rules, origin, actual, _bound(limits))
     if best.ok is None:
         return best
     return Verification(True, f"the {_count(moves)} legal and scores {actual}; {best.reason}")

@@ -144,14 +144,17 @@ class Status(enum.Enum):
 
 @dataclass(frozen=True)
 class BlockProof:
-    """Why no line of play wins.
+    """Why no line of play wins (or, kind "best-score", why no line scores more).
 
     kind is one of:
     - "forced-line": the game's outcome does not depend on the order of play (docs/proofs.md), so
       the line `moves` played to its end, where `position` is stuck, proves the block;
     - "structural": a fact of the layout alone, stated in `sentence`, checked by the reference rules;
     - "exhaustive": every position reachable was explored (`states`); `certificate`, when asked for,
-      holds the keys of those positions, closed under moves and none of them won.
+      holds the keys of those positions, closed under moves and none of them won;
+    - "best-score": on a WON answer of the score objective asked with certificate=True: the
+      `certificate` holds (key..., score) of every position a line scoring more than the answer
+      could pass through, closed under moves there and none scoring more (docs/proofs.md).
     """
 
     kind: str
@@ -196,7 +199,8 @@ class BlockProof:
 
 @dataclass(frozen=True)
 class Result:
-    """The answer for one deal. `moves` win when status is WON; `proof` is set when BLOCKED."""
+    """The answer for one deal. `moves` win when status is WON; `proof` is set when BLOCKED (and
+    on a score answer asked with certificate=True, a best-score proof)."""
 
     game: str
     status: Status

@@ -144,10 +144,11 @@ class Solver:
         result.stats["check"] = verdict.reason
 
     def verify(self, deal: Any, answer: Any, *, after: Moves = None) -> Verification:
-        """verify() under this solver's game and variant, its re-searches within its limits."""
+        """verify() under this solver's game and variant, its searches within its limits."""
         lim = self.limits
         return verify(self.game, deal, answer, max_states=lim.max_states or None,
-                      max_seconds=lim.max_seconds or None, after=after, **self.variant)
+                      max_seconds=lim.max_seconds or None, memory_mb=self._options["memory_mb"],
+                      after=after, **self.variant)
 
     def hint(self, deal: Any, after: Moves = None) -> Hint:
         """The next move of a winning line from the position after `after`, or the proof that

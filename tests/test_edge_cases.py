@@ -232,7 +232,7 @@ def test_shortest_with_many_passes_stays_small_and_exact():
         r = ss.solve("pyramid", deal, objective="shortest", passes=passes, memory_mb=64)
         assert r.won and len(r.moves) == len(want.moves), passes
         assert r.stats["table_bytes"] <= 64 << 20
-        assert ss.verify("pyramid", deal, r, passes=passes).ok
+        assert ss.verify("pyramid", deal, list(r.moves), passes=passes).ok
 
 
 # A user-level review (session of 2026-12-01): each test failed before its fix.

@@ -116,7 +116,7 @@ def test_a_reserve_that_can_never_clear_is_blocked_with_a_checked_proof():
     after = [Move.to_reserve(jack), Move.to_reserve(ace)]
     res = ss.solve("fifteens-pysolfc", deal, after=after, certificate=True)
     assert res.status is ss.Status.BLOCKED
-    assert ss.verify("fifteens-pysolfc", deal, res).ok
+    assert ss.verify("fifteens-pysolfc", deal, res, after=after).ok
     cert = res.proof.certificate
     start = R.key(replay(R, deal, after))
     assert start in cert and len(cert) == res.proof.states

@@ -54,7 +54,7 @@ def test_solve_after_agrees_with_the_reference_from_the_same_position(game, vari
             for m in r.moves:
                 p = rules.play(p, m)
             assert rules.won(p), seed
-        assert ss.verify(game, deal, r, **variant).ok, seed
+        assert ss.verify(game, deal, r, after=line, **variant).ok, seed
     assert seen[ss.Status.WON] and seen[ss.Status.BLOCKED], seen
 
 
@@ -149,7 +149,7 @@ def test_analyze_agrees_with_deciding_every_prefix(game, variant):
             found += 1
             assert a.before.won and a.before.after == tuple(line[: blunder - 1])
             assert a.after.blocked and a.after.after == tuple(line[:blunder])
-            assert ss.verify(game, deal, a.after, **variant).ok
+            assert ss.verify(game, deal, a.after, after=line[:blunder], **variant).ok
             assert f"move {blunder} ({line[blunder - 1]})" in str(a)
     g = ss.get_game(game)[0]
     # Per variant: Tens under PySolFC's rules (reserves=pysolfc) is order-dependent, the rest not.

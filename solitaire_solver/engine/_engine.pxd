@@ -78,10 +78,13 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 # The highest value(s) over every position reachable from root (a player may stop anywhere).
 # Won positions are not expanded. bound (NULL or an upper bound of value over every position
 # reachable from s, s included) prunes; the search stops early once the best reaches ceiling.
-# Returns (status, path, stats, best): status SEARCH_EXHAUSTED when the best is proven (also
-# when stopped at the ceiling), else a limit; path is a line reaching the best value.
+# Returns (status, path, stats, best, cert): status SEARCH_EXHAUSTED when the best is proven
+# (also when stopped at the ceiling), else a limit; path is a line reaching the best value;
+# cert, with certificate (else None), the (removed, aux) of every position reached, the
+# certificate sharing memory_bytes with the table as in depth_first.
 cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,
-                       long long max_states, double max_seconds, size_t memory_bytes)
+                       long long max_states, double max_seconds, size_t memory_bytes,
+                       bint certificate)
 
 # A* (best-first) search for a shortest line (every move counts one, or g.cost). lower (NULL: 0)
 # is a lower bound of the cost still needed from s to a win; it must be admissible (never above

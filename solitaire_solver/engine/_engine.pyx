@@ -295,10 +295,13 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 # -- best value over reachable positions (score objectives) ----------------------------------------
 
 cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,
-                       long long max_states, double max_seconds, size_t memory_bytes):
+                       long long max_states, double max_seconds, size_t memory_bytes,
+                       bint certificate):
     """Depth-first reachability like depth_first, evaluating every new position. A position
     whose bound is no better than the best so far is not expanded: the best only grows, so the
-    cut stays valid when the same position is reached again through the table."""
+    cut stays valid when the same position is reached again through the table. A certificate
+    keeps every position reached: each one expanded has all its children in it, and each one
+    cut has a bound no more than the best."""
     cdef ttable tt
     cdef Frame *frames = NULL
     cdef uint64_t *moves = NULL
@@ -309,9 +312,17 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
     cdef State child
     cdef double t0 = now()
     cdef double deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    cdef size_t table_budget = memory_bytes
+    cdef size_t cert_budget = 0
 
-    if tt_init(&tt, memory_bytes) != 0:
+    if certificate:
+        # As in depth_first: the certificate shares the budget with the table.
+        table_budget = memory_bytes // 2
+        cert_budget = memory_bytes - table_budget
+    if tt_init(&tt, table_budget) != 0:
         raise MemoryError("cannot allocate the transposition table")
+    r.cert = NULL
+    r.cert_len = r.cert_cap = 0
     frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
     moves = <uint64_t *>malloc(sizeof(uint64_t) * mm * (g.max_depth + 1))
     best_path = <uint64_t *>malloc(sizeof(uint64_t) * (g.max_depth + 1))
@@ -328,10 +339,16 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
         with nogil:
             best = value(g.ctx, &root)
             tt_visit(&tt, root.removed, root.aux)
-            if best < ceiling and not g.won(g.ctx, &root):
+            if certificate and cert_push(&r, root, cert_budget) < 0:
+                status = SEARCH_LIMIT_MEMORY
+            elif best < ceiling and not g.won(g.ctx, &root):
                 descend(g, frames, moves, &d, &root, &r)
-            while next_position(g, &tt, frames, moves, &d, False, &child) == STEP_NEW:
+            while (status == SEARCH_EXHAUSTED
+                   and next_position(g, &tt, frames, moves, &d, False, &child) == STEP_NEW):
                 r.nodes += 1
+                if certificate and cert_push(&r, child, cert_budget) < 0:
+                    status = SEARCH_LIMIT_MEMORY
+                    break
                 v = value(g.ctx, &child)
                 if v > best:
                     best = v
@@ -354,11 +371,15 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
                 descend(g, frames, moves, &d, &child, &r)
         path = [best_path[i] for i in range(best_len)]
         stats = search_stats(r.nodes, r.generated, r.pruned, r.leaves, &tt, t0)
-        return status, path, stats, best
+        cert = None
+        if certificate and status == SEARCH_EXHAUSTED:
+            cert = [(r.cert[i].removed, r.cert[i].aux) for i in range(r.cert_len)]
+        return status, path, stats, best, cert
     finally:
         free(frames)
         free(moves)
         free(best_path)
+        free(r.cert)
         tt_free(&tt)
 
 

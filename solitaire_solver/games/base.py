@@ -224,7 +224,7 @@ class Game:
             status = "won"  # the best score is proven: its line is the answer
         keys = None
         if run.certificate is not None:
-            keys = frozenset(self.certificate_key(r, a, variant) for r, a in run.certificate)
+            keys = self.core_certificate(run.certificate, deal, variant, objective)
         return CoreAnswer(status, self.core_line(core, spec, deal, start, run.path), run.stats,
                           keys, run.best, run.end, start)
 
@@ -288,8 +288,16 @@ class Game:
         """The Result of a search's answer: WON with its line, BLOCKED with its proof, or
         UNKNOWN naming the limit reached."""
         if ans.status == "won":
+            best = None
+            if objective == "score" and ans.certificate is not None:
+                best = BlockProof(
+                    kind="best-score", states=len(ans.certificate), certificate=ans.certificate,
+                    sentence=f"no line scores more than {ans.score}: the certificate holds the "
+                             f"{counted(len(ans.certificate), 'position')} such a line could "
+                             "pass through")
             return make_result(self.name, Status.WON, moves=tuple(ans.moves), stats=ans.stats,
-                               variant=variant, objective=objective, score=ans.score, after=after)
+                               variant=variant, objective=objective, score=ans.score, proof=best,
+                               after=after)
         if ans.status == "exhausted":
             return make_result(self.name, Status.BLOCKED,
                                proof=self.block_proof(deal, variant, ans), stats=ans.stats,
@@ -325,6 +333,12 @@ class Game:
         """The reference rules' key of a core position (certificates are given in those keys)."""
         return (removed, aux)
 
+    def core_certificate(self, cert: list, deal: Deal, variant: dict,
+                         objective: str) -> frozenset:
+        """A core's certificate, its (removed, aux) positions, in the reference rules' keys
+        (certificate_key); a game whose score objective gives one extends this."""
+        return frozenset(self.certificate_key(r, a, variant) for r, a in cert)
+
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         """The proof of a block after a search found no win."""
         states = answer.stats.get("states", 0)
@@ -343,15 +357,16 @@ class Game:
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
                     max_states: Optional[int], start: Any = None,
-                    max_seconds: Optional[float] = None) -> Verification:
+                    max_seconds: Optional[float] = None, memory_bytes: int = 0) -> Verification:
         """Check a proof of a block with the reference rules alone (VerificationError when it
         does not hold), for the deal's start or the reference position `start` reached from it
-        (a structural proof of the deal holds for every position it reaches). Games with proof
+        (a structural proof of the deal holds for every position it reaches). max_states,
+        max_seconds and memory_bytes bound a re-search (0 or None: no bound). Games with proof
         kinds of their own extend this."""
         if proof.kind == "exhaustive":
             rules = self.rules(variant)
             return check_exhaustive(rules, rules.start(deal) if start is None else start, proof,
-                                    max_states, max_seconds)
+                                    max_states, max_seconds, memory_bytes)
         if proof.kind == "structural":
             self.check_structural(deal, variant, proof)
             return Verification(True, "the structural proof holds")

@@ -47,6 +47,12 @@ class Rules(ABC):
     def cards_left(self, pos: Any) -> int:
         """Cards not yet removed (those that still count against a win)."""
 
+    def moves_bound(self, pos: Any) -> int:
+        """A lower bound on the moves of any line that wins from pos (not won): verify() checks a
+        claim of the fewest moves by a search that cuts where this bound says no line is short
+        enough. 1 unless a game knows better."""
+        return 1
+
     def describe(self, pos: Any) -> dict:
         """The position as plain data for JSON, field by field: card indexes (in tuples, at any
         depth) become card names, None stays (an empty place), the `removed` bitboard becomes

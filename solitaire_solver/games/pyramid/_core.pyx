@@ -974,7 +974,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     False by default); "shortest_real_moves" (for the tests and benchmarks: the shortest objective
     searches real positions, one move each, instead of SHORTEST's EARLIEST moves); "root", for the tests:
     (removed, aux) to search from instead of the deal's start. A certificate is kept for the
-    decide objective only."""
+    decide and score objectives."""
     cdef int obj
     try:
         obj = OBJECTIVES[objective]
@@ -1066,7 +1066,7 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
     if passes < 0 or passes > 10000:
         raise ValueError(f"passes must be 0 (unlimited) or 1..10000, not {passes}")
     if certificate:
-        certificate = objective == OBJ_DECIDE
+        certificate = objective == OBJ_DECIDE or objective == OBJ_SCORE
     if certificate:
         force = FORCE_NONE
         restrict = passes == 0
@@ -1134,13 +1134,19 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
                                                 memory_bytes)
         else:
             status, path, stats = shortest(&g, &c, root, max_states, max_seconds, memory_bytes)
+        # `states` is what max_states counts, the two searches together (a call that reports
+        # N ends the same under max_states=N); the decide search's part is also given apart.
         stats["decide_states"] = decided["states"]
+        stats["states"] += decided["states"]
         stats["seconds"] += decided["seconds"]
         return status, path, stats, None, None
     if objective == OBJ_SCORE:
-        status, path, stats, best = best_value(&g, root, pyr_value, pyr_bound, 50, max_states,
-                                               max_seconds, memory_bytes)
-        return status, path, stats, None, best
+        # A certificate is checked with the reference rules' bound (proofs.py), so the search
+        # that collects it cuts with that bound alone, and plays every move (FORCE_NONE above).
+        status, path, stats, best, cert = best_value(
+            &g, root, pyr_value, pyr_pass_bound if certificate else pyr_bound, 50, max_states,
+            max_seconds, memory_bytes, certificate)
+        return status, path, stats, cert, best
     if not certificate:
         status, path, stats, relaxed = decide(&g, &c, root, max_states, max_seconds, memory_bytes)
         if relaxed:

@@ -12,6 +12,13 @@ cdef int pyr_value(void *ctx, const State *s) noexcept nogil:
     return -bb_count(BB_FULL_PACK & ~s.removed)
 
 
+cdef int pyr_pass_bound(void *ctx, const State *s) noexcept nogil:
+    """pyr_bound without DEAD: the bonus of the clearing pass, or of the current one, as the
+    reference rules' score_bound (a score certificate is checked with it)."""
+    cdef int cleared = (s.aux >> 6) & 3
+    return BONUS[cleared] if cleared else BONUS[(s.aux >> 8) + 1]
+
+
 cdef int pyr_bound(void *ctx, const State *s) noexcept nogil:
     """An upper bound of the score of any line through s: the bonus of the clearing pass (or of
     the current pass, the earliest the pyramid can still be cleared) with nothing left; -1 when

@@ -17,6 +17,8 @@ from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, parse_bool
 from ..rules import replay
 from .rules import (
+    CLEAR_BONUS,
+    PLACES,
     PyramidRules,
     apart,
     cone,
@@ -568,6 +570,24 @@ class Pyramid(Game):
         """The reference key (removed, k, pass) of a core position (pass 0 when unlimited)."""
         passes = passes_value(variant["passes"])
         return removed, aux & 31, ((aux >> 8) + 1) if passes else 0
+
+    def core_certificate(self, cert: list, deal: Deal, variant: dict,
+                         objective: str) -> frozenset:
+        """For the score objective each position with its score, (removed, k, pass, score): the
+        reference state of proofs.check_score_certificate (the pass the pyramid was cleared in,
+        aux bits 6..7, and the cards left give the score)."""
+        if objective != "score":
+            return super().core_certificate(cert, deal, variant, objective)
+        stock = 0
+        for c in deal.cards[PLACES:]:
+            stock |= 1 << c
+        out = set()
+        for removed, aux in cert:
+            cleared = (aux >> 6) & 3
+            score = (CLEAR_BONUS[cleared] - (stock & ~removed).bit_count() if cleared
+                     else removed.bit_count() - 52)
+            out.add((*self.certificate_key(removed, aux, variant), score))
+        return frozenset(out)
 
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         """The core's MATCHING rule at the start, stated with its cards (docs/pyramid-search.md, DEAD):

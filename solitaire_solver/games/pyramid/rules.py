@@ -234,6 +234,21 @@ class PyramidRules(Rules):
             return CLEAR_BONUS[pos.cleared_in] - len(pos.stock) - len(pos.waste)
         return -(sum(c is not None for c in pos.pyramid) + len(pos.stock) + len(pos.waste))
 
+    def moves_bound(self, pos: PyramidPosition) -> int:
+        """The removals a win still needs (Rules.moves_bound): a King leaves alone; every other
+        card leaves in a pair with a card of the complementary value, one of each. With goal
+        all every card left must go, so a pair of values (v, 13 - v) with a and b cards left
+        needs max(a, b) removals; with goal pyramid only the pyramid's cards must, and as many
+        as max(a, b) of them again (each pair takes at most one of each value)."""
+        cards = [c for c in pos.pyramid if c is not None]
+        if self.goal != "pyramid":
+            cards += pos.stock
+            cards += pos.waste
+        count = [0] * 14
+        for c in cards:
+            count[value(c)] += 1
+        return count[13] + sum(max(count[v], count[13 - v]) for v in range(1, 7))
+
     def score_bound(self, pos: PyramidPosition) -> int:
         """No line of play through pos scores more: the bonus of the pass the pyramid was cleared
         in, or of the current pass (the earliest it can still be cleared; a pyramid never cleared

@@ -189,7 +189,7 @@ class SlotGame(Game):
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
                     max_states: Optional[int], start: Any = None,
-                    max_seconds: Optional[float] = None) -> Verification:
+                    max_seconds: Optional[float] = None, memory_bytes: int = 0) -> Verification:
         if proof.kind == "forced-line":
             if not self.table_of(variant).confluent:
                 raise VerificationError(f"a forced line proves nothing in {self.name}: there the "
@@ -197,7 +197,8 @@ class SlotGame(Game):
             self.check_forced_line(deal, variant, proof, start)
             return Verification(True, f"the forced line of {counted(len(proof.moves), 'move')} "
                                       "ends stuck")
-        return super().check_proof(deal, variant, proof, max_states, start, max_seconds)
+        return super().check_proof(deal, variant, proof, max_states, start, max_seconds,
+                                   memory_bytes)
 
     def check_forced_line(self, deal: Deal, variant: dict, proof: BlockProof,
                           start: Any = None) -> None:
