@@ -250,6 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--result", metavar="PATH",
                    help="check the answer `solve --json` printed (a file, or - for standard "
                         "input) instead of moves")
+    v.add_argument("--after", metavar="MOVES",
+                   help="the moves played before the position the answer is for (as solve "
+                        "--after took them)")
 
     sub.add_parser("games", help="list the games, their aliases, variants and rules")
 
@@ -438,7 +441,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         if moves:
             raise SolitaireError("give the moves or --result, not both")
         answer = _read_result(args.result)
-    verdict = api.verify(args.game, deal, answer, **_variant(args.option))
+    verdict = api.verify(args.game, deal, answer, after=args.after, **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))

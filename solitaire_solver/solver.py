@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, Optional, Union
 
 from .api import verify
 from .deal import Deal, checked_deal
-from .engine.backend import core_module
+from .engine.backend import core_module, fallback_runs
 from .engine.contract import DEFAULT_MEMORY_MB, Limits
 from .errors import SolitaireError, VerificationError
 from .games import Game, resolve
@@ -100,6 +100,8 @@ class Solver:
         d = g.read(deal, var)
         prefix = tuple(parse_moves(after)) if after is not None else ()
         start = replay(g.rules(var), d, prefix) if prefix else None
+        if self._core is None:
+            fallback_runs()
         result = g.answer(self._core, d, var, self.objective, self.limits, certificate, prefix,
                           start)
         if check:

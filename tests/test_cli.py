@@ -114,11 +114,15 @@ def test_a_certificate_in_json_is_verified_from_the_file(capsys, tmp_path, game)
     path = tmp_path / "answer.json"
     path.write_text(out)
     code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path))
-    assert code == 0 and out.startswith("VALID: the certificate is closed")
+    if after:  # the position the answer is for is named, not taken from the answer
+        assert code == 1 and "name those moves with after=" in out
+    code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path),
+                       "--after", after)
+    assert code == 0 and out.startswith("VALID: ") and "the certificate is closed" in out
     data["proof"]["certificate"] = data["proof"]["certificate"][:-1]
     path.write_text(json.dumps(data))
     code, out, _ = run(capsys, "verify", game, "--seed", str(seed), "--result", str(path),
-                       "--json")
+                       "--after", after, "--json")
     assert code == 1 and json.loads(out)["ok"] is False
     assert run(capsys, "verify", game, "--seed", str(seed + 1), "--result", str(path))[0] == 1
 
@@ -219,11 +223,12 @@ def test_one_is_singular(capsys):
     r = ss.solve("fourteen", d, after=stuck, certificate=True)
     assert r.proof.sentence.startswith("no line of play wins: the only reachable position was "
                                        "explored")
-    assert ss.verify("fourteen", d, r).reason == "the certificate is closed: 1 position, none won"
+    assert ss.verify("fourteen", d, r, after=stuck).reason.endswith(
+        ": the certificate is closed: 1 position, none won")
     r = ss.solve("fourteen", d, after=stuck)
     assert "explored 1 position," in r.proof.sentence
     v = ss.verify("fourteen", d, ss.BlockProof(kind="exhaustive", sentence=""), after=stuck)
-    assert v.reason == "a re-search explored 1 position, none won"
+    assert v.reason.endswith(": a re-search explored 1 position, none won")
     texts = [ss.position("elevens", deal, after=line[:k]).text for k in range(len(line))]
     assert any("stock: 1 card, next" in t for t in texts)
     assert not any("stock: 1 cards" in t for t in texts)

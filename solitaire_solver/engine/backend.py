@@ -33,13 +33,19 @@ def _warn_once(message: str) -> None:
         warnings.warn(message, RuntimeWarning, stacklevel=4)
 
 
-def core_module(name: str) -> Optional[ModuleType]:
-    """The compiled module solitaire_solver.<name> (e.g. "games.pyramid._core"), or None (with
-    one warning per process, the same whether the core is missing or the fallback was asked
-    for) when the fallback runs."""
+def fallback_runs() -> None:
+    """Say, once per process, that a search runs on the fallback because it was asked for (a
+    missing core says so when core_module first looks for it)."""
     if PURE:
         _warn_once("solitaire_solver: SOLITAIRE_SOLVER_PURE is set; using the pure-Python search, "
                    "which is much slower than the compiled core.")
+
+
+def core_module(name: str) -> Optional[ModuleType]:
+    """The compiled module solitaire_solver.<name> (e.g. "games.pyramid._core"), or None when
+    the fallback runs: asked for (SOLITAIRE_SOLVER_PURE), or the core missing (with one warning
+    per process)."""
+    if PURE:
         return None
     if name in _loaded:
         return _loaded[name]
