@@ -48,6 +48,10 @@ ss_csrc = ("ss_csrc", {
 # Development aid: SOLITAIRE_SOLVER_BUILD_ONLY=engine._engine,games.slots._core builds just those.
 only = [m for m in os.environ.get("SOLITAIRE_SOLVER_BUILD_ONLY", "").split(",") if m]
 pyx_files = sorted(glob.glob("solitaire_solver/**/*.pyx", recursive=True))
+# Python modules compiled as they are (Cython's pure-Python mode), where a call's own Python is
+# most of its time: the module stays the source, and the package runs it as Python where no
+# compiler built it. solver.py holds the one path of every solve call (docs/architecture.md).
+compiled_py = ["solitaire_solver/solver.py", "solitaire_solver/result.py"]
 
 
 def module_of(pyx: str) -> str:
@@ -67,7 +71,8 @@ extensions = [
         # compiled into the extension itself).
         depends=C_SOURCES + C_HEADERS,
     )
-    for pyx in pyx_files
+    for pyx in pyx_files + [p for p in compiled_py
+                            if not only or module_of(p).split(".", 1)[1] in only]
 ]
 
 

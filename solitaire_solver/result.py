@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """What a solve gives back: a status, a winning line or a proof of a block, statistics."""
 
 from __future__ import annotations

@@ -1,3 +1,4 @@
+# cython: annotation_typing=False
 """The prepared Solver and solve(): a game, its variant, an objective and limits resolved once,
 then any number of deals solved, verified, hinted or analysed with them.
 
@@ -112,25 +113,24 @@ class Solver:
         """Game.answer's Result for a decide call of the deal of these cards, by the core's
         decide_cards: a won line's moves are made when first read, and so is a structural proof
         the core's run shows to exist."""
-        lim, g = self.limits, self.game
+        lim = self.limits
         status, path, stats, end, ready = self._decide(cards, self._spec, lim.max_states,
                                                        lim.max_seconds, lim.memory_bytes)
-        var = dict(self.variant)
         if status == "won":
             stats["backend"] = "core"
-            return make_result(g.name, Status.WON, moves=lambda: tuple(from_codes(path)),
-                               stats=stats, variant=var)
-        deal = checked_deal(cards)
-        ans = CoreAnswer(status, [], stats, end=end)
+            return make_result(self.game.name, Status.WON, moves=lambda: tuple(from_codes(path)),
+                               stats=stats, variant=self.variant.copy())
+        g = self.game
         if ready:
             # No search was needed for the proof (states 0), as Game.structural_result says;
             # it is made for the call's variant, whatever the Result's reader does to its own.
-            own = dict(var)
-            return make_result(g.name, Status.BLOCKED,
-                               proof=lambda: g.structural_after(deal, own, ans),
-                               stats={"states": 0}, variant=var)
+            own = self.variant.copy()
+            return make_result(g.name, Status.BLOCKED, proof=lambda: g.structural_after(
+                checked_deal(cards), own, CoreAnswer(status, [], stats, end=end)),
+                stats={"states": 0}, variant=self.variant.copy())
         stats["backend"] = "core"
-        ans.moves = from_codes(path)
+        deal, var = checked_deal(cards), self.variant.copy()
+        ans = CoreAnswer(status, from_codes(path), stats, end=end)
         proof = g.structural_after(deal, var, ans)
         if proof is not None:
             return g.structural_result(proof, var, "decide")

@@ -1504,7 +1504,8 @@ def test_lean_astar_keeps_the_lengths():
         full = core.solve({**spec, "lean_astar": False}, "shortest", Limits(), False)
         assert len(lean.path) == len(full.path) == length, deck
     r = ss.solve("pyramid-msc", vectors(40)[-1][0], objective="shortest")
-    assert ss.verify("pyramid-msc", vectors(40)[-1][0], list(r.moves)).ok is True
+    # deck 40 is blocked (length 0): its proof is checked; a won line would be replayed
+    assert ss.verify("pyramid-msc", vectors(40)[-1][0], list(r.moves) if r.won else r).ok is True
 
 
 def only_partner_firings(rules: PyramidRules, seed: int):

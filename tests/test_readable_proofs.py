@@ -267,7 +267,7 @@ def test_every_certificate_survives_json_and_checks(name):
     back = Result.from_json(text)
     assert back.proof.certificate == r.proof.certificate
     assert back.to_dict() == r.to_dict() and back.after == r.after
-    assert ss.verify(name, deal, back).ok is True
+    assert ss.verify(name, deal, back, after=back.after).ok is True
     # The listed keys checked as an exhaustive proof (a forced line's proof checks its line).
     listed = json.loads(text)["proof"]["certificate"]
     rules = ss.get_game(name)[0].rules(back.variant)
@@ -285,7 +285,9 @@ def test_every_certificate_survives_json_and_checks(name):
     if r.proof.kind == "exhaustive":
         data = json.loads(text)
         data["proof"]["certificate"] = fewer
-        assert ss.verify(name, deal, Result.from_json(json.dumps(data))).ok is False
+        tampered = Result.from_json(json.dumps(data))
+        assert ss.verify(name, deal, tampered, after=back.after).ok is False
+        assert "certificate" in ss.verify(name, deal, tampered, after=back.after).reason
 
 
 @pytest.mark.parametrize("name", EVERY_NAME)
