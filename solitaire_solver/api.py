@@ -130,7 +130,7 @@ def solve(
         # given for the solve; an answer it could not check in them (or an UNKNOWN, which claims
         # nothing) comes back unchecked, and stats["check"] says so.
         verdict = verify(g, d, result, max_states=limits.max_states or None,
-                         max_seconds=limits.max_seconds or None, **var)
+                         max_seconds=limits.max_seconds or None, memory_mb=memory_mb, **var)
         if verdict.ok is False:
             raise VerificationError(f"the solver's answer does not check: {verdict.reason}")
         result.stats["check"] = verdict.reason
@@ -242,7 +242,8 @@ def reference_answer(g: Game, d: Deal, var: dict, objective: str, limits: Limits
         raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
     rules = g.rules(var)
     out = reference_search(rules, rules.start(d) if start is None else start, limits.max_states,
-                           limits.max_seconds, keep_explored=certificate)
+                           limits.max_seconds, keep_explored=certificate,
+                           memory_bytes=limits.memory_bytes)
     stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
     cert = frozenset(out.explored) if out.explored is not None else None
     return CoreAnswer(out.status, out.moves, stats, cert, start=start)
@@ -256,6 +257,7 @@ def verify(
     max_states: Optional[int] = None,
     max_seconds: Optional[float] = None,
     after: Union[Iterable[Union[str, Move]], str, None] = None,
+    memory_mb: float = DEFAULT_MEMORY_MB,
     **variant: Any,
 ) -> Verification:
     """Check an answer with the reference rules alone, under the game and variant named here (the
@@ -269,12 +271,13 @@ def verify(
     and beaten by none. max_states bounds the searches that an exhaustive proof without a
     certificate and a best score need, max_seconds the first of those: when one is reached the
     answer is not checked (ok None), as it is for an UNKNOWN result, which claims nothing.
+    memory_mb: the budget of that re-search's positions, as solve()'s (past it: ok None).
     """
     g, var = _resolve(game, variant)
     d = g.read(deal, var)
-    if max_states is not None or max_seconds is not None:
-        checked = _limits(max_states, max_seconds, DEFAULT_MEMORY_MB)
-        max_states, max_seconds = checked.max_states or None, checked.max_seconds or None
+    checked = _limits(max_states, max_seconds, memory_mb)
+    max_states, max_seconds = checked.max_states or None, checked.max_seconds or None
+    memory = checked.memory_bytes
     prefix = tuple(parse_moves(after)) if after is not None else None
     start = replay(g.rules(var), d, prefix) if prefix else None
     try:
@@ -286,9 +289,9 @@ def verify(
                 raise VerificationError(
                     f"the result is for the position after {_line(answer.after)}, not the one "
                     f"checked (after {_line(prefix)})")
-            return _check_result(g, d, var, answer, max_states, start, max_seconds)
+            return _check_result(g, d, var, answer, max_states, start, max_seconds, memory)
         if isinstance(answer, BlockProof):
-            return g.check_proof(d, var, answer, max_states, start, max_seconds)
+            return g.check_proof(d, var, answer, max_states, start, max_seconds, memory)
         return _check_line(g, d, var, parse_moves(answer), start)
     except VerificationError as e:
         return Verification(False, str(e))
@@ -312,7 +315,8 @@ def _line(moves: Any) -> str:
 
 
 def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[int],
-                  start: Any = None, max_seconds: Optional[float] = None) -> Verification:
+                  start: Any = None, max_seconds: Optional[float] = None,
+                  memory_bytes: int = _DEFAULT_LIMITS.memory_bytes) -> Verification:
     """A Result's claim, as what solve() answers for its objective says it (docs/proofs.md)."""
     if r.game != g.name:
         raise VerificationError(f"the result is for {r.game}, not {g.name}")
@@ -339,7 +343,7 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, max_states: Optional[i
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
             raise VerificationError("a BLOCKED result carries no proof")
-        return g.check_proof(d, var, r.proof, max_states, start, max_seconds)
+        return g.check_proof(d, var, r.proof, max_states, start, max_seconds, memory_bytes)
     verdict = _check_line(g, d, var, _moves_of(r.moves), start)
     if r.score is not None:
         actual = g.score(d, var, list(r.after) + list(r.moves))

@@ -11,6 +11,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .contract import Limits
 from .errors import VerificationError
 from .moves import Move
 from .result import BlockProof, Verification
@@ -19,18 +20,23 @@ from .search import reference_search
 
 
 def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
-                     max_states: Optional[int], max_seconds: Optional[float] = None
-                     ) -> Verification:
+                     max_states: Optional[int], max_seconds: Optional[float] = None,
+                     memory_bytes: int = Limits().memory_bytes) -> Verification:
     """With a certificate: it must be closed and hold no won position. Without: a re-search by the
-    reference rules must find no win (None when it reaches max_states or max_seconds first)."""
+    reference rules must find no win (None when it reaches max_states, max_seconds or its memory
+    budget first)."""
     if proof.certificate is not None:
         return check_certificate(rules, start, proof.certificate)
-    out = reference_search(rules, start, int(max_states or 0), float(max_seconds or 0.0))
+    out = reference_search(rules, start, int(max_states or 0), float(max_seconds or 0.0),
+                           memory_bytes=memory_bytes)
     if out.status == "won":
         line = " ".join(str(m) for m in out.moves)
         raise VerificationError(f"the deal can be won: {line}")
     if out.status == "exhausted":
         return Verification(True, f"a re-search explored {out.states} positions, none won")
+    if out.status == "limit-memory":
+        return Verification(None, f"not checked: the re-search reached its memory budget "
+                            f"({memory_bytes / 2**20:g} MiB) after {out.states} positions")
     if out.status == "limit-time":
         return Verification(None, f"not checked: the re-search reached the time limit "
                             f"({max_seconds} s) after {out.states} positions")

@@ -232,15 +232,16 @@ class Game:
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
                     max_states: Optional[int], start: Any = None,
-                    max_seconds: Optional[float] = None) -> Verification:
+                    max_seconds: Optional[float] = None,
+                    memory_bytes: int = Limits().memory_bytes) -> Verification:
         """Check a proof of a block with the reference rules alone (VerificationError when it
         does not hold), for the deal's start or the reference position `start` reached from it
         (a structural proof of the deal holds for every position it reaches). Games with proof
-        kinds of their own extend this."""
+        kinds of their own extend this. The limits bound a re-search (check_exhaustive)."""
         if proof.kind == "exhaustive":
             rules = self.rules(variant)
             return check_exhaustive(rules, rules.start(deal) if start is None else start, proof,
-                                    max_states, max_seconds)
+                                    max_states, max_seconds, memory_bytes)
         if proof.kind == "structural":
             self.check_structural(deal, variant, proof)
             return Verification(True, "the structural proof holds")

@@ -9,6 +9,7 @@ from typing import Any, Optional, Sequence, Union
 
 from ..backend import core_module
 from ..cards import CARD_NAMES
+from ..contract import Limits
 from ..deal import Deal
 from ..errors import VariantError, VerificationError
 from ..moves import Move
@@ -187,14 +188,16 @@ class SlotGame(Game):
 
     def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
                     max_states: Optional[int], start: Any = None,
-                    max_seconds: Optional[float] = None) -> Verification:
+                    max_seconds: Optional[float] = None,
+                    memory_bytes: int = Limits().memory_bytes) -> Verification:
         if proof.kind == "forced-line":
             if not self.table_of(variant).confluent:
                 raise VerificationError(f"a forced line proves nothing in {self.name}: there the "
                                         "order of play matters")
             self.check_forced_line(deal, variant, proof, start)
             return Verification(True, f"the forced line of {len(proof.moves)} moves ends stuck")
-        return super().check_proof(deal, variant, proof, max_states, start, max_seconds)
+        return super().check_proof(deal, variant, proof, max_states, start, max_seconds,
+                                   memory_bytes)
 
     def check_forced_line(self, deal: Deal, variant: dict, proof: BlockProof,
                           start: Any = None) -> None:
