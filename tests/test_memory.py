@@ -114,3 +114,40 @@ def test_the_pure_search_counts_its_keys():
     out = reference_search(rules, start, memory_bytes=1000 * per_key)
     assert out.status == "limit-memory" and out.states == 1000
     assert key_bytes((1 << 60, 3, None)) == sys.getsizeof((1, 2, 3)) + sys.getsizeof(1 << 60)
+
+
+M64 = (1 << 64) - 1
+
+
+def _home(k0: int, k1: int, slots: int) -> int:
+    """tt_hash of csrc/ttable.c (splitmix64's finaliser over both words), masked."""
+    h = k0 ^ (k1 * 0x9E3779B97F4A7C15 & M64)
+    h ^= h >> 30
+    h = h * 0xBF58476D1CE4E5B9 & M64
+    h ^= h >> 27
+    h = h * 0x94D049BB133111EB & M64
+    h ^= h >> 31
+    return h & (slots - 1)
+
+
+@pytest.mark.core
+def test_the_table_doubles_in_place_and_keeps_every_key():
+    # Under 2 MiB (2^17 slots) the table moves into the room of its largest size when it grows
+    # to 2^16 slots, then doubles inside it (csrc/ttable.c). Every key and its lowest label is
+    # still found after that, none lost, including 24 keys whose homes are the last 8 of the
+    # 2^16, so that their windows run into the tail past the last home. Labels of 8 bits, each
+    # key lowered once, as DEEPEN does.
+    from solitaire_solver._engine import table_ops
+
+    filler = [(k * 0x9E3779B97F4A7C15 & M64, (k % 5) << 8) for k in range(1, 40_000)]
+    end = [(k, 7 << 8) for k in range(1 << 40, (1 << 40) + 2_000_000)
+           if _home(k, 7 << 8, 1 << 16) >= (1 << 16) - 8][:24]
+    assert len(end) == 24
+    keys = filler[:20_000] + end + filler[20_000:]
+    n = len(keys)
+    ops = [("visit", a, b | 9) for a, b in keys] + [("visit", a, b | 4) for a, b in keys]
+    ops += [("contains", a, b | 4) for a, b in keys] + [("contains", a, b | 3) for a, b in keys]
+    got, stats = table_ops(ops, label_bits=8, budget_bytes=2 << 20)
+    assert stats["capacity"] == 1 << 17 and stats["replaced"] == 0 and stats["used"] == n
+    assert got == [0] * (2 * n) + [1] * n + [0] * n
+    assert stats["improved"] == n
