@@ -1,3 +1,8 @@
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise under -std=c99 */
+#include <sys/mman.h>
+#endif
+
 #include "ttable.h"
 
 #include <stdlib.h>
@@ -39,16 +44,15 @@ static inline uint64_t tt_label_mask(const ttable *t) {
 /* Slots past the last home: a key's window never wraps round to slot 0, so that the table can
  * double where it lies (tt_double_in_place). */
 #define TT_TAIL (TT_WINDOW - 1)
-/* A table grows into a new array while the one after it can too: a move holds the old table
- * beside the new one (the heap reuses that memory from one search to the next, where fresh
- * pages cost a fault each: a Baroness call of 67,000 positions took a quarter longer when each
- * of its tables was fresh pages). Before a move would no longer fit the budget (old and new),
- * it moves instead into room for the largest table the budget allows, allocated at once, and
- * doubles inside that room from then on. calloc's large blocks are fresh pages that the system
- * maps when first written, so the room costs memory only as the table fills it: the table's
- * memory stays within its budget (plus the tail's 496 bytes), where moving at every doubling
- * held one and a half times the budget at the last one. Tables up to TT_SMALL_SLOTS (64 KiB)
- * always move: under the smallest budgets a move may pass the budget by that much. */
+/* Tables up to this many slots (64 KiB) grow as small arrays do, into a new array; the first
+ * growth past it allocates room for the largest table the budget allows at once, and the table
+ * then doubles inside that room. calloc's large blocks are fresh pages that the system maps
+ * when first written, so the room costs memory only as the table fills it, and a doubling never
+ * holds an old table beside the new one: the table's memory stays within its budget (plus the
+ * tail's 496 bytes), where doubling into a new array held one and a half times the budget at
+ * its last doubling. Moving into new arrays while old and new fit the budget was tried: the
+ * heap keeps the smaller tables a search has left (their sizes never fit the next), which
+ * passed the budget by a third after A*'s tables had gone to the heap (DEEPEN, at 16 MiB). */
 #define TT_SMALL_SLOTS 4096
 
 int tt_init(ttable *t, size_t budget_bytes) {
@@ -63,7 +67,6 @@ int tt_init(ttable *t, size_t budget_bytes) {
     t->mask = n - 1;
     t->room = n + TT_TAIL;
     t->max_slots = max;
-    t->budget_slots = budget_bytes / sizeof(tt_entry);
     return 0;
 }
 
@@ -104,11 +107,7 @@ static void tt_grow(ttable *t) {
     if (n + TT_TAIL <= t->room) {
         lost = tt_double_in_place(t);
     } else {
-        /* The next doubling, from n, could not move: move into the room of the largest table
-         * now, which holds n / 2 old slots beside n new ones. */
-        size_t room = n;
-        if (n > TT_SMALL_SLOTS && n < t->max_slots && 3 * n + 2 * TT_TAIL > t->budget_slots)
-            room = t->max_slots;
+        size_t room = n > TT_SMALL_SLOTS ? t->max_slots : n;
         tt_entry *grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
         /* Where the whole budget cannot be had, less room: the table then stops there. */
         while (grown == NULL && room > n) {
@@ -120,6 +119,16 @@ static void tt_grow(ttable *t) {
             return;
         }
         if (room > n) t->max_slots = room;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        /* Fresh pages cost a fault each as the table fills them (a Baroness call of 67,000
+         * positions took a quarter longer than when the heap gave it memory used before);
+         * huge pages where the system allows them take one fault for 512 of those. */
+        if (room > n) {
+            uintptr_t a = ((uintptr_t)grown + 4095) & ~(uintptr_t)4095;
+            uintptr_t e = (uintptr_t)(grown + room + TT_TAIL) & ~(uintptr_t)4095;
+            if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+        }
+#endif
         for (size_t i = 0; i < t->room; i++)
             if (t->slots[i].k1 != 0)
                 lost += (size_t)tt_place(grown, n - 1, t->slots[i], tt_label_mask(t));

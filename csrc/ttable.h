@@ -6,9 +6,8 @@
  * not grow: when the probe window of a key is full, the entry at the key's home slot is replaced,
  * so a search that outgrows the budget keeps running and only re-explores some positions.
  * Its memory stays within the budget (the largest power of two of slots that fits, at least
- * 1024 slots) plus 496 bytes of window tail: a table doubles into a new array while the old
- * and the new fit the budget, and its last doublings happen in place (ttable.c); under the
- * smallest budgets, a table of up to 64 KiB may move past it. */
+ * 1024 slots) plus 496 bytes of window tail: tables of up to 64 KiB double into a new array,
+ * so the old one is freed only after it (at most 64 KiB more), larger ones double in place. */
 #ifndef SS_TTABLE_H
 #define SS_TTABLE_H
 
@@ -24,7 +23,6 @@ typedef struct {
     size_t mask;         /* number of slots - 1 (a power of two) */
     size_t max_slots;    /* the budget, in slots: the table doubles up to it, never beyond */
     size_t room;         /* slots allocated: the table's, its tail's and room to double into */
-    size_t budget_slots; /* the budget in slots, unrounded */
     size_t used;         /* occupied slots */
     uint64_t probes;     /* lookups */
     uint64_t hits;       /* lookups that found the key */

@@ -133,7 +133,7 @@ def _home(k0: int, k1: int, slots: int) -> int:
 @pytest.mark.core
 def test_the_table_doubles_in_place_and_keeps_every_key():
     # Under 2 MiB (2^17 slots) the table moves into the room of its largest size when it grows
-    # to 2^16 slots, then doubles inside it (csrc/ttable.c). Every key and its lowest label is
+    # past 64 KiB, then doubles inside it (csrc/ttable.c). Every key and its lowest label is
     # still found after that, none lost, including 24 keys whose homes are the last 8 of the
     # 2^16, so that their windows run into the tail past the last home. Labels of 8 bits, each
     # key lowered once, as DEEPEN does.
