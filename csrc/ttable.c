@@ -43,7 +43,8 @@ static inline uint64_t tt_label_mask(const ttable *t) {
 
 /* Slots past the last home: a key's window never wraps round to slot 0, so that the table can
  * double where it lies (tt_double_in_place). */
-#define TT_TAIL (TT_WINDOW - 1)
+#define TT_TAIL TT_TAIL_SLOTS
+typedef char tt_tail_is_the_window_less_one[TT_TAIL == TT_WINDOW - 1 ? 1 : -1];
 /* Tables up to this many slots (64 KiB) grow as small arrays do, into a new array; the first
  * growth past it allocates room for the largest table the budget allows at once, and the table
  * then doubles inside that room. calloc's large blocks are fresh pages that the system maps
@@ -120,9 +121,9 @@ static void tt_grow(ttable *t) {
         }
         if (room > n) t->max_slots = room;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        /* Fresh pages cost a fault each as the table fills them (a Baroness call of 67,000
-         * positions took a quarter longer than when the heap gave it memory used before);
-         * huge pages where the system allows them take one fault for 512 of those. */
+        /* Fresh pages cost a fault each as the table fills them, where a heap's reused memory
+         * cost none (docs/benchmarks.md, "Peak memory against the budget"); huge pages, where
+         * the system allows them, take one fault for 512 of those. */
         if (room > n) {
             uintptr_t a = ((uintptr_t)grown + 4095) & ~(uintptr_t)4095;
             uintptr_t e = (uintptr_t)(grown + room + TT_TAIL) & ~(uintptr_t)4095;

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Slots a table holds past its last home, for the windows that start there: a table of n
+ * homes holds n + TT_TAIL_SLOTS slots. */
+#define TT_TAIL_SLOTS 31
+
 typedef struct {
     uint64_t k0, k1; /* k0 == 0 && k1 == 0 marks an empty slot; keys are stored with k1 | TT_USED */
 } tt_entry;

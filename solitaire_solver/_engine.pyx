@@ -19,8 +19,8 @@ from libc.stdint cimport uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, getenv, malloc, realloc
 
 from solitaire_solver.bitboard cimport bb_count
-from solitaire_solver.ttable cimport (tt_capacity, tt_clear, tt_contains, tt_entry, tt_free,
-                                      tt_init, tt_visit, ttable)
+from solitaire_solver.ttable cimport (TT_TAIL_SLOTS, tt_capacity, tt_clear, tt_contains, tt_entry,
+                                      tt_free, tt_init, tt_visit, ttable)
 
 STATUS_NAMES = {
     SEARCH_WON: "won",
@@ -658,13 +658,15 @@ cdef bint deep_fits(Deep *d, size_t more) noexcept nogil:
     (a smaller table only replaces sooner)."""
     cdef size_t need = d.level_bytes + more
     cdef size_t entry = sizeof(tt_entry)
+    cdef size_t now_slots = tt_capacity(&d.tt) + TT_TAIL_SLOTS
     if need <= d.level_budget:
         return True
-    if need + (tt_capacity(&d.tt) + 31) * entry > d.budget:
+    if need + now_slots * entry > d.budget:
         return False
-    while d.tt.max_slots > tt_capacity(&d.tt) and need + (d.tt.max_slots + 31) * entry > d.budget:
+    while (d.tt.max_slots > tt_capacity(&d.tt)
+           and need + (d.tt.max_slots + TT_TAIL_SLOTS) * entry > d.budget):
         d.tt.max_slots //= 2
-    d.level_budget = d.budget - (d.tt.max_slots + 31) * entry
+    d.level_budget = d.budget - (d.tt.max_slots + TT_TAIL_SLOTS) * entry
     return need <= d.level_budget
 
 
@@ -846,8 +848,8 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
     # has not used (deep_fits).
     d.budget = memory_bytes
     d.level_budget = DEEP_MIN_STACK
-    if memory_bytes > (d.tt.max_slots + 31) * sizeof(tt_entry) + DEEP_MIN_STACK:
-        d.level_budget = memory_bytes - (d.tt.max_slots + 31) * sizeof(tt_entry)
+    if memory_bytes > (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry) + DEEP_MIN_STACK:
+        d.level_budget = memory_bytes - (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry)
     t = floor
     try:
         status = SEARCH_EXHAUSTED
