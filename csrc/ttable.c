@@ -1,3 +1,8 @@
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise under -std=c99 */
+#include <sys/mman.h>
+#endif
+
 #include "ttable.h"
 
 #include <stdlib.h>
@@ -36,6 +41,21 @@ static inline uint64_t tt_label_mask(const ttable *t) {
     return t->label_bits ? (((uint64_t)1 << t->label_bits) - 1) : 0;
 }
 
+/* Slots past the last home: a key's window never wraps round to slot 0, so that the table can
+ * double where it lies (tt_double_in_place). */
+#define TT_TAIL TT_TAIL_SLOTS
+typedef char tt_tail_is_the_window_less_one[TT_TAIL == TT_WINDOW - 1 ? 1 : -1];
+/* Tables up to this many slots (64 KiB) grow as small arrays do, into a new array; the first
+ * growth past it allocates room for the largest table the budget allows at once, and the table
+ * then doubles inside that room. calloc's large blocks are fresh pages that the system maps
+ * when first written, so the room costs memory only as the table fills it, and a doubling never
+ * holds an old table beside the new one: the table's memory stays within its budget (plus the
+ * tail's 496 bytes), where doubling into a new array held one and a half times the budget at
+ * its last doubling. Moving into new arrays while old and new fit the budget was tried: the
+ * heap keeps the smaller tables a search has left (their sizes never fit the next), which
+ * passed the budget by a third after A*'s tables had gone to the heap (DEEPEN, at 16 MiB). */
+#define TT_SMALL_SLOTS 4096
+
 int tt_init(ttable *t, size_t budget_bytes) {
     size_t max = TT_MIN_SLOTS;
     /* Compare slots, not bytes: max * 2 * sizeof(tt_entry) overflows for huge budgets, and the
@@ -43,32 +63,83 @@ int tt_init(ttable *t, size_t budget_bytes) {
     while (max <= budget_bytes / sizeof(tt_entry) / 2) max *= 2;
     size_t n = max < TT_START_SLOTS ? max : TT_START_SLOTS;
     memset(t, 0, sizeof(*t));
-    t->slots = (tt_entry *)calloc(n, sizeof(tt_entry));
+    t->slots = (tt_entry *)calloc(n + TT_TAIL, sizeof(tt_entry));
     if (t->slots == NULL) return -1;
     t->mask = n - 1;
+    t->room = n + TT_TAIL;
     t->max_slots = max;
     return 0;
 }
 
 static int tt_place(tt_entry *slots, size_t mask, tt_entry e, uint64_t lmask);
 
-/* Double the table; on failure to allocate, keep the old one (the search goes on, replacing). */
-static void tt_grow(ttable *t) {
-    size_t n = (t->mask + 1) * 2;
-    tt_entry *grown = (tt_entry *)calloc(n, sizeof(tt_entry));
-    if (grown == NULL) {
-        t->max_slots = t->mask + 1;
-        return;
+/* Double the table inside its room (the slots past its tail are empty). Each entry is taken
+ * out and placed again, in the order of the slots: an entry whose home stays where it was goes
+ * to the first empty slot of its window, which is at most its old slot (that one is empty now),
+ * so no entry placed before it loses a slot of its window; one whose home moves to the upper
+ * half lands past every slot still to be read. The tail's entries (in the new upper half) are
+ * set aside first and placed last. Returns the entries lost to a full window. */
+static size_t tt_double_in_place(ttable *t) {
+    size_t n = t->mask + 1, lost = 0, nt = 0;
+    uint64_t lmask = tt_label_mask(t);
+    tt_entry tail[TT_TAIL];
+    tt_entry *s = t->slots;
+    for (size_t i = n; i < n + TT_TAIL; i++)
+        if (s[i].k1 != 0) {
+            tail[nt++] = s[i];
+            s[i].k0 = s[i].k1 = 0;
+        }
+    for (size_t i = 0; i < n; i++) {
+        tt_entry e = s[i];
+        if (e.k1 == 0) continue;
+        s[i].k0 = s[i].k1 = 0;
+        lost += (size_t)tt_place(s, 2 * n - 1, e, lmask);
     }
-    size_t lost = 0;
-    for (size_t i = 0; i <= t->mask; i++)
-        if (t->slots[i].k1 != 0)
-            lost += (size_t)tt_place(grown, n - 1, t->slots[i], tt_label_mask(t));
+    for (size_t k = 0; k < nt; k++) lost += (size_t)tt_place(s, 2 * n - 1, tail[k], lmask);
+    t->mask = 2 * n - 1;
+    return lost;
+}
+
+/* Double the table: inside its room when that has space, else into a new array (small tables)
+ * or into room for the largest table the budget allows. On failure to allocate, keep the old
+ * one (the search goes on, replacing). */
+static void tt_grow(ttable *t) {
+    size_t n = (t->mask + 1) * 2, lost = 0;
+    if (n + TT_TAIL <= t->room) {
+        lost = tt_double_in_place(t);
+    } else {
+        size_t room = n > TT_SMALL_SLOTS ? t->max_slots : n;
+        tt_entry *grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
+        /* Where the whole budget cannot be had, less room: the table then stops there. */
+        while (grown == NULL && room > n) {
+            room /= 2;
+            grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
+        }
+        if (grown == NULL) {
+            t->max_slots = t->mask + 1;
+            return;
+        }
+        if (room > n) t->max_slots = room;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        /* Fresh pages cost a fault each as the table fills them, where a heap's reused memory
+         * cost none (docs/benchmarks.md, "Peak memory against the budget"); huge pages, where
+         * the system allows them, take one fault for 512 of those. */
+        if (room > n) {
+            uintptr_t a = ((uintptr_t)grown + 4095) & ~(uintptr_t)4095;
+            uintptr_t e = (uintptr_t)(grown + room + TT_TAIL) & ~(uintptr_t)4095;
+            if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+        }
+#endif
+        for (size_t i = 0; i < t->room; i++)
+            if (t->slots[i].k1 != 0)
+                lost += (size_t)tt_place(grown, n - 1, t->slots[i], tt_label_mask(t));
+        free(t->slots);
+        t->slots = grown;
+        t->mask = n - 1;
+        t->room = room + TT_TAIL;
+    }
     t->used -= lost;
     t->replaced += lost; /* a key overwritten while rehashing is forgotten like any other */
-    free(t->slots);
-    t->slots = grown;
-    t->mask = n - 1;
 }
 
 void tt_free(ttable *t) {
@@ -77,7 +148,7 @@ void tt_free(ttable *t) {
 }
 
 void tt_clear(ttable *t) {
-    memset(t->slots, 0, (t->mask + 1) * sizeof(tt_entry));
+    memset(t->slots, 0, (t->mask + 1 + TT_TAIL) * sizeof(tt_entry));
     t->used = 0;
     t->probes = t->hits = t->inserts = t->replaced = t->improved = 0;
 }
@@ -91,7 +162,7 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     for (;;) {
         size_t home = (size_t)tt_hash(k0, k1 & ~lmask) & t->mask;
         for (size_t i = 0; i < TT_WINDOW; i++) {
-            tt_entry *e = &t->slots[(home + i) & t->mask];
+            tt_entry *e = &t->slots[home + i];
             if (e->k1 == 0) {
                 e->k0 = k0;
                 e->k1 = tag;
@@ -123,12 +194,13 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     }
 }
 
-/* Rehash an entry into a larger table: the first empty slot of its window, else its home slot.
+/* Place an entry in a table of mask + 1 homes: the first empty slot of its window, else its home
+ * slot.
  * Returns 1 when another entry was overwritten. */
 static int tt_place(tt_entry *slots, size_t mask, tt_entry e, uint64_t lmask) {
     size_t home = (size_t)tt_hash(e.k0, e.k1 & ~TT_USED & ~lmask) & mask;
     for (size_t i = 0; i < TT_WINDOW; i++) {
-        tt_entry *s = &slots[(home + i) & mask];
+        tt_entry *s = &slots[home + i];
         if (s->k1 == 0) {
             *s = e;
             return 0;
@@ -143,7 +215,7 @@ int tt_contains(const ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t lmask = tt_label_mask(t);
     size_t home = (size_t)tt_hash(k0, k1 & ~lmask) & t->mask;
     for (size_t i = 0; i < TT_WINDOW; i++) {
-        const tt_entry *e = &t->slots[(home + i) & t->mask];
+        const tt_entry *e = &t->slots[home + i];
         if (e->k1 == 0) return 0;
         if (e->k0 == k0 && ((e->k1 ^ tag) & ~lmask) == 0) return (e->k1 & lmask) <= (tag & lmask);
     }

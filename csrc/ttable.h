@@ -4,12 +4,19 @@
  * small, so that the many tiny searches of a survey stay cheap, and doubles when it is half full
  * (or, rarely, a key's probe window of 32 slots fills), up to the budget. Past the budget it does
  * not grow: when the probe window of a key is full, the entry at the key's home slot is replaced,
- * so a search that outgrows the budget keeps running and only re-explores some positions. */
+ * so a search that outgrows the budget keeps running and only re-explores some positions.
+ * Its memory stays within the budget (the largest power of two of slots that fits, at least
+ * 1024 slots) plus 496 bytes of window tail: tables of up to 64 KiB double into a new array,
+ * so the old one is freed only after it (at most 64 KiB more), larger ones double in place. */
 #ifndef SS_TTABLE_H
 #define SS_TTABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Slots a table holds past its last home, for the windows that start there: a table of n
+ * homes holds n + TT_TAIL_SLOTS slots. */
+#define TT_TAIL_SLOTS 31
 
 typedef struct {
     uint64_t k0, k1; /* k0 == 0 && k1 == 0 marks an empty slot; keys are stored with k1 | TT_USED */
@@ -19,6 +26,7 @@ typedef struct {
     tt_entry *slots;
     size_t mask;         /* number of slots - 1 (a power of two) */
     size_t max_slots;    /* the budget, in slots: the table doubles up to it, never beyond */
+    size_t room;         /* slots allocated: the table's, its tail's and room to double into */
     size_t used;         /* occupied slots */
     uint64_t probes;     /* lookups */
     uint64_t hits;       /* lookups that found the key */

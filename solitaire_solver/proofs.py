@@ -36,7 +36,7 @@ def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
     by_memory = int(memory_bytes or 0) // SEEN_BYTES
     cap = min(n for n in (int(max_states or 0), by_memory, 1 << 62) if n)
     out = reference_search(rules, start, 0 if cap == 1 << 62 else cap,
-                           float(max_seconds or 0.0))
+                           float(max_seconds or 0.0), memory_bytes=int(memory_bytes or 1 << 60))
     if out.status == "won":
         line = " ".join(str(m) for m in out.moves)
         raise VerificationError(f"the deal can be won: {line}")
@@ -46,7 +46,7 @@ def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
     if out.status == "limit-time":
         return Verification(None, f"not checked: the re-search reached the time limit "
                             f"({max_seconds} s) after {counted(out.states, 'position')}")
-    if by_memory and cap == by_memory and cap != max_states:
+    if out.status == "limit-memory" or (by_memory and cap == by_memory and cap != max_states):
         return Verification(None, f"not checked: the re-search reached the memory budget "
                             f"({memory_bytes / 2**20:g} MiB, about {by_memory} positions of "
                             f"{SEEN_BYTES} bytes)")

@@ -422,4 +422,6 @@ def test_transposition_table_never_finds_a_key_it_was_not_given(seed, n, keys, l
             assert key in lowest and lowest[key] <= label, (op, k0, k1)
         if op == "visit":
             lowest[key] = min(label, lowest.get(key, label))
-    assert stats["used"] <= stats["capacity"]
+    # The capacity counts homes; a full table's windows also fill its tail (31 slots past the
+    # last home, csrc/ttable.c), so it may hold that many keys more.
+    assert stats["used"] <= stats["capacity"] + 31

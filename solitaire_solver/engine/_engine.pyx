@@ -20,7 +20,7 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 
 from solitaire_solver.engine.bitboard cimport bb_count
 from solitaire_solver.engine.ttable cimport (
-    tt_capacity, tt_clear, tt_contains, tt_free, tt_init, tt_visit, ttable,
+    TT_TAIL_SLOTS, tt_capacity, tt_clear, tt_contains, tt_entry, tt_free, tt_init, tt_visit, ttable,
 )
 
 # How often (in new positions) the search looks at the clock and at pending signals: often enough
@@ -172,6 +172,17 @@ cdef void *grow(void *items, size_t *cap, size_t size, size_t first, size_t *use
     return grown
 
 
+cdef enum:
+    # What a certificate position costs in Python objects when the answer is made, beyond its
+    # 16 bytes here: its (removed, aux) tuple in the list depth_first returns, then its key in
+    # the proof's frozenset (measured at the peak: 171 to 251 bytes, docs/benchmarks.md).
+    CERT_PY_BYTES = 256
+    # The table's share of the budget when a certificate is kept: a position costs the table
+    # 16 to 32 bytes and the certificate 16 + CERT_PY_BYTES, so an eighth of the budget holds
+    # about the positions the rest can certify.
+    CERT_TABLE_SHARE = 8
+
+
 cdef int cert_push(Run *r, State s, size_t budget) noexcept nogil:
     cdef size_t used = r.cert_cap * sizeof(State)
     cdef State *grown
@@ -248,9 +259,11 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
     cdef uint64_t *moves = NULL
 
     if certificate:
-        # Positions kept for the certificate share the budget with the table.
-        table_budget = memory_bytes // 2
-        cert_budget = memory_bytes - table_budget
+        # Positions kept for the certificate share the budget with the table; the array here
+        # may hold the positions whose Python form (CERT_PY_BYTES each) fits the rest.
+        table_budget = memory_bytes // CERT_TABLE_SHARE
+        cert_budget = ((memory_bytes - table_budget) // (sizeof(State) + CERT_PY_BYTES)
+                       * sizeof(State))
     if tt_init(&tt, table_budget) != 0:
         raise MemoryError("cannot allocate the transposition table")
     tt.label_bits = g.label_bits
@@ -622,6 +635,7 @@ cdef struct Deep:
     size_t n_levels     # long line takes heap, never C stack
     size_t level_bytes
     size_t level_budget # the levels' share of the memory budget
+    size_t budget       # the whole budget (the table's and the levels')
     int win_depth       # the moves of the winning line, once found
     int threshold
     int next            # the least f above the threshold met in this iteration (H_NONE: none)
@@ -651,6 +665,24 @@ cdef inline int deep_h(Deep *d, const State *s) noexcept nogil:
     return d.lower(d.g.ctx, s) if d.lower != NULL else 0
 
 
+cdef bint deep_fits(Deep *d, size_t more) noexcept nogil:
+    """Whether the walk's stack may take `more` bytes: within its share of the budget, or else
+    beside the table as it is now, whose largest size is then lowered to leave the stack room
+    (a smaller table only replaces sooner)."""
+    cdef size_t need = d.level_bytes + more
+    cdef size_t entry = sizeof(tt_entry)
+    cdef size_t now_slots = tt_capacity(&d.tt) + TT_TAIL_SLOTS
+    if need <= d.level_budget:
+        return True
+    if need + now_slots * entry > d.budget:
+        return False
+    while (d.tt.max_slots > tt_capacity(&d.tt)
+           and need + (d.tt.max_slots + TT_TAIL_SLOTS) * entry > d.budget):
+        d.tt.max_slots //= 2
+    d.level_budget = d.budget - (d.tt.max_slots + TT_TAIL_SLOTS) * entry
+    return need <= d.level_budget
+
+
 cdef int deep_level(Deep *d, size_t depth) noexcept nogil:
     """Makes depth a level of the stack, with its arrays; -1 over the levels' share of the
     budget or out of memory."""
@@ -660,7 +692,7 @@ cdef int deep_level(Deep *d, size_t depth) noexcept nogil:
     cdef Level *lv
     if depth >= d.n_levels:
         cap = d.n_levels * 2 if d.n_levels else 64
-        if d.level_bytes + (cap - d.n_levels) * sizeof(Level) > d.level_budget:
+        if not deep_fits(d, (cap - d.n_levels) * sizeof(Level)):
             return -1
         grown = <Level *>realloc(d.levels, cap * sizeof(Level))
         if grown == NULL:
@@ -671,7 +703,7 @@ cdef int deep_level(Deep *d, size_t depth) noexcept nogil:
         d.n_levels = cap
     lv = &d.levels[depth]
     if lv.moves == NULL:
-        if d.level_bytes + each > d.level_budget:
+        if not deep_fits(d, each):
             return -1
         lv.moves = <uint64_t *>malloc(sizeof(uint64_t) * mm)
         lv.kids = <State *>malloc(sizeof(State) * mm)
@@ -803,9 +835,10 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
     reached again at no lower cost within one iteration is skipped (its first walk had as much
     room); a position the full table forgot is walked again, so the table's size changes the
     time, not the answer. The threshold never passes g.max_depth, the game's bound on a line's
-    cost. The table takes the budget (at least 1,024 slots), and the walk's stack besides up to
-    an eighth of it (256 KiB under 2 MiB; past that, the memory limit). Returns (status, path,
-    stats)."""
+    cost. The table takes the budget (at least 1,024 slots), and the walk's stack what the
+    table's largest size leaves of it, at least 256 KiB, or more while the table is smaller
+    (which then stops growing short of the budget); past that, the memory limit. Returns
+    (status, path, stats)."""
     cdef Deep d
     cdef int t, r = 0, iterations = 0
     cdef double t0 = now()
@@ -816,7 +849,6 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
     d.lower = lower
     d.max_states = max_states
     d.deadline = t0 + max_seconds if max_seconds > 0 else 0.0
-    d.level_budget = memory_bytes // 8 if memory_bytes >= 8 * DEEP_MIN_STACK else DEEP_MIN_STACK
     while (1 << d.label_bits) <= g.max_depth:
         d.label_bits += 1
     if root.aux >> (63 - d.label_bits):
@@ -824,6 +856,13 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
     if tt_init(&d.tt, memory_bytes) != 0:
         raise MemoryError("cannot allocate the transposition table")
     d.tt.label_bits = d.label_bits
+    # The table may grow to max_slots (and its window's tail): the stack gets the rest, so that
+    # the two stay within the budget (past the floor of a small one), or takes room the table
+    # has not used (deep_fits).
+    d.budget = memory_bytes
+    d.level_budget = DEEP_MIN_STACK
+    if memory_bytes > (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry) + DEEP_MIN_STACK:
+        d.level_budget = memory_bytes - (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry)
     t = floor
     try:
         status = SEARCH_EXHAUSTED

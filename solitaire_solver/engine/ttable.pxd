@@ -3,6 +3,7 @@ from libc.stdint cimport uint64_t
 
 
 cdef extern from "ttable.h" nogil:
+    enum: TT_TAIL_SLOTS
     ctypedef struct tt_entry:
         uint64_t k0
         uint64_t k1

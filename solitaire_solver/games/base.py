@@ -240,7 +240,8 @@ class Game:
             raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
         rules = self.rules(variant)
         out = reference_search(rules, rules.start(deal) if start is None else start,
-                               limits.max_states, limits.max_seconds, keep_explored=certificate)
+                               limits.max_states, limits.max_seconds, keep_explored=certificate,
+                               memory_bytes=limits.memory_bytes)
         stats = {"states": out.states, "seconds": out.seconds, "backend": "reference"}
         cert = frozenset(out.explored) if out.explored is not None else None
         return CoreAnswer(out.status, out.moves, stats, cert, start=start)
