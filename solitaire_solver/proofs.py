@@ -48,8 +48,7 @@ def check_exhaustive(rules: Rules, start: Any, proof: BlockProof,
                             f"({max_seconds} s) after {counted(out.states, 'position')}")
     if out.status == "limit-memory" or (by_memory and cap == by_memory and cap != max_states):
         return Verification(None, f"not checked: the re-search reached the memory budget "
-                            f"({memory_bytes / 2**20:g} MiB, about {by_memory} positions of "
-                            f"{SEEN_BYTES} bytes)")
+                            f"({memory_bytes / 2**20:g} MiB) after {counted(out.states, 'position')}")
     return Verification(None, "not checked: the re-search reached "
                         f"{counted(int(max_states or 0), 'state')}")
 

@@ -104,8 +104,7 @@ def test_verify_re_searches_within_the_budget_given():
 
 
 def test_the_pure_search_counts_its_keys():
-    from solitaire_solver.search import SET_ENTRY_BYTES, key_bytes, reference_search
-
+    from solitaire_solver.engine.search import SET_ENTRY_BYTES, key_bytes, reference_search
     from solitaire_solver.games import get_game
 
     g, var = get_game("baroness-pysolfc")
@@ -138,7 +137,7 @@ def test_the_table_doubles_in_place_and_keeps_every_key():
     # still found after that, none lost, including 24 keys whose homes are the last 8 of the
     # 2^16, so that their windows run into the tail past the last home. Labels of 8 bits, each
     # key lowered once, as DEEPEN does.
-    from solitaire_solver._engine import table_ops
+    from solitaire_solver.engine._engine import table_ops
 
     filler = [(k * 0x9E3779B97F4A7C15 & M64, (k % 5) << 8) for k in range(1, 40_000)]
     end = [(k, 7 << 8) for k in range(1 << 40, (1 << 40) + 2_000_000)
