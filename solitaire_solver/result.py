@@ -294,9 +294,9 @@ class Result:
         return "unknown: " + (self.reason or "a search limit was reached")
 
 
-def make_result(game: str, status: Status, *, moves: tuple = (),
+def make_result(game: str, status: Status, moves: tuple = (),
                 proof: Optional[BlockProof] = None, stats: Optional[dict] = None,
-                variant: Optional[dict] = None, objective: str = "decide",
+                variant: Optional[dict] = None, *, objective: str = "decide",
                 score: Optional[int] = None, reason: str = "", after: tuple = ()) -> Result:
     """Result(...) with its fields set at once, as solve() makes one per call: a frozen
     dataclass's __init__ sets each field through object.__setattr__ (docs/notes/benchmarks-history.md)."""

@@ -10,7 +10,7 @@ then any number of deals solved, verified, hinted or analysed with them.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from .api import verify
 from .deal import Deal, checked_deal
@@ -25,6 +25,7 @@ from .positions import Analysis, Hint
 from .result import Result, Status, Verification, counted, make_result
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
+_WON, _BLOCKED = Status.WON, Status.BLOCKED
 
 
 class Solver:
@@ -53,29 +54,34 @@ class Solver:
         self._options = {"objective": objective, "max_states": max_states,
                          "max_seconds": max_seconds, "memory_mb": memory_mb}
         self._core = core_module(g.core) if g.core else None
-        self._decide, self._spec, self._read = self._cards_entry()
+        #: What a decide call given a pack-order text needs, where the core's cards entry
+        #: answers it (_cards_entry), else None.
+        self._text_entry = self._cards_entry()
 
     def __repr__(self) -> str:
         options = "".join(f", {k}={v!r}" for k, v in {**self._options, **self.variant}.items()
                           if v is not None)
         return f"Solver({self.game.name!r}{options})"
 
-    def _cards_entry(self) -> tuple[Optional[Callable], dict, Optional[Callable]]:
-        """The core's decide_cards, the spec it takes and the C pack reader, where a decide call
-        given a pack-order text is one run of it (engine/contract.py): the game searches before
-        it looks for a structural proof and has no first try, and its spec has only keys the
-        entry reads. Else (None, {}, None): every call takes Game.answer."""
+    def _cards_entry(self) -> Optional[tuple]:
+        """The core's decide_cards with what it takes (the C pack reader, the spec without the
+        cards, the limits), where a decide call given a pack-order text is one run of it
+        (engine/contract.py): the game searches before it looks for a structural proof and has
+        no first try, and its spec has only keys the entry reads. Else None: every call takes
+        Game.answer."""
         g, core = self.game, self._core
         decide = getattr(core, "decide_cards", None)
         seeded = core_module("engine._seeded") if decide is not None else None
         if (seeded is None or self.objective != "decide" or not g.structural_after_search
                 or type(g).first_try is not Game.first_try):
-            return None, {}, None
+            return None
         spec = g.core_spec(Deal(range(52)), self.variant, "decide", False)
         spec.pop("cards", None)
         if not set(spec) <= core.DECIDE_KEYS:
-            return None, {}, None
-        return decide, spec, seeded.parse_plain
+            return None
+        lim = self.limits
+        return (seeded.parse_plain, decide, spec, lim.max_states, lim.max_seconds,
+                lim.memory_bytes, g.name, self.variant)
 
     def solve(self, deal: Any, *, after: Moves = None, certificate: bool = False,
               check: bool = False) -> Result:
@@ -89,11 +95,10 @@ class Solver:
         it (VerificationError if it does not check, which would be a bug); stats["check"] tells
         what was checked, or why not (an UNKNOWN claims nothing).
         """
-        if (self._decide is not None and type(deal) is str and after is None
-                and certificate is False and check is False):
-            cards = self._read(deal)
-            if cards is not None:
-                return self._decide_cards(cards)
+        if type(deal) is str and after is None and certificate is False and check is False:
+            quick = self._decide_text(deal)
+            if quick is not None:
+                return quick
         if not isinstance(certificate, bool) or not isinstance(check, bool):
             raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
                                  f"{check!r}")
@@ -109,32 +114,39 @@ class Solver:
             self._check(d, result)
         return result
 
-    def _decide_cards(self, cards: tuple[int, ...]) -> Result:
-        """Game.answer's Result for a decide call of the deal of these cards, by the core's
-        decide_cards: a won line's moves are made when first read, and so is a structural proof
-        the core's run shows to exist."""
-        lim = self.limits
-        status, path, stats, end, ready = self._decide(cards, self._spec, lim.max_states,
-                                                       lim.max_seconds, lim.memory_bytes)
+    def _decide_text(self, text: str) -> Optional[Result]:
+        """Game.answer's Result for a decide call of the deal a pack-order text gives, by the
+        core's decide_cards; None where the Solver has no such entry or the text is not 52 plain
+        card names (Game.answer then reads it and says what is wrong). A won line's moves are
+        made when first read, and so is a structural proof the core's run shows to exist."""
+        entry = self._text_entry
+        if entry is None:
+            return None
+        read, decide, spec, max_states, max_seconds, memory_bytes, name, variant = entry
+        cards = read(text)
+        if cards is None:
+            return None
+        status, path, stats, end, ready = decide(cards, spec, max_states, max_seconds,
+                                                 memory_bytes)
         if status == "won":
             stats["backend"] = "core"
-            return make_result(self.game.name, Status.WON, moves=lambda: tuple(from_codes(path)),
-                               stats=stats, variant=self.variant.copy())
+            return make_result(name, _WON, lambda: tuple(from_codes(path)), None, stats,
+                               variant.copy())
         g = self.game
         if ready:
             # No search was needed for the proof (states 0), as Game.structural_result says;
             # it is made for the call's variant, whatever the Result's reader does to its own.
-            own = self.variant.copy()
-            return make_result(g.name, Status.BLOCKED, proof=lambda: g.structural_after(
+            own = variant.copy()
+            return make_result(name, _BLOCKED, (), lambda: g.structural_after(
                 checked_deal(cards), own, CoreAnswer(status, [], stats, end=end)),
-                stats={"states": 0}, variant=self.variant.copy())
+                {"states": 0}, variant.copy())
         stats["backend"] = "core"
-        deal, var = checked_deal(cards), self.variant.copy()
+        deal, var = checked_deal(cards), variant.copy()
         ans = CoreAnswer(status, from_codes(path), stats, end=end)
         proof = g.structural_after(deal, var, ans)
         if proof is not None:
             return g.structural_result(proof, var, "decide")
-        return g.result_of(deal, var, "decide", lim, ans)
+        return g.result_of(deal, var, "decide", self.limits, ans)
 
     def _check(self, deal: Deal, result: Result) -> None:
         # The check's re-search (an exhaustive proof without a certificate) keeps to the limits
@@ -243,6 +255,11 @@ def solve(
             solver = Solver(game, objective=objective)
             if len(_SOLVERS) < 256:
                 _SOLVERS[game, objective] = solver
+        if type(deal) is str and after is None and certificate is False and check is False:
+            # Solver.solve's first step, taken here without its call for plain calls
+            quick = solver._decide_text(deal)
+            if quick is not None:
+                return quick
     else:
         solver = Solver(game, objective=objective, max_states=max_states,
                         max_seconds=max_seconds, memory_mb=memory_mb, **variant)

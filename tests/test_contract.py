@@ -125,7 +125,7 @@ def test_a_core_with_a_cards_entry_serves_its_solver():
         if entry is not None:
             assert isinstance(core.DECIDE_KEYS, frozenset), g.name
         solver = ss.Solver(g.name)
-        assert (solver._decide is not None) == (entry is not None), g.name
+        assert (solver._text_entry is not None) == (entry is not None), g.name
         if entry is not None:
             served.append(g.name)
             text = str(ss.random_deal(1))
