@@ -1,8 +1,8 @@
 """PySolFC's game numbers: the deal PySolFC shows for "game number N" (docs/pysolfc.md).
 
 >>> import solitaire_solver as ss
->>> ss.pysolfc_deal("elevens", 1).cards[:3] == ss.Deal("JD 2D 9H").cards[:3]
-True
+>>> str(ss.pysolfc_deal("elevens", 1)).split()[:3]
+['JD', '2D', '9H']
 
 PySolFC turns a number into a shuffle with one of two generators: numbers below 32000 (and any
 number written `msN`) use the Microsoft FreeCell generator on the pack in the order AC AD AH AS
