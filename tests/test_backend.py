@@ -52,13 +52,16 @@ def test_the_backend_is_chosen_once_at_import(monkeypatch):
     import subprocess
     import sys
 
+    # The child imports the package the tests import, not a source tree in the working directory.
+    home = str(os.path.dirname(os.path.dirname(ss.__file__)))
     for value, pure in (("1", True), ("0", False), ("", False), ("yes", True)):
-        env = {**os.environ, "SOLITAIRE_SOLVER_PURE": value}
+        env = {**os.environ, "SOLITAIRE_SOLVER_PURE": value, "PYTHONPATH": home}
         out = subprocess.run([sys.executable, "-W", "ignore", "-c",
                               "from solitaire_solver.engine import backend; "
                               "print(backend.pure_requested(), "
                               "backend.core_module('engine._engine') is None)"],
-                             env=env, capture_output=True, text=True, check=True).stdout.split()
+                             env=env, capture_output=True, text=True, check=True,
+                             cwd=os.path.expanduser("~")).stdout.split()
         built = importlib.util.find_spec("solitaire_solver.engine._engine") is not None
         assert out == [str(pure), str(pure or not built)], value
     before = backend.pure_requested()
