@@ -1631,9 +1631,9 @@ def test_structural_proof_after_a_search_changes_no_answer(monkeypatch):
     core's search must stop within a few positions where the proof applies (else the order
     would cost time on those deals instead of saving it on the rest)."""
     decks = (DATA / "decks.txt").read_text().splitlines()
-    # Deals, not texts: a plain call's quick path finds the flag once per game name (and
-    # searches first by design); test_plain_calls_take_the_quick_path_with_the_general_answers
-    # holds its answers equal to these
+    # Deals, not texts: a Solver's cards entry reads the flag once, when the Solver is made
+    # (and searches first by design); test_plain_calls_take_the_cores_cards_entry_with_the_
+    # general_answers holds its answers equal to these
     calls = [("pyramid-msc", Deal(dk), {}) for dk in decks]
     calls += [("pyramid", Deal.from_seed(s), kw) for s in range(150)
               for kw in ({}, {"passes": 1}, {"goal": "pyramid"}, {"passes": "unlimited"})]

@@ -6,8 +6,8 @@
 1000
 
 This module runs a survey: it cuts the work into chunks, hands them to an executor and counts what
-comes back. The counts and their statistics are in survey_stats, the file of records in
-survey_records.
+comes back. The counts and their statistics are in stats.py, the file of records in
+records.py.
 
 Two paths decide the deals:
 - the batch path, for a game whose `Game.batch(variant)` gives a decider (Elevens and Block Ten

@@ -38,7 +38,7 @@ class SlotBatch:
 
 
 class SlotGame(Game):
-    """A game of the slot family, described by its entries in slot_tables (no code of its own):
+    """A game of the slot family, described by its entries in tables.py (no code of its own):
     one entry, or one per combination of its variant options' values (Tens: quartets=suit,
     quartets=rank)."""
 
