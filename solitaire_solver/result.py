@@ -294,18 +294,37 @@ class Result:
         return "unknown: " + (self.reason or "a search limit was reached")
 
 
-def make_result(game: str, status: Status, moves: tuple = (),
-                proof: Optional[BlockProof] = None, stats: Optional[dict] = None,
-                variant: Optional[dict] = None, *, objective: str = "decide",
-                score: Optional[int] = None, reason: str = "", after: tuple = ()) -> Result:
+def make_result(game: str, status: Status, moves: Any = (), proof: Any = None,
+                stats: Optional[dict] = None, variant: Optional[dict] = None, *,
+                objective: str = "decide", score: Optional[int] = None, reason: str = "",
+                after: tuple = ()) -> Result:
     """Result(...) with its fields set at once, as solve() makes one per call: a frozen
-    dataclass's __init__ sets each field through object.__setattr__ (docs/notes/benchmarks-history.md)."""
+    dataclass's __init__ sets each field through object.__setattr__, and a keyword dictionary
+    per call is memory a call that starts with cold caches must fetch
+    (docs/notes/benchmarks-history.md). moves and proof may be functions of no arguments, made
+    when first read."""
+    fields = RESULT_FIELDS.copy()
+    fields["game"] = game
+    fields["status"] = status
+    fields["_moves"] = moves
+    fields["_proof"] = proof
+    fields["stats"] = {} if stats is None else stats
+    fields["variant"] = {} if variant is None else variant
+    if objective != "decide" or score is not None or reason or after:
+        fields["objective"] = objective
+        fields["score"] = score
+        fields["reason"] = reason
+        fields["after"] = after
     out = object.__new__(Result)
-    out.__dict__.update(game=game, status=status, _moves=moves, _proof=proof,
-                        stats={} if stats is None else stats,
-                        variant={} if variant is None else variant, objective=objective,
-                        score=score, reason=reason, after=after)
+    object.__setattr__(out, "__dict__", fields)
     return out
+
+
+#: The instance dictionary of a Result with every default: make_result (and the Solver's plain
+#: call) copies it, so that every Result's dictionary has the same keys in the same order.
+RESULT_FIELDS: dict = {"game": "", "status": None, "_moves": (), "_proof": None, "stats": None,
+                 "variant": None, "objective": "decide", "score": None, "reason": "",
+                 "after": ()}
 
 
 class _Reader:

@@ -10,6 +10,7 @@ then any number of deals solved, verified, hinted or analysed with them.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Iterable, Optional, Union
 
 from .api import verify
@@ -22,7 +23,7 @@ from .games.base import CoreAnswer
 from .games.rules import replay
 from .moves import Move, from_codes, parse_moves
 from .positions import Analysis, Hint
-from .result import Result, Status, Verification, counted, make_result
+from .result import RESULT_FIELDS, Result, Status, Verification, counted
 
 Moves = Union[Iterable[Union[str, Move]], str, None]
 _WON, _BLOCKED = Status.WON, Status.BLOCKED
@@ -64,15 +65,14 @@ class Solver:
         return f"Solver({self.game.name!r}{options})"
 
     def _cards_entry(self) -> Optional[tuple]:
-        """The core's decide_cards with what it takes (the C pack reader, the spec without the
-        cards, the limits), where a decide call given a pack-order text is one run of it
-        (engine/contract.py): the game searches before it looks for a structural proof and has
-        no first try, and its spec has only keys the entry reads. Else None: every call takes
-        Game.answer."""
+        """The core's decide_text with what it takes (the spec without the cards, the limits)
+        and what the answer needs, where a decide call given a pack-order text is one run of
+        it (engine/contract.py): the game searches before it looks for a structural proof and
+        has no first try, and its spec has only keys the entry reads. Else None: every call
+        takes Game.answer."""
         g, core = self.game, self._core
-        decide = getattr(core, "decide_cards", None)
-        seeded = core_module("engine._seeded") if decide is not None else None
-        if (seeded is None or self.objective != "decide" or not g.structural_after_search
+        decider = getattr(core, "TextDecider", None)
+        if (decider is None or self.objective != "decide" or not g.structural_after_search
                 or type(g).first_try is not Game.first_try):
             return None
         spec = g.core_spec(Deal(range(52)), self.variant, "decide", False)
@@ -80,8 +80,8 @@ class Solver:
         if not set(spec) <= core.DECIDE_KEYS:
             return None
         lim = self.limits
-        return (seeded.parse_plain, decide, spec, lim.max_states, lim.max_seconds,
-                lim.memory_bytes, g.name, self.variant)
+        decide = decider(spec, lim.max_states, lim.max_seconds, lim.memory_bytes).decide
+        return decide, g.name, self.variant, g, lim
 
     def solve(self, deal: Any, *, after: Moves = None, certificate: bool = False,
               check: bool = False) -> Result:
@@ -116,37 +116,10 @@ class Solver:
 
     def _decide_text(self, text: str) -> Optional[Result]:
         """Game.answer's Result for a decide call of the deal a pack-order text gives, by the
-        core's decide_cards; None where the Solver has no such entry or the text is not 52 plain
-        card names (Game.answer then reads it and says what is wrong). A won line's moves are
-        made when first read, and so is a structural proof the core's run shows to exist."""
+        core's decide_text (_text_answer); None where the Solver has no such entry or the text
+        is not 52 plain card names (Game.answer then reads it and says what is wrong)."""
         entry = self._text_entry
-        if entry is None:
-            return None
-        read, decide, spec, max_states, max_seconds, memory_bytes, name, variant = entry
-        cards = read(text)
-        if cards is None:
-            return None
-        status, path, stats, end, ready = decide(cards, spec, max_states, max_seconds,
-                                                 memory_bytes)
-        if status == "won":
-            stats["backend"] = "core"
-            return make_result(name, _WON, lambda: tuple(from_codes(path)), None, stats,
-                               variant.copy())
-        g = self.game
-        if ready:
-            # No search was needed for the proof (states 0), as Game.structural_result says;
-            # it is made for the call's variant, whatever the Result's reader does to its own.
-            own = variant.copy()
-            return make_result(name, _BLOCKED, (), lambda: g.structural_after(
-                checked_deal(cards), own, CoreAnswer(status, [], stats, end=end)),
-                {"states": 0}, variant.copy())
-        stats["backend"] = "core"
-        deal, var = checked_deal(cards), variant.copy()
-        ans = CoreAnswer(status, from_codes(path), stats, end=end)
-        proof = g.structural_after(deal, var, ans)
-        if proof is not None:
-            return g.structural_result(proof, var, "decide")
-        return g.result_of(deal, var, "decide", self.limits, ans)
+        return None if entry is None else _text_answer(entry, text)
 
     def _check(self, deal: Deal, result: Result) -> None:
         # The check's re-search (an exhaustive proof without a certificate) keeps to the limits
@@ -224,8 +197,70 @@ class Solver:
                                  f"shortest, not {self.objective!r}")
 
 
+def _text_answer(entry: tuple, text: str) -> Optional[Result]:
+    """The Result of a Solver's decide call given a pack-order text, by its core's decide_text
+    (entry: Solver._cards_entry); None where the text is not 52 plain card names. A won line's
+    moves are made when first read, and so is a structural proof the core's run shows to exist.
+    Compiled, a C function (solver.pxd): a plain call that starts with cold caches is mostly
+    the Python around its search, and each Python-level call is code and memory it fetches."""
+    decide, name, variant, g, limits = entry
+    run = decide(text)
+    if run is None:
+        return None
+    status, path, stats, end, ready, cards = run
+    if status == "won":
+        stats["backend"] = "core"
+        return _made(name, _WON, partial(_line, path), None, stats, variant.copy())
+    if ready:
+        # No search was needed for the proof (states 0), as Game.structural_result says;
+        # it is made for the call's variant, whatever the Result's reader does to its own.
+        return _made(name, _BLOCKED, (), partial(_structural, g, cards, variant.copy(), status,
+                                                  stats, end), {"states": 0}, variant.copy())
+    stats["backend"] = "core"
+    deal, var = checked_deal(cards), variant.copy()
+    ans = CoreAnswer(status, from_codes(path), stats, end=end)
+    proof = g.structural_after(deal, var, ans)
+    if proof is not None:
+        return g.structural_result(proof, var, "decide")
+    return g.result_of(deal, var, "decide", limits, ans)
+
+
+def _made(game: str, status: Status, moves: Any, proof: Any, stats: dict,
+          variant: dict) -> Result:
+    """make_result(game, status, moves, proof, stats, variant), a C function where compiled
+    (solver.pxd), for _text_answer."""
+    fields = RESULT_FIELDS.copy()
+    fields["game"] = game
+    fields["status"] = status
+    fields["_moves"] = moves
+    fields["_proof"] = proof
+    fields["stats"] = stats
+    fields["variant"] = variant
+    out = _new(Result)
+    _setattr(out, "__dict__", fields)
+    return out
+
+
+_new, _setattr = object.__new__, object.__setattr__
+
+
+def _structural(g: Game, cards: tuple, variant: dict, status: str, stats: dict,
+                end: Any) -> Any:
+    """The structural proof a core's decide run shows to exist (made when Result.proof is
+    first read), for the call's variant, whatever the Result's reader does to its own."""
+    return g.structural_after(checked_deal(cards), variant, CoreAnswer(status, [], stats, end=end))
+
+
+def _line(codes: list) -> tuple:
+    """A won line's moves from the core's move codes (made when Result.moves is first read)."""
+    return tuple(from_codes(codes))
+
+
 #: Solvers of plain calls (a game's name, no options, no limits) by (name, objective).
 _SOLVERS: dict[tuple[str, str], Solver] = {}
+#: The text entry (Solver._cards_entry) of the plain decide Solver of a game name, kept once
+#: that Solver is made: a plain decide call given a pack-order text goes straight to it.
+_TEXT: dict[str, Any] = {}
 
 
 def solve(
@@ -250,13 +285,23 @@ def solve(
     """
     if (not variant and type(game) is str and type(objective) is str and max_states is None
             and max_seconds is None and memory_mb == DEFAULT_MEMORY_MB):
+        plain = type(deal) is str and after is None and certificate is False and check is False
+        if plain and objective == "decide":
+            entry = _TEXT.get(game)
+            if entry is not None:
+                # Solver.solve's first step, taken here without its call for plain calls
+                quick = _text_answer(entry, deal)
+                if quick is not None:
+                    return quick
+                plain = False  # not a plain pack text: Solver.solve reads it and says why
         solver = _SOLVERS.get((game, objective))
         if solver is None:
             solver = Solver(game, objective=objective)
             if len(_SOLVERS) < 256:
                 _SOLVERS[game, objective] = solver
-        if type(deal) is str and after is None and certificate is False and check is False:
-            # Solver.solve's first step, taken here without its call for plain calls
+                if solver._text_entry is not None:
+                    _TEXT[game] = solver._text_entry
+        if plain:
             quick = solver._decide_text(deal)
             if quick is not None:
                 return quick

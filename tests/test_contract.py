@@ -115,13 +115,13 @@ def test_make_result_gives_the_result_the_constructor_gives():
 
 
 def test_a_core_with_a_cards_entry_serves_its_solver():
-    """A core that offers decide_cards (contract.py) names the spec keys it reads, and a plain
+    """A core that offers TextDecider (contract.py) names the spec keys it reads, and a plain
     decide Solver of its game calls it (and answers as Game.answer does: tests/test_pyramid.py);
     no other game's Solver has such an entry."""
     served = []
     for g in GAMES:
         core = core_module(g.core) if g.core else None
-        entry = getattr(core, "decide_cards", None)
+        entry = getattr(core, "TextDecider", None)
         if entry is not None:
             assert isinstance(core.DECIDE_KEYS, frozenset), g.name
         solver = ss.Solver(g.name)

@@ -1663,7 +1663,7 @@ def test_structural_proof_after_a_search_changes_no_answer(monkeypatch):
 
 @pytest.mark.core
 def test_plain_calls_take_the_cores_cards_entry_with_the_general_answers(monkeypatch):
-    """A plain decide Solver given a pack-order text calls the core's decide_cards (no
+    """A plain decide Solver given a pack-order text calls the core's TextDecider (no
     Game.answer): every Pyramid preset must answer such a text exactly as Game.answer answers
     the same deal given as a Deal (won, blocked by a structural proof, blocked after a search),
     and so must a Solver with an option or a limit; a Deal, a layout text, a certificate or

@@ -68,7 +68,7 @@ cdef inline bint parts(unsigned char ch) noexcept:
     return ch == 32 or ch == 44 or ch == 9 or ch == 10 or ch == 13   # space , tab LF CR
 
 
-def parse_plain(str text):
+cpdef object parse_plain(str text):
     """The card indexes of a pack written in the plain two-character names (`AS`, `td`, either
     case; cards.CARD_NAMES: index = 13 * suit + value - 1), parted by spaces or commas, each of
     the 52 cards once; None for anything else, which deal.py then reads (or refuses, saying

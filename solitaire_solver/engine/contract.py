@@ -15,13 +15,13 @@ Every core module (solitaire_solver.games.slots._core, _fourteen, _nestor, _pyra
 `expand` lists the core's legal moves of one packed position (every legal move, no pruning) and
 where each leads: the tests play the core and the reference rules side by side with it.
 
-A core may also offer `decide_cards(cards, spec, max_states, max_seconds, memory_bytes)`: solve's
-decide run for a deal given as its cards (a list of 52 card indexes) and the rest of its spec,
-without a certificate, as (status, path, stats, end, ready), where ready says that end shows the
-structural proof Game.structural_after makes; and `DECIDE_KEYS`, the spec keys it reads. A
-prepared Solver (solver.py) calls it for a decide call given a pack-order text, where the spec
-holds no other key: the same search as solve, without the spec dict copied and the CoreRun made
-per call.
+A core may also offer `TextDecider(spec, max_states, max_seconds, memory_bytes)`: solve's decide
+run prepared once for a spec (without its cards) holding no key but `DECIDE_KEYS`, and limits;
+its `decide(text)` runs it, without a certificate, for the deal a pack-order text gives (read by
+the C reader): None where the text is not 52 plain card names, else (status, path, stats, end,
+ready, cards), where ready says that end shows the structural proof Game.structural_after makes.
+A prepared Solver (solver.py) calls it for a decide call given a pack-order text: the same
+search as solve, without the spec dict read and the CoreRun made per call.
 """
 
 from __future__ import annotations

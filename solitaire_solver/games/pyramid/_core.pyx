@@ -60,6 +60,7 @@ from solitaire_solver.engine._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
     best_first, best_value, depth_first, expand_state, game_clear,
 )
+from solitaire_solver.engine._seeded cimport parse_plain
 from solitaire_solver.engine.bitboard cimport (
     BB_FULL_PACK, bb_bit, bb_count, bb_lowest, bb_rank, bb_t, bb_value_of,
 )
@@ -1019,28 +1020,51 @@ cdef object decide_end(object cards, int passes, bint goal_all, bint pairs, bint
     return None
 
 
-def decide_cards(object cards, dict spec, long long max_states, double max_seconds,
+cdef class TextDecider:
+    """solve()'s decide run, prepared once for a spec (without its cards) and limits, where
+    spec holds no key but DECIDE_KEYS (contract.py); decide(text) runs it, without a
+    certificate, for the deal a pack-order text gives."""
+
+    cdef int passes
+    cdef bint goal_all, pairs, overlap
+    cdef object root
+    cdef long long max_states
+    cdef double max_seconds
+    cdef size_t memory_bytes
+
+    def __init__(self, dict spec, long long max_states, double max_seconds,
                  size_t memory_bytes):
-    """solve()'s decide run for spec with these cards, these limits and no certificate, where
-    spec holds no key but DECIDE_KEYS (contract.py): (status, path, stats, end) as in a
-    CoreRun, and whether end shows a structural proof (the DEAD rule fires at the start and
-    short_group found its cards: Pyramid.structural_after makes it)."""
-    cdef int passes = spec["passes"]
-    cdef bint goal_all = spec["goal_all"]
-    cdef bint pairs = spec["stock_waste_pairs"]
-    cdef bint overlap = spec.get("overlap_pairs", False)
-    root = spec.get("root")  # PySolFC's rules start one draw in
-    status, path, stats, _, _ = search(cards, passes, goal_all, pairs, overlap, OBJ_DECIDE, False,
-                                       max_states, max_seconds, memory_bytes, False, root, True)
-    end = None
-    cdef bint ready = False
-    if status == SEARCH_EXHAUSTED:
-        end = decide_end(cards, passes, goal_all, pairs, overlap, root)
-        ready = end is not None and end.blocked and end.group is not None
-    return STATUSES[status], path, stats, end, ready
+        self.passes = spec["passes"]
+        self.goal_all = spec["goal_all"]
+        self.pairs = spec["stock_waste_pairs"]
+        self.overlap = spec.get("overlap_pairs", False)
+        self.root = spec.get("root")  # PySolFC's rules start one draw in
+        self.max_states, self.max_seconds, self.memory_bytes = (max_states, max_seconds,
+                                                                memory_bytes)
+
+    def decide(self, str text):
+        """None where the text is not 52 plain card names (read by the C reader), else
+        (status, path, stats, end, ready, cards): status, path, stats and end as in a CoreRun,
+        ready whether end shows a structural proof (the DEAD rule fires at the start and
+        short_group found its cards: Pyramid.structural_after makes it), cards the deal's card
+        indexes."""
+        cards = parse_plain(text)
+        if cards is None:
+            return None
+        status, path, stats, _, _ = search(cards, self.passes, self.goal_all, self.pairs,
+                                           self.overlap, OBJ_DECIDE, False, self.max_states,
+                                           self.max_seconds, self.memory_bytes, False,
+                                           self.root, True)
+        end = None
+        cdef bint ready = False
+        if status == SEARCH_EXHAUSTED:
+            end = decide_end(cards, self.passes, self.goal_all, self.pairs, self.overlap,
+                             self.root)
+            ready = end is not None and end.blocked and end.group is not None
+        return STATUSES[status], path, stats, end, ready, cards
 
 
-#: The spec keys decide_cards reads (but "cards").
+#: The spec keys TextDecider reads (but "cards").
 DECIDE_KEYS = frozenset({"passes", "goal_all", "stock_waste_pairs", "overlap_pairs", "root"})
 
 
@@ -1207,14 +1231,20 @@ cdef object at_start(object cards, int passes, bint goal_all, bint stock_waste_p
             return None
         seen |= (<uint64_t>1) << x
     if not dead_at(cards, 0, passes, goal_all, 0, overlap, stock_waste_pairs):
-        return StartLook(False, None)
+        return look(False, None)
     for j in range(28):
         pyr[j] = cards[j]
     for j in range(24):
         # the stock's cards, then the waste's
         others[j] = cards[28 + drawn + j] if j < 24 - drawn else cards[28 + j - 24 + drawn]
-    return StartLook(True, group_of(pyr, others, 24, APART_PLACES[1 if overlap else 0],
-                                     goal_all, stock_waste_pairs))
+    return look(True, group_of(pyr, others, 24, APART_PLACES[1 if overlap else 0], goal_all,
+                               stock_waste_pairs))
+
+
+cdef inline object look(bint blocked, object group):
+    """StartLook(blocked, group), made as the tuple it is: its class's __new__ is a Python
+    function, code a call that starts with cold caches would fetch."""
+    return tuple.__new__(StartLook, (blocked, group))
 
 
 def short_group(object pyramid, object others, object apart_of, bint goal_all,
