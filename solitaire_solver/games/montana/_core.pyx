@@ -1,0 +1,331 @@
+# cython: language_level=3
+"""Core of Montana (Gaps), on the wide search (engine/_wide.pyx): a position is the card in each
+place, which does not fit one word.
+
+Position: place p (row by row, 4 x ranks places) in word p // 10, bits 6 (p % 10) .. + 5, as
+the card's index + 1 (0: a gap); with redeals, one more word: the redeals played (bits 0..3) and
+the cards each gathered (6 bits each from bit 4), which with the deal's generator fix the next
+redeal's shuffle. The contract's position is that as one int (contract.py).
+
+Spec keys: "cards" (the dealt cards of the game, 4 x ranks card indexes in place order, the Aces
+among them), "ranks", "redeals", "rng" (the deal's generator where its deal left it, for the
+redeals: None, ("seed", state, index) for random.Random's shuffle, ("mt", state, index) for
+PySolFC's Mersenne Twister, ("ms", x, seed) for its FreeCell generator), "mode", and "root".
+
+Move words are Move codes: a card into the gap right of the card below it (its bit), a Two into
+the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
+
+Modes: MODE_ALL plays every legal move (certificates use it); MODE_PRUNED adds the rules
+argued in docs/montana.md ("Search"), each exact.
+"""
+
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+from solitaire_solver.engine._engine cimport SEARCH_WON
+from solitaire_solver.engine._wide cimport (
+    WideGame, wide_clear, wide_depth_first, wide_expand, wide_root,
+)
+from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
+
+from solitaire_solver.engine.contract import run_of
+from solitaire_solver.moves import PILE_SHIFT, word_code
+
+MODE_ALL = 0
+MODE_PRUNED = 1
+
+DEF ROWS = 4
+DEF MAXP = 52
+DEF PER_WORD = 10
+DEF MAX_REDEALS = 8
+
+cdef uint64_t REDEAL_WORD = word_code("redeal")
+cdef int TO_ROW_SHIFT = PILE_SHIFT
+cdef uint64_t CARD_BITS = (<uint64_t>1 << 52) - 1
+
+cdef enum:
+    RNG_NONE = 0
+    RNG_SEED = 1     # random.Random(seed).shuffle
+    RNG_MT = 2       # PySolFC's Mersenne Twister: int(random() * (n + 1))
+    RNG_MS = 3       # PySolFC's FreeCell generator
+
+
+cdef struct Ctx:
+    int ranks
+    int places
+    int words        # words of the places; with redeals one more (aux)
+    int redeals
+    int mode
+    uint8_t start[MAXP]   # the dealt position: card + 1 per place (0: a gap)
+    int rng
+    ss_mt mt              # RNG_SEED, RNG_MT: the generator where the deal left it
+    uint64_t ms_x         # RNG_MS: its state, and the seed that chooses its output
+    uint64_t ms_seed
+
+
+cdef inline int get(const uint64_t *s, int p) noexcept nogil:
+    return <int>((s[p // PER_WORD] >> (6 * (p % PER_WORD))) & 63)
+
+
+cdef inline void put(uint64_t *s, int p, int v) noexcept nogil:
+    cdef int w = p // PER_WORD, b = 6 * (p % PER_WORD)
+    s[w] = (s[w] & ~((<uint64_t>63) << b)) | ((<uint64_t>v) << b)
+
+
+cdef inline int value(int card) noexcept nogil:
+    return card % 13 + 1
+
+
+cdef inline int used_redeals(Ctx *c, const uint64_t *s) noexcept nogil:
+    return <int>(s[c.words - 1] & 15) if c.redeals else 0
+
+
+cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int p, left, t, n = 0, N = c.ranks
+    for p in range(c.places):
+        if get(s, p):
+            continue
+        if p % N == 0:
+            for t in range(4):
+                out[n] = ((<uint64_t>1) << (13 * t + 1)) | ((<uint64_t>(p // N + 1)) << TO_ROW_SHIFT)
+                n += 1
+            continue
+        left = get(s, p - 1)
+        # left - 1 is the card; its successor's index is left
+        if left and value(left - 1) < N:
+            out[n] = (<uint64_t>1) << left
+            n += 1
+    if c.redeals and used_redeals(c, s) < c.redeals:
+        out[n] = REDEAL_WORD
+        n += 1
+    return n
+
+
+cdef inline int find(Ctx *c, const uint64_t *s, int v) noexcept nogil:
+    cdef int p
+    for p in range(c.places):
+        if get(s, p) == v:
+            return p
+    return -1
+
+
+cdef inline int run_length(Ctx *c, const uint64_t *s, int row) noexcept nogil:
+    cdef int N = c.ranks, first = get(s, row * N), k = 1
+    if first == 0 or value(first - 1) != 2:
+        return 0
+    while k < N and get(s, row * N + k) == first + k:
+        k += 1
+    return k
+
+
+cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil:
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int card, row, src, dst
+    cdef int i
+    for i in range(c.words):
+        out[i] = s[i]
+    if move == REDEAL_WORD:
+        redeal(c, s, out)
+        return
+    card = <int>__builtin_ctzll(move & CARD_BITS)
+    row = <int>(move >> TO_ROW_SHIFT) & 31
+    src = find(c, s, card + 1)
+    dst = (row - 1) * c.ranks if row else find(c, s, card) + 1  # right of card - 1 (its + 1: card)
+    put(out, dst, card + 1)
+    put(out, src, 0)
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline uint32_t ms_randint(Ctx *c, uint64_t *x, uint32_t n) noexcept nogil:
+    """PySolFC's FreeCell generator's randint(0, n) (pysolfc.py, _FreeCellRandom)."""
+    cdef uint64_t r
+    x[0] = (x[0] * 214013 + 2531011) & ((<uint64_t>1 << 33) - 1)
+    if c.ms_seed < (<uint64_t>1 << 32):
+        r = (x[0] >> 16) & 0x7FFF
+        if c.ms_seed >= (<uint64_t>1 << 31):
+            r |= 0x8000
+    else:
+        r = ((x[0] >> 16) & 0xFFFF) + 1
+    return <uint32_t>(r % (n + 1))
+
+
+cdef inline uint32_t mt_randint(ss_mt *r, uint32_t n) noexcept nogil:
+    """PySolFC's Mersenne Twister randint(0, n): int(random() * (n + 1)), random() as CPython."""
+    cdef uint32_t a = ss_mt_next(r) >> 5
+    cdef uint32_t b = ss_mt_next(r) >> 6
+    cdef double x = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+    return <uint32_t>(x * (n + 1))
+
+
+cdef void pysolfc_shuffle(Ctx *c, ss_mt *r, uint64_t *x, uint8_t *cards, int n) noexcept nogil:
+    cdef int i
+    cdef uint32_t j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = mt_randint(r, i) if c.rng == RNG_MT else ms_randint(c, x, i)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+
+
+cdef void redeal(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
+    """The redeal of RULES.md: runs kept, the rest gathered, shuffled by the deal's generator
+    (continued past the deal and the earlier redeals) and dealt after the runs."""
+    cdef int N = c.ranks, r, k, n = 0, i, used = used_redeals(c, s), j
+    cdef int runs[ROWS]
+    cdef uint8_t cards[MAXP]
+    cdef uint8_t dummy[MAXP]
+    cdef ss_mt mt
+    cdef uint64_t x = c.ms_x
+    cdef uint64_t aux = s[c.words - 1]
+    for r in range(ROWS):
+        runs[r] = run_length(c, s, r)
+        for k in range(runs[r], N):
+            if get(s, r * N + k):
+                cards[n] = <uint8_t>get(s, r * N + k)
+                n += 1
+    if c.rng == RNG_SEED or c.rng == RNG_MT:
+        memcpy(&mt, &c.mt, sizeof(ss_mt))
+    for i in range(used):
+        j = <int>((aux >> (4 + 6 * i)) & 63)
+        if c.rng == RNG_SEED:
+            ss_mt_shuffle(&mt, dummy, j)
+        else:
+            pysolfc_shuffle(c, &mt, &x, dummy, j)
+    if c.rng == RNG_SEED:
+        ss_mt_shuffle(&mt, cards, n)
+    else:
+        pysolfc_shuffle(c, &mt, &x, cards, n)
+        # PySolFC deals from its talon's top: the shuffled list's end first
+        for i in range(n // 2):
+            cards[i], cards[n - 1 - i] = cards[n - 1 - i], cards[i]
+    i = 0
+    for r in range(ROWS):
+        put(out, r * N + runs[r], 0)
+        for k in range(runs[r] + 1, N):
+            put(out, r * N + k, cards[i])
+            i += 1
+    out[c.words - 1] = (aux & ~(<uint64_t>15)) | <uint64_t>(used + 1) | (
+        (<uint64_t>n) << (4 + 6 * used))
+
+
+cdef int montana_won(void *ctx, const uint64_t *s) noexcept nogil:
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int r
+    for r in range(ROWS):
+        if run_length(c, s, r) != c.ranks - 1:
+            return 0
+    return 1
+
+
+cdef void setup(Ctx *c, dict spec, int mode) except *:
+    cdef int p, N, card
+    N = spec.get("ranks", 13)
+    if not 4 <= N <= 13:
+        raise ValueError(f"ranks is 4..13, not {N}")
+    cards = spec["cards"]
+    if len(cards) != ROWS * N:
+        raise ValueError(f"a deal of ranks={N} has {ROWS * N} cards, not {len(cards)}")
+    c.ranks = N
+    c.places = ROWS * N
+    c.redeals = spec.get("redeals", 0)
+    if not 0 <= c.redeals <= MAX_REDEALS:
+        raise ValueError(f"redeals is 0..{MAX_REDEALS}, not {c.redeals}")
+    c.words = (c.places + PER_WORD - 1) // PER_WORD + (1 if c.redeals else 0)
+    c.mode = mode
+    for p in range(c.places):
+        card = cards[p]
+        if not 0 <= card < 52 or value(card) > N:
+            raise ValueError(f"card {card!r} is not in a game of ranks={N}")
+        c.start[p] = 0 if value(card) == 1 else card + 1
+    c.rng = RNG_NONE
+    rng = spec.get("rng")
+    if rng is not None:
+        kind = rng[0]
+        if kind in ("seed", "mt"):
+            c.rng = RNG_SEED if kind == "seed" else RNG_MT
+            state, index = rng[1], rng[2]
+            for p in range(624):
+                c.mt.mt[p] = state[p]
+            c.mt.index = index
+            c.mt.fresh = 0
+        elif kind == "ms":
+            c.rng = RNG_MS
+            c.ms_x, c.ms_seed = rng[1], rng[2]
+        else:
+            raise ValueError(f"unknown generator {kind!r}")
+    elif c.redeals:
+        raise ValueError("redeals need the deal's generator (spec['rng'])")
+
+
+cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
+    setup(c, spec, mode)
+    wide_clear(g)
+    g.ctx = c
+    g.words = c.words
+    g.moves = montana_moves
+    g.play = montana_play
+    g.won = montana_won
+    g.max_moves = 4 * 4 + 1    # four gaps, each taking four Twos at most, and the redeal
+
+
+cdef void start_position(Ctx *c, uint64_t *s) noexcept nogil:
+    cdef int p
+    for p in range(c.words):
+        s[p] = 0
+    for p in range(c.places):
+        put(s, p, c.start[p])
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/engine/contract.py); spec as the module
+    docstring says. A certificate searches MODE_ALL (closed under every legal move)."""
+    cdef Ctx c
+    cdef WideGame g
+    cdef uint64_t root[8]
+    cdef int mode = spec.get("mode", MODE_PRUNED)
+    if objective != "decide":
+        raise ValueError(f"montana has no objective {objective!r}")
+    if mode not in (MODE_ALL, MODE_PRUNED):
+        raise ValueError(f"unknown move mode {mode}")
+    if certificate:
+        mode = MODE_ALL
+    make_game(&g, &c, spec, mode)
+    if not wide_root(spec, c.words, root):
+        start_position(&c, root)
+    return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                    limits.memory_bytes, certificate))
+
+
+def expand(dict spec, object position, object aux=0):
+    """The contract's expand() for a wide core: every legal move at the position (one int,
+    contract.py) and where it leads; with spec["mode"] = MODE_PRUNED, the pruned search's."""
+    cdef Ctx c
+    cdef WideGame g
+    if aux != 0:
+        raise ValueError("a wide core's position is (int, 0)")
+    make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
+    return wide_expand(&g, position)
+
+
+def start(dict spec):
+    """The dealt position as the contract's int."""
+    cdef Ctx c
+    cdef uint64_t s[8]
+    setup(&c, spec, MODE_ALL)
+    start_position(&c, s)
+    x = 0
+    for i in range(c.words - 1, -1, -1):
+        x = (x << 64) | s[i]
+    return x
+
+
+#: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED})
+#: The spec keys that make expand() list the pruned search's moves, and whether those are some
+#: of the legal ones.
+PRUNED_EXPAND = ({"mode": MODE_PRUNED}, True)

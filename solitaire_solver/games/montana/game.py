@@ -1,0 +1,122 @@
+"""Montana (Gaps): four rows of places; the order of play matters and moves can be undone (a Two
+goes back), so blocks are proved by an exhaustive search (docs/montana.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Optional
+
+from ...deal import Deal, as_deal, deal_text
+from ..base import Game, Option, PySolFCGame
+from .rules import (
+    ROWS,
+    MontanaPosition,
+    MontanaRules,
+    dealt,
+    game_cards,
+    looks_like_layout,
+    read_layout,
+)
+
+#: The core's packing (_core.pyx): ten places a word, six bits each (the card + 1; 0 a gap),
+#: then with redeals a word of the redeals played (4 bits) and the cards each gathered (6 bits).
+PER_WORD = 10
+PLACE_BITS = 6
+USED_BITS = 4
+#: The most redeals the core's aux word holds (eight lengths of six bits after the count).
+MAX_REDEALS = 8
+
+
+def rng_spec(origin: Optional[tuple], ranks: int) -> Optional[tuple]:
+    """The deal's generator where its deal left it, as the core reads it (_core.pyx: spec
+    "rng"), or None for a deal without an origin."""
+    if origin is None:
+        return None
+    if origin[0] == "seed":
+        r = random.Random(origin[1])
+        r.shuffle(game_cards(ranks))
+        state = r.getstate()[1]
+        return ("seed", state[:624], state[624])
+    # A module-level import would close a circle (pysolfc.py imports the games).
+    from ...pysolfc import generator_after_deal
+
+    g = generator_after_deal(origin[1])
+    if hasattr(g, "r"):  # the Mersenne Twister (pysolfc._TwisterRandom): its random.Random
+        state = g.r.getstate()[1]
+        return ("mt", state[:624], state[624])
+    return ("ms", g.x, g.seed)  # the FreeCell generator (pysolfc._FreeCellRandom)
+
+
+class Montana(Game):
+    name = "montana"
+    aliases = ("gaps", "gaps-one-deal", "montana-one-deal")
+    pysolfc = (PySolFCGame(53, "Montana", "montana-pysolfc", rows=(13, 13, 13, 13)),)
+    docs = "montana.md"
+    tests = "test_montana.py"
+    summary = ("four rows of thirteen places, the Aces taken out as gaps; move a card into the gap "
+               "right of the card one rank below it in its suit, a Two into a gap at a row's "
+               "start; win with each row Two to King of one suit")
+    options = {
+        "redeals": Option(0, tuple(range(MAX_REDEALS + 1)), int, doc=(
+            "0: one deal (the game Solvitaire and Masten measure); 1..8: the cards outside the "
+            "rows' runs may be gathered, shuffled by the deal's own generator and dealt again "
+            "that many times (a deal given by its seed or PySolFC number)")),
+        "ranks": Option(13, tuple(range(4, 14)), int, doc=(
+            "4..13: the cards Ace to that rank of each suit, four rows of that many places")),
+    }
+    presets = {"montana-pysolfc": {"redeals": 2}}
+
+    def rules(self, variant: dict) -> MontanaRules:
+        return MontanaRules(variant.get("ranks", 13), variant.get("redeals", 0))
+
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """A Deal (a seeded one, or a PySolFC number's, carries its generator for the redeals),
+        pack-order text or card list, or a layout: four lines of `ranks` places, `--` a gap."""
+        deal = deal_text(deal)
+        if isinstance(deal, str) and looks_like_layout(deal):
+            return read_layout(deal, variant.get("ranks", 13))
+        return as_deal(deal)
+
+    # -- the core ---------------------------------------------------------------------------------
+    core = "games.montana._core"
+    picture = "rows-of-places"
+
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
+        ranks, redeals = variant.get("ranks", 13), variant.get("redeals", 0)
+        spec = {"cards": dealt(deal, ranks), "ranks": ranks, "redeals": redeals}
+        if redeals:
+            self.rules(variant).start(deal)  # the DealError of a deal without its generator
+            spec["rng"] = rng_spec(deal.origin, ranks)
+        return spec
+
+    def core_position(self, pos: MontanaPosition, variant: dict) -> tuple[int, int]:
+        n = len(pos.places)
+        words = -(-n // PER_WORD)
+        x = 0
+        for p, c in enumerate(pos.places):
+            if c is not None:
+                x |= (c + 1) << (64 * (p // PER_WORD) + PLACE_BITS * (p % PER_WORD))
+        if variant.get("redeals", 0):
+            aux = len(pos.lengths)
+            for i, k in enumerate(pos.lengths):
+                aux |= k << (USED_BITS + PLACE_BITS * i)
+            x |= aux << (64 * words)
+        return x, 0
+
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple:
+        n = ROWS * variant.get("ranks", 13)
+        words = -(-n // PER_WORD)
+        mask = (1 << PLACE_BITS) - 1
+        places = tuple((removed >> (64 * (p // PER_WORD) + PLACE_BITS * (p % PER_WORD)) & mask) - 1
+                       for p in range(n))
+        places = tuple(None if c < 0 else c for c in places)
+        lengths: tuple = ()
+        if variant.get("redeals", 0):
+            word = removed >> (64 * words)
+            lengths = tuple(word >> (USED_BITS + PLACE_BITS * i) & mask
+                            for i in range(word & ((1 << USED_BITS) - 1)))
+        return places, lengths
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Montana(),)
