@@ -214,7 +214,8 @@ def pysolfc_label(number: Union[int, str]) -> str:
 def pysolfc_layout(game: Union[str, int], number: Union[int, str]) -> dict:
     """The layout PySolFC shows for this game and number, for a player to check the number: its
     game id and title, the number as it shows it, `rows` (each a list of card names: the cards of
-    one screen row, or of one pile for Fourteen and Nestor, bottom to top), `reserves` (cards,
+    one screen row, or of one pile for Fourteen and Nestor, bottom to top; None for a place
+    left empty, Montana's Aces), `reserves` (cards,
     None for an empty reserve), `waste` and `talon` (how many cards it holds)."""
     p = pysolfc_game(game)
     order = [card_name(c) for c in dealt_order(number, p.id)]
@@ -229,7 +230,7 @@ def pysolfc_layout(game: Union[str, int], number: Union[int, str]) -> dict:
     else:
         k = 0
         for n in p.rows:
-            out["rows"].append(order[k: k + n])
+            out["rows"].append([None if c[0] in p.taken_out else c for c in order[k: k + n]])
             k += n
         out["reserves"] = [None] * p.reserves
         out["waste"] = order[k: k + p.waste]
@@ -248,7 +249,7 @@ def layout_text(layout: dict) -> str:
         wide = max(len(r) for r in rows)
         for r in rows:
             pad = " " * (2 * (wide - len(r)) if p.centred else 0)
-            lines.append("  " + pad + "  ".join(r))
+            lines.append("  " + pad + "  ".join("--" if c is None else c for c in r))
     if layout["reserves"]:
         shown = ["--" if c is None else c for c in layout["reserves"]]
         lines.append("  reserves: " + " ".join(shown))

@@ -338,3 +338,18 @@ def test_describe_names_rows_and_redeals():
     d = rules.describe(pos)
     assert len(d["rows"]) == 4 and d["redeals_left"] == 1 and d["gathered"] == []
     assert isinstance(pos, MontanaPosition)
+
+
+def test_pysolfc_layout_shows_the_aces_places_empty():
+    from solitaire_solver.pysolfc import layout_text as pysolfc_text
+    from solitaire_solver.pysolfc import pysolfc_layout
+
+    for rec in golden():
+        if rec.get("after"):
+            continue
+        shown = pysolfc_layout("montana-pysolfc", rec["deal"])
+        rows = [s["cards"][0] if s["cards"] else None
+                for s in sorted((s for s in rec["stacks"] if s["kind"] == "rows"),
+                                key=lambda s: s["index"])]
+        assert sum(shown["rows"], []) == rows and shown["talon"] == 0
+        assert pysolfc_text(shown).count("--") == 4

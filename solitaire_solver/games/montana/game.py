@@ -50,7 +50,8 @@ def rng_spec(origin: Optional[tuple], ranks: int) -> Optional[tuple]:
 class Montana(Game):
     name = "montana"
     aliases = ("gaps", "gaps-one-deal", "montana-one-deal")
-    pysolfc = (PySolFCGame(53, "Montana", "montana-pysolfc", rows=(13, 13, 13, 13)),)
+    pysolfc = (PySolFCGame(53, "Montana", "montana-pysolfc", rows=(13, 13, 13, 13),
+                          taken_out="A"),)
     docs = "montana.md"
     tests = "test_montana.py"
     summary = ("four rows of thirteen places, the Aces taken out as gaps; move a card into the gap "
