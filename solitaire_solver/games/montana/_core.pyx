@@ -2,8 +2,9 @@
 """Core of Montana (Gaps), on the wide search (engine/_wide.pyx): a position is the card in each
 place, which does not fit one word.
 
-Position: place p (row by row, 4 x ranks places) in word p // 10, bits 6 (p % 10) .. + 5, as
-the card's index + 1 (0: a gap); with redeals, one more word: the redeals played (bits 0..3) and
+Position: place p (row by row, 4 x ranks places) in bits 6 p .. 6 p + 5 of the words read as
+one bit string (five words for 52 places), as the card's index + 1 (0: a gap); with redeals, one
+more word: the redeals played (bits 0..3) and
 the cards each gathered (6 bits each from bit 4), which with the deal's generator fix the next
 redeal's shuffle. The contract's position is that as one int (contract.py).
 
@@ -15,8 +16,9 @@ PySolFC's Mersenne Twister, ("ms", x, seed) for its FreeCell generator), "mode",
 Move words are Move codes: a card into the gap right of the card below it (its bit), a Two into
 the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
 
-Modes: MODE_ALL plays every legal move (certificates use it); MODE_PRUNED adds the rules
-argued in docs/montana.md ("Search"), each exact.
+Modes: MODE_ALL generates every legal move in place order (certificates use it); MODE_ORDERED
+(the default) the same moves, those that lengthen a row's run first and the Twos that leave a
+first place last: an order of trial, no move left out (docs/montana.md, "The search").
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
@@ -31,12 +33,15 @@ from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import PILE_SHIFT, word_code
 
-MODE_ALL = 0
-MODE_PRUNED = 1
+cdef enum:
+    M_ALL = 0
+    M_ORDERED = 1
+
+MODE_ALL = M_ALL
+MODE_ORDERED = M_ORDERED
 
 DEF ROWS = 4
 DEF MAXP = 52
-DEF PER_WORD = 10
 DEF MAX_REDEALS = 8
 
 cdef uint64_t REDEAL_WORD = word_code("redeal")
@@ -64,12 +69,20 @@ cdef struct Ctx:
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
-    return <int>((s[p // PER_WORD] >> (6 * (p % PER_WORD))) & 63)
+    # place p is bits 6 p .. 6 p + 5 of the words read as one bit string (a field may cross a
+    # word's end: 52 places fit five words)
+    cdef int b = 6 * p, w = b >> 6, o = b & 63
+    cdef uint64_t v = s[w] >> o
+    if o > 58:
+        v |= s[w + 1] << (64 - o)
+    return <int>(v & 63)
 
 
 cdef inline void put(uint64_t *s, int p, int v) noexcept nogil:
-    cdef int w = p // PER_WORD, b = 6 * (p % PER_WORD)
-    s[w] = (s[w] & ~((<uint64_t>63) << b)) | ((<uint64_t>v) << b)
+    cdef int b = 6 * p, w = b >> 6, o = b & 63
+    s[w] = (s[w] & ~((<uint64_t>63) << o)) | ((<uint64_t>v) << o)
+    if o > 58:
+        s[w + 1] = (s[w + 1] & ~((<uint64_t>63) >> (64 - o))) | ((<uint64_t>v) >> (64 - o))
 
 
 cdef inline int value(int card) noexcept nogil:
@@ -81,21 +94,59 @@ cdef inline int used_redeals(Ctx *c, const uint64_t *s) noexcept nogil:
 
 
 cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
+    """Every legal move: by place (MODE_ALL), or (MODE_ORDERED) the same moves with those that
+    lengthen a row's run first and Twos leaving a first place last, then the redeal."""
     cdef Ctx *c = <Ctx *>ctx
-    cdef int p, left, t, n = 0, N = c.ranks
+    cdef int p, left, t, n = 0, N = c.ranks, r, k, first = 0
+    cdef uint64_t later[ROWS * 4]
+    cdef uint64_t m
+    cdef int nl = 0
+    cdef uint8_t pl[MAXP]
+    cdef bint ordered = c.mode == M_ORDERED
+    cdef bint lengthens
+    cdef uint64_t two_first = 0   # ORDERED: the Twos in a first place, as bits of their index
     for p in range(c.places):
-        if get(s, p):
+        pl[p] = <uint8_t>get(s, p)
+        if ordered and p % N == 0 and pl[p] and value(pl[p] - 1) == 2:
+            two_first |= (<uint64_t>1) << (pl[p] - 1)
+    for p in range(c.places):
+        if pl[p]:
             continue
         if p % N == 0:
             for t in range(4):
-                out[n] = ((<uint64_t>1) << (13 * t + 1)) | ((<uint64_t>(p // N + 1)) << TO_ROW_SHIFT)
-                n += 1
+                m = (<uint64_t>1) << (13 * t + 1) | ((<uint64_t>(p // N + 1)) << TO_ROW_SHIFT)
+                if two_first >> (13 * t + 1) & 1:
+                    later[nl] = m  # a Two that leaves a first place: tried last
+                    nl += 1
+                else:
+                    out[n] = m
+                    n += 1
             continue
-        left = get(s, p - 1)
+        left = pl[p - 1]
         # left - 1 is the card; its successor's index is left
         if left and value(left - 1) < N:
-            out[n] = (<uint64_t>1) << left
+            m = (<uint64_t>1) << left
+            lengthens = False
+            if ordered:
+                # the place right of a run from the row's Two: the run is whole up to p - 1
+                r = p - p % N
+                k = pl[r]
+                lengthens = k != 0 and value(k - 1) == 2 and left == k + p % N - 1
+                if lengthens:
+                    for t in range(r + 1, p):
+                        if pl[t] != k + (t - r):
+                            lengthens = False
+                            break
+            if lengthens:
+                out[n] = out[first]
+                out[first] = m
+                first += 1
+            else:
+                out[n] = m
             n += 1
+    for k in range(nl):
+        out[n] = later[k]
+        n += 1
     if c.redeals and used_redeals(c, s) < c.redeals:
         out[n] = REDEAL_WORD
         n += 1
@@ -121,7 +172,7 @@ cdef inline int run_length(Ctx *c, const uint64_t *s, int row) noexcept nogil:
 
 cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil:
     cdef Ctx *c = <Ctx *>ctx
-    cdef int card, row, src, dst
+    cdef int card, row, src, dst, v
     cdef int i
     for i in range(c.words):
         out[i] = s[i]
@@ -130,8 +181,15 @@ cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *ou
         return
     card = <int>__builtin_ctzll(move & CARD_BITS)
     row = <int>(move >> TO_ROW_SHIFT) & 31
-    src = find(c, s, card + 1)
-    dst = (row - 1) * c.ranks if row else find(c, s, card) + 1  # right of card - 1 (its + 1: card)
+    src = dst = -1
+    for i in range(c.places):
+        v = get(s, i)
+        if v == card + 1:
+            src = i
+        elif v == card and not row:
+            dst = i + 1  # right of card - 1 (whose value + 1 is card)
+    if row:
+        dst = (row - 1) * c.ranks
     put(out, dst, card + 1)
     put(out, src, 0)
 
@@ -235,7 +293,7 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
     c.redeals = spec.get("redeals", 0)
     if not 0 <= c.redeals <= MAX_REDEALS:
         raise ValueError(f"redeals is 0..{MAX_REDEALS}, not {c.redeals}")
-    c.words = (c.places + PER_WORD - 1) // PER_WORD + (1 if c.redeals else 0)
+    c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
     for p in range(c.places):
         card = cards[p]
@@ -287,10 +345,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t root[8]
-    cdef int mode = spec.get("mode", MODE_PRUNED)
+    cdef int mode = spec.get("mode", MODE_ORDERED)
     if objective != "decide":
         raise ValueError(f"montana has no objective {objective!r}")
-    if mode not in (MODE_ALL, MODE_PRUNED):
+    if mode not in (MODE_ALL, MODE_ORDERED):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
@@ -303,7 +361,7 @@ def solve(dict spec, str objective, limits, bint certificate):
 
 def expand(dict spec, object position, object aux=0):
     """The contract's expand() for a wide core: every legal move at the position (one int,
-    contract.py) and where it leads; with spec["mode"] = MODE_PRUNED, the pruned search's."""
+    contract.py) and where it leads, in the order spec["mode"] generates them."""
     cdef Ctx c
     cdef WideGame g
     if aux != 0:
@@ -325,7 +383,7 @@ def start(dict spec):
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
-SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED})
-#: The spec keys that make expand() list the pruned search's moves, and whether those are some
-#: of the legal ones.
-PRUNED_EXPAND = ({"mode": MODE_PRUNED}, True)
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED})
+#: The spec keys that make expand() list the default search's moves, and whether those are some
+#: of the legal ones (all of them, in another order).
+PRUNED_EXPAND = ({"mode": MODE_ORDERED}, True)

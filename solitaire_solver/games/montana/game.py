@@ -18,13 +18,18 @@ from .rules import (
     read_layout,
 )
 
-#: The core's packing (_core.pyx): ten places a word, six bits each (the card + 1; 0 a gap),
-#: then with redeals a word of the redeals played (4 bits) and the cards each gathered (6 bits).
-PER_WORD = 10
+#: The core's packing (_core.pyx): place p in bits 6 p .. 6 p + 5 of one bit string (the card
+#: + 1; 0 a gap), then with redeals a word of the redeals played (4 bits) and the cards each
+#: gathered (6 bits each).
 PLACE_BITS = 6
 USED_BITS = 4
 #: The most redeals the core's aux word holds (eight lengths of six bits after the count).
 MAX_REDEALS = 8
+
+
+def place_words(places: int) -> int:
+    """The core's words of `places` places (before the redeals' word)."""
+    return -(-PLACE_BITS * places // 64)
 
 
 def rng_spec(origin: Optional[tuple], ranks: int) -> Optional[tuple]:
@@ -91,33 +96,27 @@ class Montana(Game):
         return spec
 
     def core_position(self, pos: MontanaPosition, variant: dict) -> tuple[int, int]:
-        n = len(pos.places)
-        words = -(-n // PER_WORD)
         x = 0
         for p, c in enumerate(pos.places):
             if c is not None:
-                x |= (c + 1) << (64 * (p // PER_WORD) + PLACE_BITS * (p % PER_WORD))
+                x |= (c + 1) << (PLACE_BITS * p)
         if variant.get("redeals", 0):
             aux = len(pos.lengths)
             for i, k in enumerate(pos.lengths):
                 aux |= k << (USED_BITS + PLACE_BITS * i)
-            x |= aux << (64 * words)
+            x |= aux << (64 * place_words(len(pos.places)))
         return x, 0
 
     def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple:
         n = ROWS * variant.get("ranks", 13)
-        words = -(-n // PER_WORD)
         mask = (1 << PLACE_BITS) - 1
-        places = tuple((removed >> (64 * (p // PER_WORD) + PLACE_BITS * (p % PER_WORD)) & mask) - 1
-                       for p in range(n))
-        places = tuple(None if c < 0 else c for c in places)
+        places = tuple((removed >> (PLACE_BITS * p) & mask) - 1 for p in range(n))
         lengths: tuple = ()
         if variant.get("redeals", 0):
-            word = removed >> (64 * words)
+            word = removed >> (64 * place_words(n))
             lengths = tuple(word >> (USED_BITS + PLACE_BITS * i) & mask
                             for i in range(word & ((1 << USED_BITS) - 1)))
-        return places, lengths
-
+        return tuple(None if c < 0 else c for c in places), lengths
 
 #: The games this folder serves (the registry reads it: games/__init__.py).
 GAMES = (Montana(),)
