@@ -147,3 +147,20 @@ def test_table_keeps_within_its_budget():
     assert stats["max_bytes"] <= (1 << 20) + 31 * 24 and stats["bytes"] <= stats["max_bytes"]
     with pytest.raises(ValueError):
         wide().table_ops([], 9)
+
+
+def test_table_and_stack_stay_within_the_budget():
+    budget = 1 << 20
+    for succ, words in ((line_with_leaves(2000, 7, 20), 2), (chain_with_back_edges(30000, 3), 6)):
+        status, _, stats, _ = wide().graph_search(succ, 0, -1, words=words, memory_bytes=budget)
+        assert status in (1, 4)
+        assert stats["table_bytes"] + stats["stack_bytes"] <= budget + 31 * 8 * words
+
+
+def test_a_full_montana_search_keeps_its_budget():
+    import solitaire_solver as ss
+
+    r = ss.solve("montana", ss.random_deal(0), memory_mb=4, max_seconds=3)
+    assert r.status is ss.Status.UNKNOWN
+    assert r.stats["table_bytes"] + r.stats["stack_bytes"] <= (4 << 20) + 31 * 40
+    assert r.stats["table_replaced"] > 0  # past its budget it forgot positions and went on
