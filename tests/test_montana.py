@@ -353,3 +353,32 @@ def test_pysolfc_layout_shows_the_aces_places_empty():
                                 key=lambda s: s["index"])]
         assert sum(shown["rows"], []) == rows and shown["talon"] == 0
         assert pysolfc_text(shown).count("--") == 4
+
+
+@pytest.mark.core
+def test_the_greedy_first_try_wins_with_a_legal_line_and_proves_nothing_else():
+    # seeds 14 and 16: the greedy first try wins where the depth-first search is slow to
+    for seed in (14, 16):
+        r = ss.solve("montana", seeded(seed), check=True)
+        assert r.status is ss.Status.WON and r.stats["first_try"].endswith(": won")
+    # it finds no win on seed 13 (blocked): the depth-first search then proves the block
+    r = ss.solve("montana", seeded(13))
+    assert r.status is ss.Status.BLOCKED and r.stats["first_try"].endswith("no win")
+    # no first try with a certificate (the proof lists the core's own positions)
+    assert "first_try" not in ss.solve("montana", seeded(13), certificate=True).stats
+    # a bounded first try leaves the rest of the limits to the search
+    spec = GAME.core_spec(seeded(0), GAME.variant(), "decide", False)
+    path, states, _ = core().greedy(spec, 10, 0.0, 1 << 20)
+    assert path is None and states == 10
+    r = ss.solve("montana", seeded(0), max_states=1000)
+    assert r.status is ss.Status.UNKNOWN and "state limit (1000)" in r.reason
+
+
+def test_a_seeded_deal_of_fewer_ranks_reads_as_the_text_of_the_same_game():
+    for seed in range(10):
+        var = GAME.variant(ranks=6)
+        read = GAME.read(seeded(seed), var)
+        rules = GAME.rules(var)
+        assert read.origin == ("seed", seed)
+        same = rules.start(GAME.read(str(read), var))
+        assert same.places == rules.start(seeded(seed)).places == rules.start(read).places

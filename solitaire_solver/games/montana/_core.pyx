@@ -22,13 +22,15 @@ first place last: an order of trial, no move left out (docs/montana.md, "The sea
 """
 
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
 
-from solitaire_solver.engine._engine cimport SEARCH_WON
+from solitaire_solver.engine._engine cimport now
 from solitaire_solver.engine._wide cimport (
     WideGame, wide_clear, wide_depth_first, wide_expand, wide_root,
 )
 from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
+from solitaire_solver.engine.wtable cimport wt_free, wt_init, wt_visit, wtable
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import PILE_SHIFT, word_code
@@ -387,3 +389,130 @@ SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED})
 #: The spec keys that make expand() list the default search's moves, and whether those are some
 #: of the legal ones (all of them, in another order).
 PRUNED_EXPAND = ({"mode": MODE_ORDERED}, True)
+
+
+# -- a greedy first try: best-first by the cards in the rows' runs ----------------------------------
+
+cdef inline int in_runs(Ctx *c, const uint64_t *s) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(ROWS):
+        n += run_length(c, s, r)
+    return n
+
+
+cdef void heap_push(uint64_t *heap, size_t *n, uint64_t v) noexcept nogil:
+    cdef size_t i = n[0], up
+    n[0] += 1
+    while i > 0:
+        up = (i - 1) >> 1
+        if heap[up] >= v:
+            break
+        heap[i] = heap[up]
+        i = up
+    heap[i] = v
+
+
+cdef uint64_t heap_pop(uint64_t *heap, size_t *n) noexcept nogil:
+    cdef uint64_t top = heap[0], v
+    cdef size_t i = 0, child
+    n[0] -= 1
+    v = heap[n[0]]
+    while True:
+        child = 2 * i + 1
+        if child >= n[0]:
+            break
+        if child + 1 < n[0] and heap[child + 1] > heap[child]:
+            child += 1
+        if heap[child] <= v:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = v
+    return top
+
+
+def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_bytes):
+    """A first try that may win sooner than the depth-first search: best-first by the cards in
+    the rows' runs (the newest position first among equals), every move legal (MODE_ALL's
+    moves), positions seen once (a table of full keys; past its budget it may see one again).
+    It proves nothing when it fails. Returns (path of move words or None, positions expanded,
+    seconds)."""
+    cdef Ctx c
+    cdef WideGame g
+    cdef wtable tt
+    cdef int w, i, nm
+    cdef long long cap, nodes = 0, count = 0, found = -1, idx, parent
+    cdef uint64_t *pos = NULL
+    cdef uint64_t *moves_of = NULL
+    cdef uint32_t *parents = NULL
+    cdef uint64_t *heap = NULL
+    cdef size_t nheap = 0
+    cdef uint64_t buf[32]
+    cdef double t0 = now(), deadline
+    make_game(&g, &c, spec, M_ALL)
+    w = c.words
+    # per position: its words, its parent and move, a heap entry, and the table's share
+    cap = memory_bytes // 2 // (w * 8 + 4 + 8 + 8)
+    if max_nodes > 0 and cap > max_nodes * 17:
+        cap = max_nodes * 17
+    if cap < 64:
+        cap = 64
+    deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    if wt_init(&tt, w, memory_bytes // 2) != 0:
+        raise MemoryError("cannot allocate the table")
+    pos = <uint64_t *>malloc(cap * w * sizeof(uint64_t))
+    moves_of = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    parents = <uint32_t *>malloc(cap * sizeof(uint32_t))
+    heap = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    try:
+        if pos == NULL or moves_of == NULL or parents == NULL or heap == NULL:
+            raise MemoryError("cannot allocate the first try's nodes")
+        if not wide_root(spec, w, pos):
+            start_position(&c, pos)
+        if montana_won(&c, pos):
+            return [], 0, now() - t0
+        wt_visit(&tt, pos)
+        parents[0] = 0
+        moves_of[0] = 0
+        count = 1
+        heap_push(heap, &nheap, (<uint64_t>in_runs(&c, pos) << 32) | 0)
+        with nogil:
+            while nheap and found < 0:
+                if max_nodes > 0 and nodes >= max_nodes:
+                    break
+                if (nodes & 1023) == 0 and deadline > 0 and now() > deadline:
+                    break
+                idx = <long long>(heap_pop(heap, &nheap) & (<uint64_t>0xFFFFFFFF))
+                nodes += 1
+                nm = montana_moves(&c, pos + idx * w, buf)
+                for i in range(nm):
+                    if count >= cap:
+                        break
+                    montana_play(&c, pos + idx * w, buf[i], pos + count * w)
+                    if wt_visit(&tt, pos + count * w):
+                        continue
+                    parents[count] = <uint32_t>idx
+                    moves_of[count] = buf[i]
+                    if montana_won(&c, pos + count * w):
+                        found = count
+                        break
+                    heap_push(heap, &nheap,
+                              (<uint64_t>in_runs(&c, pos + count * w) << 32) | <uint64_t>count)
+                    count += 1
+                if count >= cap:
+                    break
+        if found < 0:
+            return None, nodes, now() - t0
+        path = []
+        idx = found
+        while idx != 0:
+            path.append(moves_of[idx])
+            idx = parents[idx]
+        path.reverse()
+        return path, nodes, now() - t0
+    finally:
+        free(pos)
+        free(moves_of)
+        free(parents)
+        free(heap)
+        wt_free(&tt)

@@ -7,7 +7,10 @@ import random
 from typing import Any, Optional
 
 from ...deal import Deal, as_deal, deal_text
-from ..base import Game, Option, PySolFCGame
+from ...engine.backend import core_module
+from ...engine.contract import Limits
+from ...moves import from_codes
+from ..base import CoreAnswer, Game, Option, PySolFCGame
 from .rules import (
     ROWS,
     MontanaPosition,
@@ -23,6 +26,9 @@ from .rules import (
 #: gathered (6 bits each).
 PLACE_BITS = 6
 USED_BITS = 4
+#: The first try's share of a search (Montana.first_try): at most this many positions, and a
+#: third of a time limit.
+FIRST_TRY_POSITIONS = 300_000
 #: The most redeals the core's aux word holds (eight lengths of six bits after the count).
 MAX_REDEALS = 8
 
@@ -79,9 +85,47 @@ class Montana(Game):
         """A Deal (a seeded one, or a PySolFC number's, carries its generator for the redeals),
         pack-order text or card list, or a layout: four lines of `ranks` places, `--` a gap."""
         deal = deal_text(deal)
+        ranks = variant.get("ranks", 13)
         if isinstance(deal, str) and looks_like_layout(deal):
-            return read_layout(deal, variant.get("ranks", 13))
-        return as_deal(deal)
+            return read_layout(deal, ranks)
+        deal = as_deal(deal)
+        if ranks < 13 and deal.origin is not None and deal.origin[0] == "seed":
+            # A seeded deal of fewer ranks shuffles those cards alone (RULES.md): the deal read
+            # is them in that order, then the others, so that its text deals the same game.
+            cards = dealt(deal, ranks)
+            rest = [c for c in range(52) if c not in set(cards)]
+            return Deal(cards + rest).made_by(deal.origin)
+        return deal
+
+    def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  certificate: bool) -> Optional[CoreAnswer]:
+        """A greedy best-first search by the cards in the rows' runs (the core's `greedy`), which
+        wins some deals the depth-first search is slow to (docs/montana.md, "The search"); its
+        line is replayed under the reference rules before it is given. It proves nothing when
+        it fails: the depth-first search then runs with what is left of the limits. None with a
+        certificate, for the score objectives, or without the compiled core."""
+        core = core_module(self.core)
+        if certificate or objective != "decide" or core is None:
+            return None
+        most = FIRST_TRY_POSITIONS
+        if limits.max_states:
+            most = max(1, min(most, limits.max_states // 4))
+        seconds = limits.max_seconds / 3 if limits.max_seconds else 0.0
+        spec = self.core_spec(deal, variant, objective, False)
+        path, states, spent = core.greedy(spec, most, seconds, limits.memory_bytes)
+        stats = {"states": states, "seconds": spent,
+                 "first_try": f"greedy by runs: {'won' if path is not None else 'no win'}"}
+        if path is None:
+            # Not a limit of the call (Game.answer would end there): the search goes on.
+            return CoreAnswer("exhausted", [], stats)
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        moves = from_codes(path)
+        for m in moves:
+            pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
+        if not rules.won(pos):  # pragma: no cover - the core checked the line's end
+            raise AssertionError("the first try's line does not win")
+        return CoreAnswer("won", moves, stats)
 
     # -- the core ---------------------------------------------------------------------------------
     core = "games.montana._core"
