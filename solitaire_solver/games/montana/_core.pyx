@@ -21,6 +21,7 @@ Modes: MODE_ALL generates every legal move in place order (certificates use it);
 first place last: an order of trial, no move left out (docs/montana.md, "The search").
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
@@ -393,6 +394,10 @@ PRUNED_EXPAND = ({"mode": MODE_ORDERED}, True)
 
 # -- a greedy first try: best-first by the cards in the rows' runs ----------------------------------
 
+cdef int check_signals() except -1 with gil:
+    return PyErr_CheckSignals()
+
+
 cdef inline int in_runs(Ctx *c, const uint64_t *s) noexcept nogil:
     cdef int r, n = 0
     for r in range(ROWS):
@@ -480,8 +485,10 @@ def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_byt
             while nheap and found < 0:
                 if max_nodes > 0 and nodes >= max_nodes:
                     break
-                if (nodes & 1023) == 0 and deadline > 0 and now() > deadline:
-                    break
+                if (nodes & 1023) == 0:
+                    check_signals()  # Ctrl-C raises here, as in the engine's searches
+                    if deadline > 0 and now() > deadline:
+                        break
                 idx = <long long>(heap_pop(heap, &nheap) & (<uint64_t>0xFFFFFFFF))
                 nodes += 1
                 nm = montana_moves(&c, pos + idx * w, buf)
