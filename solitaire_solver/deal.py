@@ -16,10 +16,11 @@ _SPLIT = re.compile(r"[\s,]+")
 class Deal:
     """An immutable full pack in dealing order. `str()` gives the canonical text, `repr()` round-trips."""
 
-    __slots__ = ("_cards",)
+    __slots__ = ("_cards", "_origin")
 
     def __init__(self, cards: Union[str, bytes, Iterable[Union[str, int]]]):
         self._cards = _parse(cards)
+        self._origin: Optional[tuple] = None
 
     @classmethod
     def from_seed(cls, seed: int) -> Deal:
@@ -30,10 +31,23 @@ class Deal:
         if shuffled is not None:
             # The C generator (csrc/pyrandom.c): the same shuffle, checked for any integer in
             # tests/test_survey.py, without Python's per-card calls; surveys deal once per deal.
-            return cls(shuffled.seeded_deal(seed))
+            return cls(shuffled.seeded_deal(seed)).made_by(("seed", seed))
         pack = list(range(52))
         random.Random(seed).shuffle(pack)
-        return cls(pack)
+        return cls(pack).made_by(("seed", seed))
+
+    @property
+    def origin(self) -> Optional[tuple]:
+        """How the deal was made, where a game's later shuffles continue its generator (Montana's
+        redeals): ("seed", n) for Deal.from_seed(n), ("pysolfc", number) for a PySolFC game
+        number (pysolfc.pysolfc_deal); None for a deal given by its cards. Not part of the
+        deal's identity: equal cards, equal deals."""
+        return self._origin
+
+    def made_by(self, origin: Optional[tuple]) -> Deal:
+        """This deal, with its origin (see origin) set; returns self."""
+        self._origin = origin
+        return self
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -84,6 +98,7 @@ def checked_deal(cards: tuple[int, ...]) -> Deal:
     """The Deal of a full pack already checked (the C reader's), without checking it again."""
     out = Deal.__new__(Deal)
     out._cards = cards
+    out._origin = None
     return out
 
 

@@ -11,7 +11,7 @@ from .errors import CardError, MoveError
 
 #: The single-word moves, in the order of their flag bits in the core's move words (bit 52 up).
 #: This is the one definition: the compiled cores read their words through word_code().
-WORDS = ("draw", "recycle", "discard", "deal", "consolidate")
+WORDS = ("draw", "recycle", "discard", "deal", "consolidate", "redeal")
 _WORD_SHIFT = 52
 _CARD_BITS = (1 << 52) - 1
 #: The flag of a move that puts one card into a reserve (slot games under PySolFC's rules): the
@@ -21,8 +21,8 @@ _RESERVE_TEXT = re.compile(r"^(\S+?)\s*>\s*R$", re.IGNORECASE)
 #: A move of one card onto a pile (Baroness with `to_empty`: an empty pile; Fifteens under
 #: PySolFC's rules: a reserve card onto one of the sixteen rows), written `QH>3`: the card's bit
 #: with the pile's number (1..MAX_PILE) in the 5-bit field at PILE_SHIFT, clear of the words'
-#: flags (bits 52..56) and of RESERVE_FLAG.
-PILE_SHIFT = 57
+#: flags (bits 52..57) and of RESERVE_FLAG.
+PILE_SHIFT = 58
 MAX_PILE = 16
 _PILE_FIELD = 31 << PILE_SHIFT
 _PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import replace
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 from .cards import card_index, card_name
 from .deal import Deal
@@ -139,18 +139,38 @@ def dealt_order(number: Union[int, str], game: Union[str, int, Game, None] = Non
     """The cards in the order PySolFC's talon deals them for this number; for a game whose
     plug-in has a shuffle hook of PySolFC's (Nestor's: columns of six that repeat no rank, then
     its four reserve cards), with that hook."""
+    rng, cards = _shuffled(number)
+    if game is None:
+        return cards[::-1]  # the list's last card is the talon's top, dealt first
+    return get_game(pysolfc_game(game).game)[0].pysolfc_order(rng, cards)
+
+
+def _shuffled(number: Union[int, str]) -> tuple[Any, list[int]]:
+    """The generator of a number after PySolFC's shuffle of the pack, and the shuffled list (its
+    last card the talon's top)."""
     seed, ms = read_number(number)
     rng: Union[_FreeCellRandom, _TwisterRandom]
     if ms:
         rng, cards = _FreeCellRandom(seed), _pack_ms()
     else:
         rng, cards = _TwisterRandom(seed), _pack_pysolfc()
+    shuffle(rng, cards)
+    return rng, cards
+
+
+def shuffle(rng: Any, cards: list) -> None:
+    """PySolFC's shuffle of a list in place (its deal's, and AShuffleStackMove's, a talon's
+    shuffle mid-game): for n from the last index down to 1, swap cards[n] with
+    cards[rng.randint(0, n)]."""
     for n in range(len(cards) - 1, 0, -1):
         j = rng.randint(0, n)
         cards[n], cards[j] = cards[j], cards[n]
-    if game is None:
-        return cards[::-1]  # the list's last card is the talon's top, dealt first
-    return get_game(pysolfc_game(game).game)[0].pysolfc_order(rng, cards)
+
+
+def generator_after_deal(number: Union[int, str]) -> Any:
+    """The generator of a PySolFC game number where its deal left it (randint(a, b) as PySolFC
+    draws): a game that shuffles again mid-game (Montana's redeal) continues it."""
+    return _shuffled(number)[0]
 
 
 def pysolfc_game(game: Union[str, int, Game]) -> PySolFCGame:
@@ -180,7 +200,8 @@ def pysolfc_deal(game: Union[str, int], number: Union[int, str]) -> Deal:
     (`pysolfc_preset`) for the answer on PySolFC's screen. PySolFCError for a game PySolFC does
     not have or a number it does not deal."""
     p = pysolfc_game(game)
-    return get_game(p.game)[0].pysolfc_deal(dealt_order(number, p.id))
+    return get_game(p.game)[0].pysolfc_deal(dealt_order(number, p.id)).made_by(
+        ("pysolfc", number))
 
 
 def pysolfc_label(number: Union[int, str]) -> str:
@@ -193,7 +214,8 @@ def pysolfc_label(number: Union[int, str]) -> str:
 def pysolfc_layout(game: Union[str, int], number: Union[int, str]) -> dict:
     """The layout PySolFC shows for this game and number, for a player to check the number: its
     game id and title, the number as it shows it, `rows` (each a list of card names: the cards of
-    one screen row, or of one pile for Fourteen and Nestor, bottom to top), `reserves` (cards,
+    one screen row, or of one pile for Fourteen and Nestor, bottom to top; None for a place
+    left empty, Montana's Aces), `reserves` (cards,
     None for an empty reserve), `waste` and `talon` (how many cards it holds)."""
     p = pysolfc_game(game)
     order = [card_name(c) for c in dealt_order(number, p.id)]
@@ -208,7 +230,7 @@ def pysolfc_layout(game: Union[str, int], number: Union[int, str]) -> dict:
     else:
         k = 0
         for n in p.rows:
-            out["rows"].append(order[k: k + n])
+            out["rows"].append([None if c[0] in p.taken_out else c for c in order[k: k + n]])
             k += n
         out["reserves"] = [None] * p.reserves
         out["waste"] = order[k: k + p.waste]
@@ -227,7 +249,7 @@ def layout_text(layout: dict) -> str:
         wide = max(len(r) for r in rows)
         for r in rows:
             pad = " " * (2 * (wide - len(r)) if p.centred else 0)
-            lines.append("  " + pad + "  ".join(r))
+            lines.append("  " + pad + "  ".join("--" if c is None else c for c in r))
     if layout["reserves"]:
         shown = ["--" if c is None else c for c in layout["reserves"]]
         lines.append("  reserves: " + " ".join(shown))

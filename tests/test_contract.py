@@ -24,7 +24,13 @@ CASES = [(g, {}) for g in GAMES if g.core] + [
     (g, {"passes": 1, "overlap_pairs": True}) for g in GAMES if g.name == "pyramid"] + [
     (g, dict(fixed)) for g in GAMES if g.core for fixed in g.presets.values()
     if fixed.get("reserves") == "pysolfc"] + [
-    (g, {"consolidate": "stuck"}) for g in GAMES if g.name == "monte-carlo"]
+    (g, {"consolidate": "stuck"}) for g in GAMES if g.name == "monte-carlo"] + [
+    (g, {"ranks": 5, "redeals": 1}) for g in GAMES if g.name == "montana"]
+
+#: Cases whose reference search decides few random mid-game positions within its budget, both
+#: ways: Montana's full game (random play from a deal of thirteen ranks seldom stays winnable
+#: within reach; its small ranks above are compared both ways).
+ONE_WAY = {"montana"}
 
 
 #: Plies of random play before the search test's positions, where the default loses too often:
@@ -88,7 +94,7 @@ def test_search_from_a_midgame_root_agrees_with_the_reference(case):
             for m in g.core_line(core, spec, deal, pos, run.path):
                 p = rules.play(p, m)
             assert rules.won(p), seed
-    assert compared["won"] and compared["exhausted"], compared
+    assert (compared["won"] or ids(case) in ONE_WAY) and compared["exhausted"], compared
 
 
 def test_make_result_gives_the_result_the_constructor_gives():

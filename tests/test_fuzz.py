@@ -212,6 +212,9 @@ def variants(draw, game) -> dict:
 @st.composite
 def deals(draw, game) -> Deal:
     """A random pack; for Nestor sometimes a layout as typed (any ranks in any column)."""
+    if game.name == "montana":
+        # Its redeals shuffle with the deal's own generator: a seeded deal carries it.
+        return Deal.from_seed(draw(st.integers(0, 1 << 64)))
     cards = draw(st.permutations(range(52)))
     if game.name == "nestor" and draw(st.booleans()):
         return NestorLayout([cards[6 * i:6 * i + 6] for i in range(8)], cards[48:])
@@ -348,7 +351,9 @@ def test_solve_and_verify_agree(game, data):
     deal = data.draw(deals(game), label="deal")
     objective = data.draw(st.sampled_from(game.objectives), label="objective")
     try:
-        r = ss.solve(game, str(deal), objective=objective,
+        # the deal as the game reads it, as text (Montana's seeded deal of fewer ranks shuffles
+        # those cards alone: its text is the deal read, not the pack's seeded order)
+        r = ss.solve(game, str(game.read(deal, var)), objective=objective,
                      max_states=data.draw(st.integers(1, 3000), label="max_states"),
                      memory_mb=data.draw(st.sampled_from((1e-6, 1e-3, 0.05, 4)), label="MiB"),
                      certificate=data.draw(st.booleans(), label="certificate"), **var)

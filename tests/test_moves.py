@@ -65,7 +65,7 @@ def test_from_code_refuses_a_code_out_of_range(code):
     RESERVE_FLAG | 1 << PILE_SHIFT | 1,           # into the reserve and onto pile 1
     (MAX_PILE + 1) << PILE_SHIFT | 1,             # a pile past the last
     3 << PILE_SHIFT | 0b11,                       # two cards onto one pile
-    1 << 62 | 1,                                  # a bit no field uses
+    word_code("redeal") | 1 << PILE_SHIFT,        # a word onto a pile
 ])
 def test_from_code_refuses_a_code_no_move_has(code):
     for _ in range(2):  # the cache of known moves must not keep it either

@@ -43,6 +43,8 @@ def random_play(game: str, variant: dict, deal: ss.Deal, steps: int, seed: int) 
 
 def cards_in_play(game: str, variant: dict, deal: ss.Deal, line: list) -> Counter:
     pos = replay(rules_of(game, variant), deal, line)
+    if not hasattr(pos, "removed"):  # Montana: the cards in the places (the Aces are out)
+        return Counter(CARD_NAMES[c] for c in pos.places if c is not None)
     return Counter(CARD_NAMES[c] for c in range(52) if not pos.removed >> c & 1)
 
 

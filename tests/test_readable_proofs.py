@@ -294,11 +294,16 @@ def test_every_certificate_survives_json_and_checks(name):
 def test_every_answer_survives_json_and_checks(name):
     # Won lines, forced lines and structural proofs read back from JSON check as they were.
     checked = set()
-    for seed in range(6):
+    decided = 0
+    # The first six deals each game decides within the limit (Montana's full deal seldom does).
+    for seed in range(60):
+        if decided == 6:
+            break
         deal = Deal.from_seed(seed)
         r = ss.solve(name, deal, max_states=20000)
         if r.status is ss.Status.UNKNOWN:
             continue
+        decided += 1
         back = Result.from_json(r.to_json())
         assert back.to_dict() == r.to_dict()
         v = ss.verify(name, deal, back, max_states=20000)

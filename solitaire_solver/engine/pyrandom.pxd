@@ -3,8 +3,11 @@ from libc.stdint cimport int64_t, uint8_t, uint32_t
 
 
 cdef extern from "pyrandom.h" nogil:
+    enum: SS_MT_N
     ctypedef struct ss_mt:
-        pass
+        uint32_t mt[624]
+        int index
+        int fresh
     void ss_mt_seed_words(ss_mt *r, const uint32_t *key, size_t keylen)
     void ss_mt_seed_i64(ss_mt *r, int64_t seed)
     uint32_t ss_mt_next(ss_mt *r)

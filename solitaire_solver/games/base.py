@@ -64,7 +64,8 @@ class PySolFCGame:
     its id and title there, the preset that plays PySolFC's rules (None: the game's defaults),
     and how PySolFC lays out the cards it deals. `rows`: the cards of each screen row, dealt
     row after row (`centred`: drawn as a pyramid), then `waste` cards to the waste, with
-    `reserves` empty reserve stacks and the rest in the talon; or `piles`: that many piles,
+    `reserves` empty reserve stacks and the rest in the talon (cards of the ranks `taken_out`
+    leave their places empty); or `piles`: that many piles,
     dealt round the table (`pile_size` 0) or one after another of `pile_size` cards with the
     rest to the reserves face up, each called a `pile_word`. `game`: our game's name (the
     registry fills it in)."""
@@ -79,6 +80,9 @@ class PySolFCGame:
     piles: int = 0
     pile_size: int = 0
     pile_word: str = "pile"
+    #: Ranks PySolFC takes out of the rows as it deals (Montana's Aces, to an invisible stack):
+    #: their places are shown empty.
+    taken_out: str = ""
     game: str = ""
 
 

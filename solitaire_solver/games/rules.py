@@ -79,8 +79,9 @@ class Rules(ABC):
                     "PySolFC's rules: reserves=pysolfc)")
         if move.pile and not self.pile_moves:
             return (f"{move}: these rules move no card onto a pile (baroness does under "
-                    "to_empty=True, as baroness-pysolfc plays it, and fifteens-pysolfc moves "
-                    "the reserve's top card onto a row)")
+                    "to_empty=True, as baroness-pysolfc plays it, fifteens-pysolfc moves "
+                    "the reserve's top card onto a row, and montana and montana-pysolfc a Two "
+                    "into a row's first place)")
         return ""
 
     def why_illegal(self, pos: Any, move: Move) -> str:

@@ -167,6 +167,21 @@ def rows_and_reserve(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> Non
     d.squared(xs, yr, pos.stock, "stock")
 
 
+def rows_of_places(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Montana (docs/montana.md): four rows of `rules.ranks` places, a gap outlined; the redeals
+    left, where the variant has any."""
+    x0, y0 = MARGIN, MARGIN + LABEL
+    side = rules.ranks
+    if rules.redeals:
+        d.label(x0, y0 - 4, f"Redeals left {rules.redeals - len(pos.lengths)}")
+    for p, c in enumerate(pos.places):
+        x, y = x0 + (p % side) * STEP, y0 + (p // side) * (H + GAP)
+        if c is None:
+            d.empty(x, y)
+        else:
+            d.card(x, y, c, "layout", c in marked)
+
+
 #: The shapes a Game may name in `picture`.
 SHAPES: dict[str, Shape] = {
     "pyramid": pyramid,
@@ -176,6 +191,7 @@ SHAPES: dict[str, Shape] = {
     "piles-and-apart": piles_and_apart,
     "grid-and-stock": grid_and_stock,
     "rows-and-reserve": rows_and_reserve,
+    "rows-of-places": rows_of_places,
 }
 
 

@@ -1,0 +1,525 @@
+# cython: language_level=3
+"""Core of Montana (Gaps), on the wide search (engine/_wide.pyx): a position is the card in each
+place, which does not fit one word.
+
+Position: place p (row by row, 4 x ranks places) in bits 6 p .. 6 p + 5 of the words read as
+one bit string (five words for 52 places), as the card's index + 1 (0: a gap); with redeals, one
+more word: the redeals played (bits 0..3) and
+the cards each gathered (6 bits each from bit 4), which with the deal's generator fix the next
+redeal's shuffle. The contract's position is that as one int (contract.py).
+
+Spec keys: "cards" (the dealt cards of the game, 4 x ranks card indexes in place order, the Aces
+among them), "ranks", "redeals", "rng" (the deal's generator where its deal left it, for the
+redeals: None, ("seed", state, index) for random.Random's shuffle, ("mt", state, index) for
+PySolFC's Mersenne Twister, ("ms", x, seed) for its FreeCell generator), "mode", and "root".
+
+Move words are Move codes: a card into the gap right of the card below it (its bit), a Two into
+the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
+
+Modes: MODE_ALL generates every legal move in place order (certificates use it); MODE_ORDERED
+(the default) the same moves, those that lengthen a row's run first and the Twos that leave a
+first place last: an order of trial, no move left out (docs/montana.md, "The search").
+"""
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy
+
+from solitaire_solver.engine._engine cimport now
+from solitaire_solver.engine._wide cimport (
+    WideGame, wide_clear, wide_depth_first, wide_expand, wide_root,
+)
+from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
+from solitaire_solver.engine.wtable cimport wt_free, wt_init, wt_visit, wtable
+
+from solitaire_solver.engine.contract import run_of
+from solitaire_solver.moves import PILE_SHIFT, word_code
+
+cdef enum:
+    M_ALL = 0
+    M_ORDERED = 1
+
+MODE_ALL = M_ALL
+MODE_ORDERED = M_ORDERED
+
+DEF ROWS = 4
+DEF MAXP = 52
+DEF MAX_REDEALS = 8
+
+cdef uint64_t REDEAL_WORD = word_code("redeal")
+cdef int TO_ROW_SHIFT = PILE_SHIFT
+cdef uint64_t CARD_BITS = (<uint64_t>1 << 52) - 1
+
+cdef enum:
+    RNG_NONE = 0
+    RNG_SEED = 1     # random.Random(seed).shuffle
+    RNG_MT = 2       # PySolFC's Mersenne Twister: int(random() * (n + 1))
+    RNG_MS = 3       # PySolFC's FreeCell generator
+
+
+cdef struct Ctx:
+    int ranks
+    int places
+    int words        # words of the places; with redeals one more (aux)
+    int redeals
+    int mode
+    uint8_t start[MAXP]   # the dealt position: card + 1 per place (0: a gap)
+    int rng
+    ss_mt mt              # RNG_SEED, RNG_MT: the generator where the deal left it
+    uint64_t ms_x         # RNG_MS: its state, and the seed that chooses its output
+    uint64_t ms_seed
+
+
+cdef inline int get(const uint64_t *s, int p) noexcept nogil:
+    # place p is bits 6 p .. 6 p + 5 of the words read as one bit string (a field may cross a
+    # word's end: 52 places fit five words)
+    cdef int b = 6 * p, w = b >> 6, o = b & 63
+    cdef uint64_t v = s[w] >> o
+    if o > 58:
+        v |= s[w + 1] << (64 - o)
+    return <int>(v & 63)
+
+
+cdef inline void put(uint64_t *s, int p, int v) noexcept nogil:
+    cdef int b = 6 * p, w = b >> 6, o = b & 63
+    s[w] = (s[w] & ~((<uint64_t>63) << o)) | ((<uint64_t>v) << o)
+    if o > 58:
+        s[w + 1] = (s[w + 1] & ~((<uint64_t>63) >> (64 - o))) | ((<uint64_t>v) >> (64 - o))
+
+
+cdef inline int value(int card) noexcept nogil:
+    return card % 13 + 1
+
+
+cdef inline int used_redeals(Ctx *c, const uint64_t *s) noexcept nogil:
+    return <int>(s[c.words - 1] & 15) if c.redeals else 0
+
+
+cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
+    """Every legal move: by place (MODE_ALL), or (MODE_ORDERED) the same moves with those that
+    lengthen a row's run first and Twos leaving a first place last, then the redeal."""
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int p, left, t, n = 0, N = c.ranks, r, k, first = 0
+    cdef uint64_t later[ROWS * 4]
+    cdef uint64_t m
+    cdef int nl = 0
+    cdef uint8_t pl[MAXP]
+    cdef bint ordered = c.mode == M_ORDERED
+    cdef bint lengthens
+    cdef uint64_t two_first = 0   # ORDERED: the Twos in a first place, as bits of their index
+    for p in range(c.places):
+        pl[p] = <uint8_t>get(s, p)
+        if ordered and p % N == 0 and pl[p] and value(pl[p] - 1) == 2:
+            two_first |= (<uint64_t>1) << (pl[p] - 1)
+    for p in range(c.places):
+        if pl[p]:
+            continue
+        if p % N == 0:
+            for t in range(4):
+                m = (<uint64_t>1) << (13 * t + 1) | ((<uint64_t>(p // N + 1)) << TO_ROW_SHIFT)
+                if two_first >> (13 * t + 1) & 1:
+                    later[nl] = m  # a Two that leaves a first place: tried last
+                    nl += 1
+                else:
+                    out[n] = m
+                    n += 1
+            continue
+        left = pl[p - 1]
+        # left - 1 is the card; its successor's index is left
+        if left and value(left - 1) < N:
+            m = (<uint64_t>1) << left
+            lengthens = False
+            if ordered:
+                # the place right of a run from the row's Two: the run is whole up to p - 1
+                r = p - p % N
+                k = pl[r]
+                lengthens = k != 0 and value(k - 1) == 2 and left == k + p % N - 1
+                if lengthens:
+                    for t in range(r + 1, p):
+                        if pl[t] != k + (t - r):
+                            lengthens = False
+                            break
+            if lengthens:
+                out[n] = out[first]
+                out[first] = m
+                first += 1
+            else:
+                out[n] = m
+            n += 1
+    for k in range(nl):
+        out[n] = later[k]
+        n += 1
+    if c.redeals and used_redeals(c, s) < c.redeals:
+        out[n] = REDEAL_WORD
+        n += 1
+    return n
+
+
+cdef inline int find(Ctx *c, const uint64_t *s, int v) noexcept nogil:
+    cdef int p
+    for p in range(c.places):
+        if get(s, p) == v:
+            return p
+    return -1
+
+
+cdef inline int run_length(Ctx *c, const uint64_t *s, int row) noexcept nogil:
+    cdef int N = c.ranks, first = get(s, row * N), k = 1
+    if first == 0 or value(first - 1) != 2:
+        return 0
+    while k < N and get(s, row * N + k) == first + k:
+        k += 1
+    return k
+
+
+cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil:
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int card, row, src, dst, v
+    cdef int i
+    for i in range(c.words):
+        out[i] = s[i]
+    if move == REDEAL_WORD:
+        redeal(c, s, out)
+        return
+    card = <int>__builtin_ctzll(move & CARD_BITS)
+    row = <int>(move >> TO_ROW_SHIFT) & 31
+    src = dst = -1
+    for i in range(c.places):
+        v = get(s, i)
+        if v == card + 1:
+            src = i
+        elif v == card and not row:
+            dst = i + 1  # right of card - 1 (whose value + 1 is card)
+    if row:
+        dst = (row - 1) * c.ranks
+    put(out, dst, card + 1)
+    put(out, src, 0)
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline uint32_t ms_randint(Ctx *c, uint64_t *x, uint32_t n) noexcept nogil:
+    """PySolFC's FreeCell generator's randint(0, n) (pysolfc.py, _FreeCellRandom)."""
+    cdef uint64_t r
+    x[0] = (x[0] * 214013 + 2531011) & ((<uint64_t>1 << 33) - 1)
+    if c.ms_seed < (<uint64_t>1 << 32):
+        r = (x[0] >> 16) & 0x7FFF
+        if c.ms_seed >= (<uint64_t>1 << 31):
+            r |= 0x8000
+    else:
+        r = ((x[0] >> 16) & 0xFFFF) + 1
+    return <uint32_t>(r % (n + 1))
+
+
+cdef inline uint32_t mt_randint(ss_mt *r, uint32_t n) noexcept nogil:
+    """PySolFC's Mersenne Twister randint(0, n): int(random() * (n + 1)), random() as CPython."""
+    cdef uint32_t a = ss_mt_next(r) >> 5
+    cdef uint32_t b = ss_mt_next(r) >> 6
+    cdef double x = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
+    return <uint32_t>(x * (n + 1))
+
+
+cdef void pysolfc_shuffle(Ctx *c, ss_mt *r, uint64_t *x, uint8_t *cards, int n) noexcept nogil:
+    cdef int i
+    cdef uint32_t j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = mt_randint(r, i) if c.rng == RNG_MT else ms_randint(c, x, i)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+
+
+cdef void redeal(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
+    """The redeal of RULES.md: runs kept, the rest gathered, shuffled by the deal's generator
+    (continued past the deal and the earlier redeals) and dealt after the runs."""
+    cdef int N = c.ranks, r, k, n = 0, i, used = used_redeals(c, s), j
+    cdef int runs[ROWS]
+    cdef uint8_t cards[MAXP]
+    cdef uint8_t dummy[MAXP]
+    cdef ss_mt mt
+    cdef uint64_t x = c.ms_x
+    cdef uint64_t aux = s[c.words - 1]
+    for r in range(ROWS):
+        runs[r] = run_length(c, s, r)
+        for k in range(runs[r], N):
+            if get(s, r * N + k):
+                cards[n] = <uint8_t>get(s, r * N + k)
+                n += 1
+    if c.rng == RNG_SEED or c.rng == RNG_MT:
+        memcpy(&mt, &c.mt, sizeof(ss_mt))
+    for i in range(used):
+        j = <int>((aux >> (4 + 6 * i)) & 63)
+        if c.rng == RNG_SEED:
+            ss_mt_shuffle(&mt, dummy, j)
+        else:
+            pysolfc_shuffle(c, &mt, &x, dummy, j)
+    if c.rng == RNG_SEED:
+        ss_mt_shuffle(&mt, cards, n)
+    else:
+        pysolfc_shuffle(c, &mt, &x, cards, n)
+        # PySolFC deals from its talon's top: the shuffled list's end first
+        for i in range(n // 2):
+            cards[i], cards[n - 1 - i] = cards[n - 1 - i], cards[i]
+    i = 0
+    for r in range(ROWS):
+        put(out, r * N + runs[r], 0)
+        for k in range(runs[r] + 1, N):
+            put(out, r * N + k, cards[i])
+            i += 1
+    out[c.words - 1] = (aux & ~(<uint64_t>15)) | <uint64_t>(used + 1) | (
+        (<uint64_t>n) << (4 + 6 * used))
+
+
+cdef int montana_won(void *ctx, const uint64_t *s) noexcept nogil:
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int r
+    for r in range(ROWS):
+        if run_length(c, s, r) != c.ranks - 1:
+            return 0
+    return 1
+
+
+cdef void setup(Ctx *c, dict spec, int mode) except *:
+    cdef int p, N, card
+    N = spec.get("ranks", 13)
+    if not 4 <= N <= 13:
+        raise ValueError(f"ranks is 4..13, not {N}")
+    cards = spec["cards"]
+    if len(cards) != ROWS * N:
+        raise ValueError(f"a deal of ranks={N} has {ROWS * N} cards, not {len(cards)}")
+    c.ranks = N
+    c.places = ROWS * N
+    c.redeals = spec.get("redeals", 0)
+    if not 0 <= c.redeals <= MAX_REDEALS:
+        raise ValueError(f"redeals is 0..{MAX_REDEALS}, not {c.redeals}")
+    c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
+    c.mode = mode
+    for p in range(c.places):
+        card = cards[p]
+        if not 0 <= card < 52 or value(card) > N:
+            raise ValueError(f"card {card!r} is not in a game of ranks={N}")
+        c.start[p] = 0 if value(card) == 1 else card + 1
+    c.rng = RNG_NONE
+    rng = spec.get("rng")
+    if rng is not None:
+        kind = rng[0]
+        if kind in ("seed", "mt"):
+            c.rng = RNG_SEED if kind == "seed" else RNG_MT
+            state, index = rng[1], rng[2]
+            for p in range(624):
+                c.mt.mt[p] = state[p]
+            c.mt.index = index
+            c.mt.fresh = 0
+        elif kind == "ms":
+            c.rng = RNG_MS
+            c.ms_x, c.ms_seed = rng[1], rng[2]
+        else:
+            raise ValueError(f"unknown generator {kind!r}")
+    elif c.redeals:
+        raise ValueError("redeals need the deal's generator (spec['rng'])")
+
+
+cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
+    setup(c, spec, mode)
+    wide_clear(g)
+    g.ctx = c
+    g.words = c.words
+    g.moves = montana_moves
+    g.play = montana_play
+    g.won = montana_won
+    g.max_moves = 4 * 4 + 1    # four gaps, each taking four Twos at most, and the redeal
+
+
+cdef void start_position(Ctx *c, uint64_t *s) noexcept nogil:
+    cdef int p
+    for p in range(c.words):
+        s[p] = 0
+    for p in range(c.places):
+        put(s, p, c.start[p])
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/engine/contract.py); spec as the module
+    docstring says. A certificate searches MODE_ALL (closed under every legal move)."""
+    cdef Ctx c
+    cdef WideGame g
+    cdef uint64_t root[8]
+    cdef int mode = spec.get("mode", MODE_ORDERED)
+    if objective != "decide":
+        raise ValueError(f"montana has no objective {objective!r}")
+    if mode not in (MODE_ALL, MODE_ORDERED):
+        raise ValueError(f"unknown move mode {mode}")
+    if certificate:
+        mode = MODE_ALL
+    make_game(&g, &c, spec, mode)
+    if not wide_root(spec, c.words, root):
+        start_position(&c, root)
+    return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                    limits.memory_bytes, certificate))
+
+
+def expand(dict spec, object position, object aux=0):
+    """The contract's expand() for a wide core: every legal move at the position (one int,
+    contract.py) and where it leads, in the order spec["mode"] generates them."""
+    cdef Ctx c
+    cdef WideGame g
+    if aux != 0:
+        raise ValueError("a wide core's position is (int, 0)")
+    make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
+    return wide_expand(&g, position)
+
+
+def start(dict spec):
+    """The dealt position as the contract's int."""
+    cdef Ctx c
+    cdef uint64_t s[8]
+    setup(&c, spec, MODE_ALL)
+    start_position(&c, s)
+    x = 0
+    for i in range(c.words - 1, -1, -1):
+        x = (x << 64) | s[i]
+    return x
+
+
+#: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED})
+#: The spec keys that make expand() list the default search's moves, and whether those are some
+#: of the legal ones (all of them, in another order).
+PRUNED_EXPAND = ({"mode": MODE_ORDERED}, True)
+
+
+# -- a greedy first try: best-first by the cards in the rows' runs ----------------------------------
+
+cdef int check_signals() except -1 with gil:
+    return PyErr_CheckSignals()
+
+
+cdef inline int in_runs(Ctx *c, const uint64_t *s) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(ROWS):
+        n += run_length(c, s, r)
+    return n
+
+
+cdef void heap_push(uint64_t *heap, size_t *n, uint64_t v) noexcept nogil:
+    cdef size_t i = n[0], up
+    n[0] += 1
+    while i > 0:
+        up = (i - 1) >> 1
+        if heap[up] >= v:
+            break
+        heap[i] = heap[up]
+        i = up
+    heap[i] = v
+
+
+cdef uint64_t heap_pop(uint64_t *heap, size_t *n) noexcept nogil:
+    cdef uint64_t top = heap[0], v
+    cdef size_t i = 0, child
+    n[0] -= 1
+    v = heap[n[0]]
+    while True:
+        child = 2 * i + 1
+        if child >= n[0]:
+            break
+        if child + 1 < n[0] and heap[child + 1] > heap[child]:
+            child += 1
+        if heap[child] <= v:
+            break
+        heap[i] = heap[child]
+        i = child
+    heap[i] = v
+    return top
+
+
+def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_bytes):
+    """A first try that may win sooner than the depth-first search: best-first by the cards in
+    the rows' runs (the newest position first among equals), every move legal (MODE_ALL's
+    moves), positions seen once (a table of full keys; past its budget it may see one again).
+    It proves nothing when it fails. Returns (path of move words or None, positions expanded,
+    seconds)."""
+    cdef Ctx c
+    cdef WideGame g
+    cdef wtable tt
+    cdef int w, i, nm
+    cdef long long cap, nodes = 0, count = 0, found = -1, idx, parent
+    cdef uint64_t *pos = NULL
+    cdef uint64_t *moves_of = NULL
+    cdef uint32_t *parents = NULL
+    cdef uint64_t *heap = NULL
+    cdef size_t nheap = 0
+    cdef uint64_t buf[32]
+    cdef double t0 = now(), deadline
+    make_game(&g, &c, spec, M_ALL)
+    w = c.words
+    # per position: its words, its parent and move, a heap entry, and the table's share
+    cap = memory_bytes // 2 // (w * 8 + 4 + 8 + 8)
+    if max_nodes > 0 and cap > max_nodes * 17:
+        cap = max_nodes * 17
+    if cap < 64:
+        cap = 64
+    deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    if wt_init(&tt, w, memory_bytes // 2) != 0:
+        raise MemoryError("cannot allocate the table")
+    pos = <uint64_t *>malloc(cap * w * sizeof(uint64_t))
+    moves_of = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    parents = <uint32_t *>malloc(cap * sizeof(uint32_t))
+    heap = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    try:
+        if pos == NULL or moves_of == NULL or parents == NULL or heap == NULL:
+            raise MemoryError("cannot allocate the first try's nodes")
+        if not wide_root(spec, w, pos):
+            start_position(&c, pos)
+        if montana_won(&c, pos):
+            return [], 0, now() - t0
+        wt_visit(&tt, pos)
+        parents[0] = 0
+        moves_of[0] = 0
+        count = 1
+        heap_push(heap, &nheap, (<uint64_t>in_runs(&c, pos) << 32) | 0)
+        with nogil:
+            while nheap and found < 0:
+                if max_nodes > 0 and nodes >= max_nodes:
+                    break
+                if (nodes & 1023) == 0:
+                    check_signals()  # Ctrl-C raises here, as in the engine's searches
+                    if deadline > 0 and now() > deadline:
+                        break
+                idx = <long long>(heap_pop(heap, &nheap) & (<uint64_t>0xFFFFFFFF))
+                nodes += 1
+                nm = montana_moves(&c, pos + idx * w, buf)
+                for i in range(nm):
+                    if count >= cap:
+                        break
+                    montana_play(&c, pos + idx * w, buf[i], pos + count * w)
+                    if wt_visit(&tt, pos + count * w):
+                        continue
+                    parents[count] = <uint32_t>idx
+                    moves_of[count] = buf[i]
+                    if montana_won(&c, pos + count * w):
+                        found = count
+                        break
+                    heap_push(heap, &nheap,
+                              (<uint64_t>in_runs(&c, pos + count * w) << 32) | <uint64_t>count)
+                    count += 1
+                if count >= cap:
+                    break
+        if found < 0:
+            return None, nodes, now() - t0
+        path = []
+        idx = found
+        while idx != 0:
+            path.append(moves_of[idx])
+            idx = parents[idx]
+        path.reverse()
+        return path, nodes, now() - t0
+    finally:
+        free(pos)
+        free(moves_of)
+        free(parents)
+        free(heap)
+        wt_free(&tt)

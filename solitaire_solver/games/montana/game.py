@@ -1,0 +1,166 @@
+"""Montana (Gaps): four rows of places; the order of play matters and moves can be undone (a Two
+goes back), so blocks are proved by an exhaustive search (docs/montana.md)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Optional
+
+from ...deal import Deal, as_deal, deal_text
+from ...engine.backend import core_module
+from ...engine.contract import Limits
+from ...moves import from_codes
+from ..base import CoreAnswer, Game, Option, PySolFCGame
+from .rules import (
+    ROWS,
+    MontanaPosition,
+    MontanaRules,
+    dealt,
+    game_cards,
+    looks_like_layout,
+    read_layout,
+)
+
+#: The core's packing (_core.pyx): place p in bits 6 p .. 6 p + 5 of one bit string (the card
+#: + 1; 0 a gap), then with redeals a word of the redeals played (4 bits) and the cards each
+#: gathered (6 bits each).
+PLACE_BITS = 6
+USED_BITS = 4
+#: The first try's share of a search (Montana.first_try): at most this many positions, and a
+#: third of a time limit.
+FIRST_TRY_POSITIONS = 300_000
+#: The most redeals the core's aux word holds (eight lengths of six bits after the count).
+MAX_REDEALS = 8
+
+
+def place_words(places: int) -> int:
+    """The core's words of `places` places (before the redeals' word)."""
+    return -(-PLACE_BITS * places // 64)
+
+
+def rng_spec(origin: Optional[tuple], ranks: int) -> Optional[tuple]:
+    """The deal's generator where its deal left it, as the core reads it (_core.pyx: spec
+    "rng"), or None for a deal without an origin."""
+    if origin is None:
+        return None
+    if origin[0] == "seed":
+        r = random.Random(origin[1])
+        r.shuffle(game_cards(ranks))
+        state = r.getstate()[1]
+        return ("seed", state[:624], state[624])
+    # A module-level import would close a circle (pysolfc.py imports the games).
+    from ...pysolfc import generator_after_deal
+
+    g = generator_after_deal(origin[1])
+    if hasattr(g, "r"):  # the Mersenne Twister (pysolfc._TwisterRandom): its random.Random
+        state = g.r.getstate()[1]
+        return ("mt", state[:624], state[624])
+    return ("ms", g.x, g.seed)  # the FreeCell generator (pysolfc._FreeCellRandom)
+
+
+class Montana(Game):
+    name = "montana"
+    aliases = ("gaps", "gaps-one-deal", "montana-one-deal")
+    pysolfc = (PySolFCGame(53, "Montana", "montana-pysolfc", rows=(13, 13, 13, 13),
+                          taken_out="A"),)
+    docs = "montana.md"
+    tests = "test_montana.py"
+    summary = ("four rows of thirteen places, the Aces taken out as gaps; move a card into the gap "
+               "right of the card one rank below it in its suit, a Two into a gap at a row's "
+               "start; win with each row Two to King of one suit")
+    options = {
+        "redeals": Option(0, tuple(range(MAX_REDEALS + 1)), int, doc=(
+            "0: one deal (the game Solvitaire and Masten measure); 1..8: the cards outside the "
+            "rows' runs may be gathered, shuffled by the deal's own generator and dealt again "
+            "that many times (a deal given by its seed or PySolFC number)")),
+        "ranks": Option(13, tuple(range(4, 14)), int, doc=(
+            "4..13: the cards Ace to that rank of each suit, four rows of that many places")),
+    }
+    presets = {"montana-pysolfc": {"redeals": 2}}
+
+    def rules(self, variant: dict) -> MontanaRules:
+        return MontanaRules(variant.get("ranks", 13), variant.get("redeals", 0))
+
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """A Deal (a seeded one, or a PySolFC number's, carries its generator for the redeals),
+        pack-order text or card list, or a layout: four lines of `ranks` places, `--` a gap."""
+        deal = deal_text(deal)
+        ranks = variant.get("ranks", 13)
+        if isinstance(deal, str) and looks_like_layout(deal):
+            return read_layout(deal, ranks)
+        deal = as_deal(deal)
+        if ranks < 13 and deal.origin is not None and deal.origin[0] == "seed":
+            # A seeded deal of fewer ranks shuffles those cards alone (RULES.md): the deal read
+            # is them in that order, then the others, so that its text deals the same game.
+            cards = dealt(deal, ranks)
+            rest = [c for c in range(52) if c not in set(cards)]
+            return Deal(cards + rest).made_by(deal.origin)
+        return deal
+
+    def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  certificate: bool) -> Optional[CoreAnswer]:
+        """A greedy best-first search by the cards in the rows' runs (the core's `greedy`), which
+        wins some deals the depth-first search is slow to (docs/montana.md, "The search"); its
+        line is replayed under the reference rules before it is given. It proves nothing when
+        it fails: the depth-first search then runs with what is left of the limits. None with a
+        certificate, for the score objectives, or without the compiled core."""
+        core = core_module(self.core)
+        if certificate or objective != "decide" or core is None:
+            return None
+        most = FIRST_TRY_POSITIONS
+        if limits.max_states:
+            most = max(1, min(most, limits.max_states // 4))
+        seconds = limits.max_seconds / 3 if limits.max_seconds else 0.0
+        spec = self.core_spec(deal, variant, objective, False)
+        path, states, spent = core.greedy(spec, most, seconds, limits.memory_bytes)
+        stats = {"states": states, "seconds": spent,
+                 "first_try": f"greedy by runs: {'won' if path is not None else 'no win'}"}
+        if path is None:
+            # Not a limit of the call (Game.answer would end there): the search goes on.
+            return CoreAnswer("exhausted", [], stats)
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        moves = from_codes(path)
+        for m in moves:
+            pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
+        if not rules.won(pos):  # pragma: no cover - the core checked the line's end
+            raise AssertionError("the first try's line does not win")
+        return CoreAnswer("won", moves, stats)
+
+    # -- the core ---------------------------------------------------------------------------------
+    core = "games.montana._core"
+    picture = "rows-of-places"
+
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
+        ranks, redeals = variant.get("ranks", 13), variant.get("redeals", 0)
+        spec = {"cards": dealt(deal, ranks), "ranks": ranks, "redeals": redeals}
+        if redeals:
+            self.rules(variant).start(deal)  # the DealError of a deal without its generator
+            spec["rng"] = rng_spec(deal.origin, ranks)
+        return spec
+
+    def core_position(self, pos: MontanaPosition, variant: dict) -> tuple[int, int]:
+        x = 0
+        for p, c in enumerate(pos.places):
+            if c is not None:
+                x |= (c + 1) << (PLACE_BITS * p)
+        if variant.get("redeals", 0):
+            aux = len(pos.lengths)
+            for i, k in enumerate(pos.lengths):
+                aux |= k << (USED_BITS + PLACE_BITS * i)
+            x |= aux << (64 * place_words(len(pos.places)))
+        return x, 0
+
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple:
+        n = ROWS * variant.get("ranks", 13)
+        mask = (1 << PLACE_BITS) - 1
+        places = tuple((removed >> (PLACE_BITS * p) & mask) - 1 for p in range(n))
+        lengths: tuple = ()
+        if variant.get("redeals", 0):
+            word = removed >> (64 * place_words(n))
+            lengths = tuple(word >> (USED_BITS + PLACE_BITS * i) & mask
+                            for i in range(word & ((1 << USED_BITS) - 1)))
+        return tuple(None if c < 0 else c for c in places), lengths
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Montana(),)

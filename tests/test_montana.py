@@ -1,0 +1,384 @@
+"""Montana (Gaps): the deal and the redeal's shuffle (PySolFC's golden layouts), layout text,
+notation, reference rules, the core against the reference (small ranks), lines and proofs."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.cards import CARD_NAMES, card_index, value
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
+from solitaire_solver.errors import DealError, LayoutError, MoveError, VariantError
+from solitaire_solver.games import get_game, resolve
+from solitaire_solver.games.montana.rules import (
+    MontanaPosition,
+    MontanaRules,
+    game_cards,
+    layout_text,
+)
+from solitaire_solver.moves import Move
+from solitaire_solver.proofs import check_certificate
+
+GAME, _ = get_game("montana")
+GOLDEN = Path(__file__).resolve().parent / "data" / "pysolfc-layouts" / "53-montana.jsonl"
+REDEAL = Move(word="redeal")
+
+
+def core():
+    return core_module(GAME.core)
+
+
+def golden():
+    return [json.loads(line) for line in GOLDEN.read_text().splitlines() if line.strip()]
+
+
+def rows_of(rec):
+    rows = sorted((s for s in rec["stacks"] if s["kind"] == "rows"), key=lambda s: s["index"])
+    return tuple(card_index(s["cards"][0]) if s["cards"] else None for s in rows)
+
+
+def play_after(rules, pos, after):
+    """The moves a golden line did after the deal: `redeal`, or PySolFC's hint of one card."""
+    for a in after:
+        if a == "redeal":
+            pos = rules.play(pos, REDEAL)
+        else:
+            card = card_index(a.split()[1])
+            (m,) = [m for m in rules.moves(pos) if m.cards == (card,)]
+            pos = rules.play(pos, m)
+    return pos
+
+
+# -- the deal and PySolFC's redeals ----------------------------------------------------------------
+
+def test_pysolfc_golden_layouts_deal_and_redeal_card_for_card():
+    """Every golden line (the deal, one and two redeals, a hint's move then a redeal) is what our
+    reference rules reach from ss.pysolfc_deal under montana-pysolfc."""
+    g, given_ = resolve("montana-pysolfc", {})
+    assert g.name == "montana" and given_["redeals"] == 2
+    rules = GAME.rules(given_)
+    kinds = set()
+    for rec in golden():
+        pos = play_after(rules, rules.start(ss.pysolfc_deal(53, rec["deal"])), rec.get("after") or [])
+        assert pos.places == rows_of(rec), (rec["deal"], rec.get("after"))
+        kinds.add(tuple(a.split()[0] for a in rec.get("after") or []))
+    assert kinds == {(), ("redeal",), ("redeal", "redeal"), ("hint:",), ("hint:", "redeal")}
+
+
+@pytest.mark.core
+def test_the_core_redeals_as_the_reference_for_pysolfc_numbers_and_seeds():
+    var = GAME.variant(redeals=2)
+    rules = GAME.rules(var)
+    deals = [ss.pysolfc_deal(53, n) for n in (1, 2, 31999, 32000, 123456789012, "ms4294967295")]
+    deals += [ss.random_deal(s) for s in (0, 1, -5, 2**70)]
+    for deal in deals:
+        spec = GAME.core_spec(deal, var, "decide", False)
+        pos, x = rules.start(deal), GAME.core_position(rules.start(deal), var)
+        for _ in range(2):
+            (after,) = [(r, a) for w, r, a in core().expand(spec, *x) if w == REDEAL.code]
+            pos = rules.apply(pos, REDEAL)
+            assert GAME.certificate_key(*after, var) == rules.key(pos), deal.origin
+            x = after
+        assert REDEAL not in rules.moves(pos)
+
+
+def test_seeded_deal_of_fewer_ranks_shuffles_those_cards():
+    for seed in range(5):
+        for ranks in (4, 9, 13):
+            pack = game_cards(ranks)
+            random.Random(seed).shuffle(pack)
+            pos = MontanaRules(ranks).start(ss.random_deal(seed))
+            assert pos.places == tuple(None if value(c) == 1 else c for c in pack)
+    # a deal given by its cards: its cards of those ranks in its order
+    d = ss.Deal(list(range(52)))
+    assert MontanaRules(4).start(d).places[:5] == (None, 1, 2, 3, None)
+
+
+def test_redeals_need_the_deals_generator():
+    text = str(ss.random_deal(3))
+    with pytest.raises(DealError, match="seed or its PySolFC number"):
+        ss.solve("montana", text, redeals=1)
+    assert ss.random_deal(3).origin == ("seed", 3) and ss.Deal(text).origin is None
+    assert ss.Deal(text) == ss.random_deal(3)
+    with pytest.raises(VariantError):
+        GAME.variant(ranks=3)
+    with pytest.raises(VariantError):
+        GAME.variant(redeals=9)
+
+
+def test_a_seeded_redeal_continues_the_seeds_generator():
+    """RULES.md: the same random.Random(seed) that shuffled the pack shuffles the gathered list;
+    a second redeal continues it after the first (whose list's length it consumed)."""
+    seed = 11
+    rules = MontanaRules(13, 2)
+    pos = rules.start(ss.random_deal(seed))
+    one = rules.apply(pos, REDEAL)
+    two = rules.apply(one, REDEAL)
+    rng = random.Random(seed)
+    rng.shuffle(list(range(52)))
+    for before, after in ((pos, one), (one, two)):
+        # no row starts with a Two here, so every card is gathered, rows from the top
+        assert all(before.places[13 * r] is None or value(before.places[13 * r]) != 2
+                   for r in range(4))
+        gathered = [c for c in before.places if c is not None]
+        rng.shuffle(gathered)
+        assert [c for c in after.places if c is not None] == gathered
+        assert [after.places[13 * r] for r in range(4)] == [None] * 4
+    assert two.lengths == (48, 48) and REDEAL not in rules.moves(two)
+
+
+# -- layout text and notation --------------------------------------------------------------------
+
+def test_layout_text_round_trips_and_bad_layouts_name_the_place():
+    for seed, ranks in ((0, 13), (1, 13), (2, 6), (3, 4)):
+        rules = MontanaRules(ranks)
+        start = rules.start(ss.random_deal(seed))
+        text = rules.render(start)
+        assert len(text.splitlines()) == 4 and text.count("--") == 4
+        d = GAME.read_deal(text, {"ranks": ranks})
+        assert rules.start(d).places == start.places
+    lines = layout_text(MontanaRules().start(ss.random_deal(5)).places, 13).splitlines()
+    with pytest.raises(LayoutError, match="4 rows"):
+        GAME.read_deal("\n".join(lines[:3]), {})
+    with pytest.raises(LayoutError, match="line 2 .row 2. has 12 places"):
+        GAME.read_deal("\n".join([lines[0], " ".join(lines[1].split()[:12])] + lines[2:]), {})
+    card = next(w for w in lines[0].split() if w != "--")
+    dup = lines[1].split()
+    dup[dup.index(next(w for w in dup if w != "--"))] = card
+    with pytest.raises(LayoutError, match=f"row 2, place .*{card} is a duplicate"):
+        GAME.read_deal("\n".join([lines[0], " ".join(dup)] + lines[2:]), {})
+    with pytest.raises(LayoutError, match="not in a game of ranks=4"):
+        GAME.read_deal("2C 3C 4C KC\n2D 3D 4D --\n2H 3H 4H --\n2S 3S 4S --", {"ranks": 4})
+    with pytest.raises(LayoutError, match="4 gaps"):
+        GAME.read_deal("2C 3C -- --\n2D 3D 4D --\n2H 3H 4H --\n2S 3S 4S AS", {"ranks": 4})
+    # an Ace stands for a gap: the pack's text on four lines reads as its own layout
+    d = ss.random_deal(8)
+    four = "\n".join(" ".join(CARD_NAMES[c] for c in d.cards[13 * r:13 * r + 13]) for r in range(4))
+    assert MontanaRules().start(GAME.read_deal(four, {})).places == MontanaRules().start(d).places
+
+
+def test_notation_of_the_three_moves():
+    assert str(Move.from_text("7h")) == "7H" and Move.from_text("7H").cards == (card_index("7H"),)
+    two = Move.from_text("2H > 3")
+    assert str(two) == "2H>3" and two.pile == 3
+    assert Move.from_code(two.code) == two and Move.from_code(REDEAL.code) == REDEAL
+    assert str(Move.from_text("Redeal")) == "redeal"
+
+
+def test_reference_moves_and_reasons():
+    # ranks=4: rows of four places
+    d = GAME.read_deal("3C 2C -- 4C\n-- 2D 3D 4D\n2H 3H 4H --\n2S -- 3S 4S", {"ranks": 4})
+    rules = MontanaRules(4, 0)
+    pos = rules.start(d)
+    assert [str(m) for m in rules.moves(pos)] == ["3C", "2C>2", "2D>2", "2H>2", "2S>2", "3S"]
+    nxt = rules.play(pos, Move.from_text("2C>2"))
+    assert nxt.places[:5] == (card_index("3C"), None, None, card_index("4C"), card_index("2C"))
+    for text, reason in [("4C", "not a gap"), ("2C", "names the row"), ("2C>3", "not a gap"),
+                         ("5C", "not in this game"), ("redeal", "no redeals"),
+                         ("3C>2", "only a Two"), ("3C+4C", "one card")]:
+        with pytest.raises(MoveError, match=reason):
+            rules.play(pos, Move.from_text(text))
+    assert rules.cards_left(pos) == 12 - 3 - 1  # runs: row 3 of three, row 4 of one
+    won = rules.start(GAME.read_deal("2C 3C 4C --\n2D 3D 4D --\n2H 3H 4H --\n2S 3S 4S --",
+                                     {"ranks": 4}))
+    assert rules.won(won) and not rules.won(pos) and rules.cards_left(won) == 0
+
+
+def test_a_two_can_move_back_and_forth():
+    """The move graph has cycles: a Two in a first place goes to another row's first-place gap
+    and back."""
+    rules = MontanaRules(4, 0)
+    pos = rules.start(GAME.read_deal("2C 4C 3C --\n-- 2D 3D 4D\n2H 3H 4H --\n2S 3S 4S --",
+                                     {"ranks": 4}))
+    there = rules.play(pos, Move.from_text("2C>2"))
+    back = rules.play(there, Move.from_text("2C>1"))
+    assert rules.key(back) == rules.key(pos) and rules.key(there) != rules.key(pos)
+
+
+# -- the core against the reference ----------------------------------------------------------------
+
+def small_variants():
+    return st.builds(dict, ranks=st.integers(4, 6), redeals=st.integers(0, 2))
+
+
+def seeded(seed):
+    return ss.random_deal(seed)
+
+
+@pytest.mark.core
+@given(small_variants(), st.integers(0, 2**40), st.randoms(use_true_random=False),
+       st.sampled_from(["seed", "ms", "mt"]))
+def test_core_moves_and_successors_are_the_references(given_, seed, rng, kind):
+    var = GAME.variant(**given_)
+    rules = GAME.rules(var)
+    deal = (seeded(seed) if kind == "seed" else
+            ss.pysolfc_deal(53, seed % 31999 + 1 if kind == "ms" else seed + 32000))
+    spec = GAME.core_spec(deal, var, "decide", False)
+    pos = rules.start(deal)
+    assert core().start(spec) == GAME.core_position(pos, var)[0]
+    for _ in range(40):
+        x = GAME.core_position(pos, var)
+        assert GAME.certificate_key(*x, var) == rules.key(pos)
+        have = {Move.from_code(w): GAME.certificate_key(r, a, var)
+                for w, r, a in core().expand(spec, *x)}
+        assert have == {m: rules.key(rules.apply(pos, m)) for m in rules.moves(pos)}
+        pruned = {Move.from_code(w) for w, _, _ in core().expand(dict(spec, mode=1), *x)}
+        assert pruned <= set(have)
+        if rules.won(pos) or not have:
+            break
+        pos = rules.apply(pos, rng.choice(sorted(have, key=str)))
+
+
+def search(spec, **kw):
+    return core().solve(spec, "decide", Limits(**kw), False)
+
+
+@pytest.mark.core
+def test_core_agrees_with_the_reference_search_on_small_ranks():
+    seen = {}
+    for seed in range(240):
+        var = GAME.variant(ranks=4 + seed % 3, redeals=seed // 3 % 2)
+        rules = GAME.rules(var)
+        deal = seeded(seed)
+        ref = reference_search(rules, rules.start(deal), max_states=20000)
+        spec = GAME.core_spec(deal, var, "decide", False)
+        runs = {m: search(dict(spec, mode=m)).status for m in (0, 1)}
+        assert runs[0] == runs[1], seed
+        if ref.status in ("won", "exhausted"):
+            assert runs[0] == ref.status, seed
+            seen[ref.status] = seen.get(ref.status, 0) + 1
+    assert seen.get("won", 0) > 50 and seen.get("exhausted", 0) > 10, seen
+
+
+@pytest.mark.core
+@given(small_variants(), st.integers(0, 2**40), st.randoms(use_true_random=False))
+def test_core_agrees_with_the_reference_from_mid_game(given_, seed, rng):
+    var = GAME.variant(**given_)
+    rules = GAME.rules(var)
+    deal = seeded(seed)
+    pos = rules.start(deal)
+    for _ in range(rng.randrange(30)):
+        moves = rules.moves(pos)
+        if not moves or rules.won(pos):
+            break
+        pos = rules.apply(pos, rng.choice(moves))
+    ref = reference_search(rules, pos, max_states=20000)
+    spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var))
+    for mode in (0, 1):
+        run = search(dict(spec, mode=mode))
+        if ref.status in ("won", "exhausted"):
+            assert run.status == ref.status
+        if run.status == "won":
+            end = pos
+            for w in run.path:
+                end = rules.play(end, Move.from_code(w))
+            assert rules.won(end)
+
+
+# -- answers, lines and proofs --------------------------------------------------------------------
+
+@pytest.mark.core
+def test_every_answer_checks_and_blocks_have_certificates():
+    counts = {}
+    for seed in range(60):
+        given_ = {"ranks": 4 + seed % 2, "redeals": seed // 2 % 2}
+        r = ss.solve("montana", seeded(seed), check=True, **given_)
+        assert r.status in (ss.Status.WON, ss.Status.BLOCKED)
+        counts[r.status] = counts.get(r.status, 0) + 1
+        if r.status is ss.Status.BLOCKED:
+            c = ss.solve("montana", seeded(seed), certificate=True, **given_)
+            assert c.proof.certificate and ss.verify("montana", seeded(seed), c, **given_).ok
+            rules = GAME.rules(GAME.variant(**given_))
+            assert check_certificate(rules, rules.start(seeded(seed)), c.proof.certificate).ok
+    assert len(counts) == 2, counts
+
+
+@pytest.mark.core
+def test_tampered_lines_and_certificates_fail():
+    won = next(r for s in range(40)
+               if (r := ss.solve("montana", seeded(s), ranks=4)).status is ss.Status.WON)
+    deal = next(seeded(s) for s in range(40)
+                if ss.solve("montana", seeded(s), ranks=4).status is ss.Status.WON)
+    assert ss.verify("montana", deal, won, ranks=4).ok
+    blocked_seed = next(s for s in range(200)
+                        if ss.solve("montana", seeded(s), ranks=5).status is ss.Status.BLOCKED)
+    r = ss.solve("montana", seeded(blocked_seed), ranks=5, certificate=True)
+    cert = set(r.proof.certificate)
+    rules = GAME.rules(GAME.variant(ranks=5))
+    start_key = rules.key(rules.start(seeded(blocked_seed)))
+    some = next(k for k in cert if k != start_key)
+    with pytest.raises(ss.VerificationError, match="leads out of the certificate"):
+        check_certificate(rules, rules.start(seeded(blocked_seed)), cert - {some})
+
+
+def test_limits_give_unknown():
+    r = ss.solve("montana", seeded(0), max_states=50)
+    assert r.status is ss.Status.UNKNOWN and "state limit (50)" in r.reason
+
+
+def test_the_position_mid_game_and_the_redeal_in_a_line():
+    deal = seeded(4)
+    first = MontanaRules(13, 1).moves(MontanaRules(13, 1).start(deal))[0]
+    r = ss.solve("montana", deal, redeals=1, after=[first, REDEAL], max_states=2000)
+    assert r.status in (ss.Status.WON, ss.Status.BLOCKED, ss.Status.UNKNOWN)
+    p = ss.position("montana", deal, after=[first, REDEAL], redeals=1)
+    assert "redeals left: 0" in p.text and REDEAL not in p.legal
+    assert p.layout["redeals_left"] == 0 and len(p.layout["gathered"]) == 1
+
+
+def test_describe_names_rows_and_redeals():
+    rules = MontanaRules(4, 1)
+    pos = rules.start(seeded(1))
+    d = rules.describe(pos)
+    assert len(d["rows"]) == 4 and d["redeals_left"] == 1 and d["gathered"] == []
+    assert isinstance(pos, MontanaPosition)
+
+
+def test_pysolfc_layout_shows_the_aces_places_empty():
+    from solitaire_solver.pysolfc import layout_text as pysolfc_text
+    from solitaire_solver.pysolfc import pysolfc_layout
+
+    for rec in golden():
+        if rec.get("after"):
+            continue
+        shown = pysolfc_layout("montana-pysolfc", rec["deal"])
+        rows = [s["cards"][0] if s["cards"] else None
+                for s in sorted((s for s in rec["stacks"] if s["kind"] == "rows"),
+                                key=lambda s: s["index"])]
+        assert sum(shown["rows"], []) == rows and shown["talon"] == 0
+        assert pysolfc_text(shown).count("--") == 4
+
+
+@pytest.mark.core
+def test_the_greedy_first_try_wins_with_a_legal_line_and_proves_nothing_else():
+    # seeds 14 and 16: the greedy first try wins where the depth-first search is slow to
+    for seed in (14, 16):
+        r = ss.solve("montana", seeded(seed), check=True)
+        assert r.status is ss.Status.WON and r.stats["first_try"].endswith(": won")
+    # it finds no win on seed 13 (blocked): the depth-first search then proves the block
+    r = ss.solve("montana", seeded(13))
+    assert r.status is ss.Status.BLOCKED and r.stats["first_try"].endswith("no win")
+    # no first try with a certificate (the proof lists the core's own positions)
+    assert "first_try" not in ss.solve("montana", seeded(13), certificate=True).stats
+    # a bounded first try leaves the rest of the limits to the search
+    spec = GAME.core_spec(seeded(0), GAME.variant(), "decide", False)
+    path, states, _ = core().greedy(spec, 10, 0.0, 1 << 20)
+    assert path is None and states == 10
+    r = ss.solve("montana", seeded(0), max_states=1000)
+    assert r.status is ss.Status.UNKNOWN and "state limit (1000)" in r.reason
+
+
+def test_a_seeded_deal_of_fewer_ranks_reads_as_the_text_of_the_same_game():
+    for seed in range(10):
+        var = GAME.variant(ranks=6)
+        read = GAME.read(seeded(seed), var)
+        rules = GAME.rules(var)
+        assert read.origin == ("seed", seed)
+        same = rules.start(GAME.read(str(read), var))
+        assert same.places == rules.start(seeded(seed)).places == rules.start(read).places
