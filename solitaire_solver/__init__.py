@@ -24,8 +24,9 @@ from .moves import Move
 from .pictures import render_html, render_svg
 from .positions import Analysis, Hint, Position, position
 from .pysolfc import PySolFCError, pysolfc_deal
+from .rating import Critical, MoveVerdict, Rating
 from .result import BlockProof, Result, Status, Verification
-from .solver import Solver, analyze, hint, solve
+from .solver import Solver, analyze, hint, moves, rate, solve
 from .survey.runner import SurveyResult, survey, wilson_interval
 
 __version__ = "0.1.0"
@@ -40,10 +41,13 @@ __all__ = [
     "Game",
     "Hint",
     "LayoutError",
+    "Critical",
     "Move",
+    "MoveVerdict",
     "MoveError",
     "Position",
     "PySolFCError",
+    "Rating",
     "Result",
     "SolitaireError",
     "Solver",
@@ -58,9 +62,11 @@ __all__ = [
     "card_name",
     "get_game",
     "hint",
+    "moves",
     "position",
     "pysolfc_deal",
     "random_deal",
+    "rate",
     "render_html",
     "render_svg",
     "solve",

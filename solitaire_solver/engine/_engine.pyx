@@ -1222,6 +1222,15 @@ cdef list expand_state(Game *g, uint64_t removed, uint64_t aux):
         free(buf)
 
 
+cdef tuple step_state(Game *g, uint64_t removed, uint64_t aux):
+    """(won, moves): whether g's win test holds at (removed, aux), and expand_state's list of
+    its moves and where each leads. The contract's step() of every core (contract.py)."""
+    cdef State s
+    s.removed = removed
+    s.aux = aux
+    return (g.won(g.ctx, &s) != 0, expand_state(g, removed, aux))
+
+
 cdef State root_of(dict spec) except *:
     """The position a search starts from: spec["root"] = (removed, aux) when given (a position
     mid-game, contract.py), else the deal's start (nothing removed, aux 0)."""

@@ -47,7 +47,7 @@ Pruning (decide, without a certificate; expand lists every legal move):
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear
 
 from solitaire_solver.engine.contract import run_of
 
@@ -435,6 +435,15 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef Game g
     make_game(&g, &c, spec["cards"], False)
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef Ctx c
+    cdef Game g
+    make_game(&g, &c, spec["cards"], False)
+    return step_state(&g, removed, aux)
 
 
 def start(object cards):

@@ -33,7 +33,7 @@ Two move modes:
 
 from libc.stdint cimport uint32_t, uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t
 
 from solitaire_solver.engine.contract import run_of
@@ -205,6 +205,15 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef Game g
     make_game(&g, &c, spec["cards"], spec.get("mode", MODE_ALL))
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef FourteenCtx c
+    cdef Game g
+    make_game(&g, &c, spec["cards"], spec.get("mode", MODE_ALL))
+    return step_state(&g, removed, aux)
 
 
 def is_dead(object cards, uint64_t removed):

@@ -25,7 +25,7 @@ examined and why none is used).
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_t, read_pack
 
 from solitaire_solver.engine.contract import run_of
@@ -224,6 +224,15 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef Game g
     make_game(&g, &c, spec)
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef MonteCarloCtx c
+    cdef Game g
+    make_game(&g, &c, spec)
+    return step_state(&g, removed, aux)
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each

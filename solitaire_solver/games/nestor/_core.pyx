@@ -24,7 +24,7 @@ tests/test_nestor.py checks pruned against unpruned searches and against the ref
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport (
     BB_FULL_PACK, bb_count, bb_pairs_within, bb_pop_lowest, bb_rank, bb_t,
 )
@@ -270,6 +270,15 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef Game g
     make_game(&g, &c, spec, False)
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef NestorCtx c
+    cdef Game g
+    make_game(&g, &c, spec, False)
+    return step_state(&g, removed, aux)
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each

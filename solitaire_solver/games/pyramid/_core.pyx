@@ -58,7 +58,7 @@ from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
-    best_first, best_value, depth_first, expand_state, game_clear,
+    best_first, best_value, depth_first, expand_state, game_clear, step_state,
 )
 from solitaire_solver.engine.bitboard cimport (
     BB_FULL_PACK, bb_bit, bb_count, bb_lowest, bb_rank, bb_t, bb_value_of,
@@ -1343,6 +1343,24 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     g.won = pyr_won
     g.max_moves = 96
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef PyrCtx c
+    cdef Game g
+    cdef int passes = spec["passes"]
+    cdef bint all_moves = spec.get("all_moves", True)
+    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
+          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
+    game_clear(&g)
+    g.ctx = &c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.max_moves = 96
+    return step_state(&g, removed, aux)
 
 
 def only_partner_move(object cards, uint64_t removed, int k, bint goal_all=False,

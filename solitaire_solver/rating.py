@@ -1,0 +1,489 @@
+"""How hard a deal is (docs/difficulty.md): the verdict of every legal move, the chance that a
+player who picks uniformly at random among the legal moves wins, the positions of a winning line
+where most moves lose, and the deal's tier.
+
+>>> import solitaire_solver as ss
+>>> r = ss.rate("nestor", ss.random_deal(2))
+>>> r.status.value, r.exact, 0 < r.random_win < 1
+('won', True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Optional
+
+from .engine.backend import core_module
+from .errors import SolitaireError
+from .games import Game
+from .games.rules import replay
+from .moves import Move, parse_moves
+from .result import Result, Status, counted
+from .survey.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from .solver import Moves, Solver
+
+#: The five tiers, easiest first.
+TIERS = ("very easy", "easy", "medium", "hard", "very hard")
+#: Positions the exact sum may keep when neither max_states nor memory_mb says less.
+EXACT_POSITIONS = 100_000
+#: Random lines played when the exact sum does not fit.
+PLAYOUTS = 2_000
+#: A random line longer than this counts as not won (only a game with cycles plays one).
+MAX_PLAYOUT_MOVES = 10_000
+#: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
+_BYTES_PER_POSITION = 200
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    """One legal move and the verdict on the position after it: WON (still winnable), BLOCKED
+    (the move loses) or UNKNOWN (a limit was reached); `result` is that position's answer."""
+
+    move: Move
+    status: Status
+    result: Result
+
+    @property
+    def loses(self) -> bool:
+        """True when no line wins after this move."""
+        return self.status is Status.BLOCKED
+
+    def __str__(self) -> str:
+        if self.status is Status.WON:
+            return f"{self.move}: keeps the game winnable"
+        if self.status is Status.BLOCKED:
+            return f"{self.move}: loses ({self.result.proof.sentence if self.result.proof else ''})"
+        return f"{self.move}: unknown ({self.result.reason})"
+
+
+@dataclass(frozen=True)
+class Critical:
+    """A position of the winning line where most legal moves lose: the line's moves before it
+    (from the deal's start), the moves that keep it winnable and those that lose."""
+
+    line: tuple[Move, ...]
+    winning: tuple[Move, ...]
+    losing: tuple[Move, ...]
+
+    def __str__(self) -> str:
+        return (f"after {counted(len(self.line), 'move')}: {len(self.losing)} of "
+                f"{len(self.losing) + len(self.winning)} moves lose "
+                f"({' '.join(map(str, self.losing))}); play "
+                f"{' or '.join(map(str, self.winning))}")
+
+
+@dataclass(frozen=True)
+class Rating:
+    """How hard a position is (docs/difficulty.md).
+
+    status: the position's verdict (result: its answer). random_win: the probability that a
+    player picking uniformly among the legal moves wins; exact (method "exact", or
+    "order-independent" where the order of play never matters) or estimated from `playouts`
+    random lines (method "playouts"), `interval` its 95% interval ((p, p) when exact); None when
+    a limit left even the estimate unknown. critical: the positions of the winning line where
+    most legal moves lose. tier: one of TIERS, from the game's boundaries (docs/difficulty.md),
+    None for a deal that is not won or a game without a table. positions: the positions walked
+    and searched; seconds: the time taken.
+    """
+
+    game: str
+    variant: dict
+    after: tuple[Move, ...]
+    status: Status
+    random_win: Optional[float]
+    exact: bool
+    method: str
+    interval: tuple[float, float]
+    playouts: int
+    critical: tuple[Critical, ...]
+    tier: Optional[str]
+    positions: int
+    seconds: float
+    result: Result = field(repr=False)
+
+    def to_dict(self) -> dict:
+        """The rating as JSON-ready data."""
+        return {"game": self.game, "variant": self.variant,
+                "after": [str(m) for m in self.after], "status": self.status.value,
+                "random_win": self.random_win, "exact": self.exact, "method": self.method,
+                "interval": list(self.interval), "playouts": self.playouts,
+                "critical": [{"line": [str(m) for m in c.line],
+                              "winning": [str(m) for m in c.winning],
+                              "losing": [str(m) for m in c.losing]} for c in self.critical],
+                "tier": self.tier, "positions": self.positions, "seconds": self.seconds}
+
+    def __str__(self) -> str:
+        out = [f"{self.status.value.upper()}" + (f", tier {self.tier}" if self.tier else "")]
+        if self.random_win is None:
+            out.append(f"random player: unknown ({self.result.reason})")
+        elif self.exact:
+            out.append(f"random player wins with probability {self.random_win:.6g} "
+                       f"(exact, {self.method})")
+        else:
+            lo, hi = self.interval
+            out.append(f"random player wins with probability {self.random_win:.4g} "
+                       f"(95% interval {lo:.4g} to {hi:.4g}, {self.playouts} random lines)")
+        out.extend(str(c) for c in self.critical)
+        out.append(f"({counted(self.positions, 'position')}, {self.seconds * 1000:.1f} ms)")
+        return "\n".join(out)
+
+
+# -- the verdict of every move --------------------------------------------------------------------
+
+def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVerdict]:
+    """Solver.moves: each legal move at the position after `after`, with the answer for the
+    position it leads to, searched with the solver's limits."""
+    g, var = solver.game, solver.variant
+    d = g.read(deal, dict(var))
+    prefix = tuple(parse_moves(after)) if after is not None else ()
+    rules = g.rules(var)
+    pos = replay(rules, d, prefix)
+    if rules.won(pos):
+        return []
+    out = []
+    for m in rules.moves(pos):
+        r = solver.solve(d, after=prefix + (m,))
+        out.append(MoveVerdict(m, r.status, r))
+    return out
+
+
+# -- walking the position graph -------------------------------------------------------------------
+
+class _Cyclic(Exception):
+    """A move led back to a position on the line being walked."""
+
+
+class _TooBig(Exception):
+    """The position graph outgrew the budget (or the time ran out)."""
+
+
+Step = Callable[[Hashable], tuple[bool, list]]
+
+
+def walker(game: Game, variant: dict, deal: Any, start: Any) -> tuple[Hashable, Step,
+                                                                       Callable[[Any], Hashable]]:
+    """(root, step, key): the position graph from the reference position `start`. step(node) is
+    (won, the nodes the legal moves lead to, one per move); key(reference position) is its node.
+    The compiled core's step() walks it where the game allows (Game.rating_core), else the
+    reference rules do."""
+    core = core_module(game.core) if game.core else None
+    if core is not None and hasattr(core, "step") and game.rating_core(variant):
+        spec = game.core_spec(deal, variant, "decide", False)
+        spec.pop("root", None)
+        cstep = core.step
+
+        def step(node: Any) -> tuple[bool, list]:
+            won, moves = cstep(spec, node[0], node[1])
+            return won, [(r, a) for _, r, a in moves]
+
+        def key(pos: Any) -> Hashable:
+            return tuple(game.core_position(pos, variant))
+
+        return key(start), step, key
+    rules = game.rules(variant)
+    seen: dict = {}
+
+    def rkey(pos: Any) -> Hashable:
+        k = rules.key(pos)
+        seen.setdefault(k, pos)
+        return k
+
+    def rstep(node: Any) -> tuple[bool, list]:
+        pos = seen[node]
+        if rules.won(pos):
+            return True, []
+        return False, [rkey(rules.apply(pos, m)) for m in rules.moves(pos)]
+
+    return rkey(start), rstep, rkey
+
+
+def exact_sum(root: Hashable, step: Step, budget: int, deadline: float = 0.0) -> dict:
+    """Every reachable node's probability that a uniformly random player wins from it (a won
+    node 1, a node without moves 0, else the mean over its moves), memoised. _TooBig past
+    `budget` nodes or the monotonic `deadline` (0: none). A graph with cycles is solved by its
+    strongly connected components (_components)."""
+    try:
+        return _acyclic(root, step, budget, deadline)
+    except _Cyclic:
+        return _components(root, step, budget, deadline)
+
+
+def _acyclic(root: Hashable, step: Step, budget: int, deadline: float) -> dict:
+    memo: dict = {}
+    active = {root}
+    won, kids = step(root)
+    if won or not kids:
+        return {root: 1.0 if won else 0.0}
+    stack = [[root, kids, 0, 0.0]]
+    clock = time.monotonic
+    while stack:
+        frame = stack[-1]
+        node, kids, i, acc = frame
+        if i < len(kids):
+            frame[2] = i + 1
+            c = kids[i]
+            v = memo.get(c)
+            if v is not None:
+                frame[3] = acc + v
+                continue
+            if c in active:
+                raise _Cyclic
+            w, ks = step(c)
+            if w or not ks:
+                v = 1.0 if w else 0.0
+                memo[c] = v
+                frame[3] = acc + v
+                continue
+            if len(memo) + len(stack) >= budget or (deadline and clock() > deadline):
+                raise _TooBig
+            active.add(c)
+            stack.append([c, ks, 0, 0.0])
+            continue
+        v = acc / len(kids)
+        memo[node] = v
+        active.discard(node)
+        stack.pop()
+        if stack:
+            stack[-1][3] += v
+    return memo
+
+
+def _components(root: Hashable, step: Step, budget: int, deadline: float) -> dict:
+    """exact_sum on a graph with cycles: Tarjan's components, each solved once every component
+    it leads to is (a component's nodes: x = (sum of x over moves) / moves, a linear system)."""
+    index: dict = {}
+    low: dict = {}
+    kids_of: dict = {}
+    on: set = set()
+    order: list = []
+    memo: dict = {}
+    clock = time.monotonic
+    counter = 0
+
+    def visit(node: Hashable) -> Optional[list]:
+        nonlocal counter
+        index[node] = low[node] = counter
+        counter += 1
+        order.append(node)
+        on.add(node)
+        w, ks = step(node)
+        if w:
+            kids_of[node] = None  # won: 1
+            return []
+        kids_of[node] = ks
+        return ks
+
+    stack = [(root, iter(visit(root) or ()))]
+    while stack:
+        node, it = stack[-1]
+        for c in it:
+            if c not in index:
+                if len(index) >= budget or (deadline and clock() > deadline):
+                    raise _TooBig
+                stack.append((c, iter(visit(c) or ())))
+                break
+            if c in on:
+                low[node] = min(low[node], index[c])
+        else:
+            stack.pop()
+            if stack:
+                parent = stack[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    x = order.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == node:
+                        break
+                _solve_component(comp, kids_of, memo)
+    return memo
+
+
+def _solve_component(comp: list, kids_of: dict, memo: dict) -> None:
+    inside = {x: i for i, x in enumerate(comp)}
+    n = len(comp)
+    if n == 1 and (kids_of[comp[0]] is None or comp[0] not in kids_of[comp[0]]):
+        ks = kids_of[comp[0]]
+        memo[comp[0]] = 1.0 if ks is None else (sum(memo[c] for c in ks) / len(ks) if ks else 0.0)
+        return
+    # (I - Q) x = b over the component: Q the moves inside it, b those leaving it. With no move
+    # leaving it the random player never leaves: every node 0 (the least solution).
+    a = [[0.0] * n for _ in range(n)]
+    b = [0.0] * n
+    leaves = False
+    for x, i in inside.items():
+        ks = kids_of[x]
+        a[i][i] += 1.0
+        for c in ks:
+            j = inside.get(c)
+            if j is None:
+                leaves = True
+                b[i] += memo[c] / len(ks)
+            else:
+                a[i][j] -= 1.0 / len(ks)
+    if not leaves or not any(b):
+        for x in comp:
+            memo[x] = 0.0
+        return
+    for x, v in zip(comp, _gauss(a, b)):
+        memo[x] = min(1.0, max(0.0, v))
+
+
+def _gauss(a: list, b: list) -> list:
+    """The solution of a x = b (a nonsingular: from every node of a component that some move
+    leaves, the random player leaves with a positive probability), by partial pivoting."""
+    n = len(b)
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[piv] = a[piv], a[col]
+        b[col], b[piv] = b[piv], b[col]
+        p = a[col][col]
+        for r in range(col + 1, n):
+            f = a[r][col] / p
+            if f:
+                row, top = a[r], a[col]
+                for k in range(col, n):
+                    row[k] -= f * top[k]
+                b[r] -= f * b[col]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (b[r] - sum(a[r][k] * x[k] for k in range(r + 1, n))) / a[r][r]
+    return x
+
+
+def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
+             max_moves: int = MAX_PLAYOUT_MOVES) -> int:
+    """How many of `count` uniformly random lines from root win (a line longer than max_moves
+    counts as not won)."""
+    wins = 0
+    for _ in range(count):
+        node = root
+        for _ in range(max_moves):
+            won, kids = step(node)
+            if won:
+                wins += 1
+                break
+            if not kids:
+                break
+            node = kids[rng.randrange(len(kids))]
+    return wins
+
+
+# -- rating ---------------------------------------------------------------------------------------
+
+def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_count: int = PLAYOUTS,
+                  exact_positions: Optional[int] = None, seed: int = 0) -> Rating:
+    """Solver.rate (docs/difficulty.md)."""
+    if isinstance(playouts_count, bool) or not isinstance(playouts_count, int) or playouts_count < 1:
+        raise SolitaireError(f"playouts must be a positive integer, not {playouts_count!r}")
+    t0 = time.perf_counter()
+    g, var = solver.game, dict(solver.variant)
+    d = g.read(deal, var)
+    prefix = tuple(parse_moves(after)) if after is not None else ()
+    rules = g.rules(var)
+    start = replay(rules, d, prefix)
+    result = solver.solve(d, after=prefix)
+    positions = int(result.stats.get("states", 0))
+    lim = solver.limits
+    budget = exact_positions or min(lim.max_states or EXACT_POSITIONS,
+                                    max(1, lim.memory_bytes // _BYTES_PER_POSITION))
+    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
+    memo: Optional[dict] = None
+    key: Optional[Callable] = None
+    count = 0
+    if rules.won(start):
+        p, method, interval = 1.0, "exact", (1.0, 1.0)
+    elif result.status is Status.BLOCKED:
+        # No line wins, random or not: the proof is the answer.
+        p, method, interval = 0.0, "exact", (0.0, 0.0)
+    elif g.order_independent and result.won:
+        # Every line of play ends where every other does (docs/proofs.md): the random player
+        # wins exactly the winnable deals.
+        p = 1.0 if result.won else 0.0
+        method, interval = "order-independent", (p, p)
+    else:
+        root, step, key = walker(g, var, d, start)
+        try:
+            memo = exact_sum(root, step, budget, deadline)
+            p, method = memo[root], "exact"
+            interval = (p, p)
+            positions += len(memo)
+        except _TooBig:
+            count = playouts_count
+            wins = playouts(root, step, count, random.Random(seed))
+            p, method = wins / count, "playouts"
+            interval = wilson_interval(wins, count)
+            positions += count
+    critical = _critical(solver, rules, d, prefix, start, result, memo, key)
+    tier = tier_of(g, var, p) if result.won else None
+    return Rating(g.name, var, prefix, result.status, p, method != "playouts", method, interval,
+                  count, critical, tier, positions, time.perf_counter() - t0, result)
+
+
+def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, result: Result,
+              memo: Optional[dict], key: Optional[Callable]) -> tuple[Critical, ...]:
+    """The positions of the winning line where most legal moves lose: each move's verdict read
+    from the exact sum where it has the position (winnable iff the random player's chance is
+    above 0), else searched."""
+    if not result.won:
+        return ()
+    out = []
+    pos, line = start, prefix
+    for played in result.moves:
+        moves = rules.moves(pos)
+        if len(moves) > 1:
+            winning, losing = [], []
+            for m in moves:
+                v = None
+                if memo is not None and key is not None:
+                    p = memo.get(key(rules.apply(pos, m)))
+                    v = None if p is None else p > 0
+                if v is None:
+                    r = solver.solve(deal, after=line + (m,))
+                    v = True if r.won else False if r.status is Status.BLOCKED else None
+                if v is True:
+                    winning.append(m)
+                elif v is False:
+                    losing.append(m)
+            if 2 * len(losing) > len(moves):
+                out.append(Critical(line, tuple(winning), tuple(losing)))
+        pos = rules.apply(pos, played)
+        line = line + (played,)
+    return tuple(out)
+
+
+# -- tiers ----------------------------------------------------------------------------------------
+
+def table_label(game: Game, variant: dict) -> str:
+    """The name of a game and variant in the tier tables: the game's name, then the options that
+    differ from its defaults as name=value."""
+    default = game.variant()
+    extra = "".join(f" {k}={v}" for k, v in sorted(variant.items()) if default.get(k) != v)
+    return game.name + extra
+
+
+def boundaries(game: Game, variant: dict) -> Optional[tuple[float, float, float, float]]:
+    """The game's tier boundaries (docs/difficulty.md), or None where none were surveyed."""
+    from .tiers import BOUNDARIES
+    row = BOUNDARIES.get(table_label(game, variant))
+    return None if row is None else row[0]
+
+
+def tier_of(game: Game, variant: dict, random_win: float) -> Optional[str]:
+    """The tier of a won deal whose random player wins with probability random_win: very hard
+    below the first boundary (the 20% quantile of the survey's won deals), hard below the
+    second, medium below the third, easy below the fourth, very easy from it on."""
+    b = boundaries(game, variant)
+    if b is None or random_win is None or math.isnan(random_win):
+        return None
+    for name, bound in zip(TIERS[::-1], b):
+        if random_win < bound:
+            return name
+    return TIERS[0]

@@ -1,0 +1,259 @@
+"""Difficulty ratings (docs/difficulty.md) for every registered game: the verdict of every move is
+the answer for the position after it, the random player's exact chance is a brute force over
+every line, the estimate's interval holds the exact value, the critical positions' moves lose."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from lines import keeps_winnable, random_moves
+
+import solitaire_solver as ss
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.games import GAMES, resolve
+from solitaire_solver.rating import (
+    _acyclic,
+    _components,
+    exact_sum,
+    playouts,
+    table_label,
+    tier_of,
+    walker,
+)
+
+#: Each game's defaults, every preset, and the variants with cycles.
+CASES = [(g.name, {}) for g in GAMES] + [
+    (name, {}) for g in GAMES for name in g.presets] + [
+    ("baroness", {"to_empty": True}), ("pyramid", {"passes": "unlimited"})]
+
+
+def ids(case):
+    name, var = case
+    return name + "".join(f"-{k}={v}" for k, v in var.items())
+
+
+def brute(rules, pos, budget):
+    """The random player's chance by every line, without memo (a Fraction), or None past
+    `budget` lines or where a line repeats a position (a cycle: no finite sum of lines)."""
+    count = [0]
+    path = set()
+
+    def go(p):
+        count[0] += 1
+        k = rules.key(p)
+        if count[0] > budget or k in path:
+            raise OverflowError
+        if rules.won(p):
+            return Fraction(1)
+        moves = rules.moves(p)
+        if not moves:
+            return Fraction(0)
+        path.add(k)
+        out = sum((go(rules.apply(p, m)) for m in moves), Fraction(0)) / len(moves)
+        path.discard(k)
+        return out
+
+    try:
+        return go(pos)
+    except OverflowError:
+        return None
+
+
+def late_positions(name, given, count, seed=3, plies=(10, 80)):
+    """(game, variant, deal, moves, position) late in random lines, where few lines are left."""
+    g, var = resolve(name, given)
+    rules = g.rules(var)
+    rng = random.Random(seed)
+    for s in range(count):
+        deal = ss.random_deal(s)
+        moves, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(*plies),
+                                  keeps_winnable(rules))
+        yield g, var, deal, moves, pos
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[1] != {"to_empty": True}
+                                  and c[1] != {"passes": "unlimited"}], ids=ids)
+def test_exact_random_win_is_the_brute_force_over_every_line(case):
+    compared = 0
+    for g, var, deal, moves, pos in late_positions(*case, 40):
+        rules = g.rules(var)
+        want = brute(rules, pos, 3000)
+        if want is None:
+            continue
+        r = ss.rate(case[0], deal, after=moves, **case[1])
+        assert r.exact and r.interval == (r.random_win, r.random_win)
+        assert r.random_win == pytest.approx(float(want), rel=1e-9, abs=1e-15), (ids(case), moves)
+        assert (r.random_win > 0) == (r.status is ss.Status.WON)
+        # the reference rules' walk agrees with the core's (the pure backend's path)
+        root, step, _ = walker(g, var, deal, pos)
+        rroot, rstep, _ = _rules_walker(g, var, pos)
+        assert exact_sum(root, step, 10**6)[root] == pytest.approx(
+            exact_sum(rroot, rstep, 10**6)[rroot], rel=1e-9, abs=1e-15)
+        compared += 1
+    assert compared >= 2, compared
+
+
+def _rules_walker(g, var, pos):
+    saved = g.core
+    try:
+        g.core = None
+        return walker(g, var, None, pos)
+    finally:
+        g.core = saved
+
+
+def test_order_independent_games_rate_by_their_verdict_and_the_walk_agrees():
+    """In Elevens every line ends where every other does: the random player wins every winnable
+    deal (exactly 1) and no other; the walk over every position says the same."""
+    g, var = resolve("elevens", {})
+    rules = g.rules(var)
+    for seed in range(12):
+        deal = ss.random_deal(seed)
+        r = ss.rate("elevens", deal)
+        assert r.random_win == (1.0 if r.status is ss.Status.WON else 0.0)
+        root, step, _ = walker(g, var, deal, rules.start(deal))
+        assert exact_sum(root, step, 10**6)[root] == r.random_win
+        assert r.critical == ()
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_every_move_verdict_is_the_answer_after_it(case):
+    checked = 0
+    for g, var, deal, moves, pos in late_positions(*case, 6, seed=8, plies=(0, 12)):
+        verdicts = ss.moves(case[0], deal, after=moves, max_states=20000, **case[1])
+        rules = g.rules(var)
+        assert [v.move for v in verdicts] == ([] if rules.won(pos) else rules.moves(pos))
+        for v in verdicts:
+            r = ss.solve(case[0], deal, after=moves + [v.move], max_states=20000, **case[1])
+            assert v.status is r.status and v.result.status is r.status
+            assert v.loses == (r.status is ss.Status.BLOCKED)
+            checked += 1
+    assert checked
+
+
+def test_the_estimate_interval_holds_the_exact_value():
+    """Forced to play random lines (an exact sum of one position), the 95% interval holds the
+    exact chance on these deals and seeds."""
+    held = 0
+    for name, seed in (("fourteen", 0), ("fourteen", 1), ("fourteen", 2), ("monte-carlo", 0)):
+        deal = ss.random_deal(seed)
+        line = ss.solve(name, deal).moves
+        moves = line[:len(line) // 3]
+        exact = ss.rate(name, deal, after=moves, exact_positions=10**6)
+        assert exact.exact
+        est = ss.rate(name, deal, after=moves, exact_positions=1, playouts=3000, seed=seed)
+        if est.status is not ss.Status.WON:
+            continue
+        assert not est.exact and est.method == "playouts" and est.playouts == 3000
+        lo, hi = est.interval
+        assert lo <= exact.random_win <= hi, (name, seed, exact.random_win, est.interval)
+        held += 1
+    assert held >= 2
+
+
+def test_cycles_are_solved_by_their_components():
+    """A graph with cycles: a <-> b, a -> win, b -> loss. x_a = (x_b + 1) / 2, x_b = x_a / 2:
+    x_a = 2/3, x_b = 1/3; and a cycle no move leaves is lost (0)."""
+    graph = {"a": (False, ["b", "W"]), "b": (False, ["a", "L"]), "W": (True, []),
+             "L": (False, []), "c": (False, ["d"]), "d": (False, ["c"]), "r": (False, ["a", "c"])}
+    step = graph.__getitem__
+    memo = exact_sum("r", step, 100)
+    assert memo["a"] == pytest.approx(2 / 3) and memo["b"] == pytest.approx(1 / 3)
+    assert memo["c"] == memo["d"] == 0.0 and memo["r"] == pytest.approx(1 / 3)
+    # on an acyclic graph both ways give the same
+    dag = {"r": (False, ["x", "y", "W"]), "x": (False, ["y", "L"]), "y": (False, ["W", "L", "L"]),
+           "W": (True, []), "L": (False, [])}
+    assert _acyclic("r", dag.__getitem__, 100, 0.0) == pytest.approx(
+        _components("r", dag.__getitem__, 100, 0.0))
+    assert _acyclic("r", dag.__getitem__, 100, 0.0)["r"] == pytest.approx((1 / 6 + 1 / 3 + 1) / 3)
+
+
+@pytest.mark.parametrize("name, given", [("baroness", {"to_empty": True}),
+                                         ("pyramid", {"passes": "unlimited"})])
+def test_games_with_cycles_agree_with_value_iteration(name, given):
+    """Baroness with to_empty (a card moved to an empty pile and back) and Pyramid with unlimited
+    passes have cycles: the components' solution is the fixed point value iteration reaches."""
+    compared = 0
+    for g, var, deal, moves, pos in late_positions(name, given, 30, seed=4, plies=(40, 120)):
+        root, step, _ = walker(g, var, deal, pos)
+        try:
+            memo = _components(root, step, 3000, 0.0)
+        except Exception:
+            continue
+        steps = {n: step(n) for n in memo}
+        x = {n: 0.0 for n in memo}
+        for _ in range(3000):
+            x = {n: 1.0 if w else (sum(x[c] for c in ks) / len(ks) if ks else 0.0)
+                 for n, (w, ks) in steps.items()}
+        assert all(abs(x[n] - memo[n]) < 1e-6 for n in memo), (name, moves)
+        compared += 1
+    assert compared >= 2
+
+
+@pytest.mark.parametrize("name", ["fourteen", "nestor", "pyramid"])
+def test_critical_positions_lose_with_most_moves(name):
+    found = 0
+    for seed in range(8):
+        deal = ss.random_deal(seed)
+        r = ss.rate(name, deal, exact_positions=20000)
+        for c in r.critical:
+            assert 2 * len(c.losing) > len(c.losing) + len(c.winning)
+            for m in c.losing:
+                assert ss.solve(name, deal, after=c.line + (m,)).status is ss.Status.BLOCKED
+            for m in c.winning:
+                assert ss.solve(name, deal, after=c.line + (m,)).won
+            found += 1
+    assert found
+
+
+def test_step_wins_where_the_rules_win():
+    """The cores' step() (contract.py) says won exactly where the reference rules do."""
+    for g in GAMES:
+        core = core_module(g.core) if g.core else None
+        if core is None:
+            continue
+        var = g.variant()
+        rules = g.rules(var)
+        rng = random.Random(1)
+        for s in range(20):
+            deal = ss.random_deal(s)
+            line, pos = random_moves(rules, rules.start(deal), rng, 200, keeps_winnable(rules))
+            spec = g.core_spec(deal, var, "decide", False)
+            won, moves = core.step(spec, *g.core_position(pos, var))
+            assert won == rules.won(pos), (g.name, s)
+            assert moves == core.expand(spec, *g.core_position(pos, var))
+
+
+def test_tiers_and_table_labels():
+    g, var = resolve("pyramid", {"passes": 1})
+    assert table_label(g, var) == "pyramid passes=1"
+    assert table_label(*resolve("fourteen", {})) == "fourteen"
+    g, var = resolve("fourteen", {})
+    from solitaire_solver import tiers
+    saved = dict(tiers.BOUNDARIES)
+    try:
+        tiers.BOUNDARIES["fourteen"] = ((0.1, 0.2, 0.3, 0.4), 5, 10)
+        assert [tier_of(g, var, p) for p in (0.05, 0.1, 0.25, 0.35, 0.4, 1.0)] == [
+            "very hard", "hard", "medium", "easy", "very easy", "very easy"]
+    finally:
+        tiers.BOUNDARIES.clear()
+        tiers.BOUNDARIES.update(saved)
+
+
+def test_a_blocked_deal_has_no_tier_and_no_chance():
+    r = ss.rate("nestor", ss.random_deal(1))
+    assert r.status is ss.Status.BLOCKED and r.random_win == 0.0 and r.tier is None
+    assert r.to_dict()["status"] == "blocked"
+
+
+def test_bad_playouts_are_refused():
+    with pytest.raises(ss.SolitaireError):
+        ss.rate("fourteen", ss.random_deal(0), playouts=0)
+
+
+def test_playouts_count_wins():
+    graph = {"r": (False, ["W", "L"]), "W": (True, []), "L": (False, [])}
+    wins = playouts("r", graph.__getitem__, 1000, random.Random(0))
+    assert 400 < wins < 600
