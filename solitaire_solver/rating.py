@@ -122,8 +122,9 @@ class Rating:
         if self.random_win is None:
             out.append(f"random player: unknown ({self.result.reason})")
         elif self.exact:
-            out.append(f"random player wins with probability {self.random_win:.6g} "
-                       f"(exact, {self.method})")
+            how = ("exact" if self.method == "exact"
+                   else "exact: the order of play never matters")
+            out.append(f"random player wins with probability {self.random_win:.6g} ({how})")
         else:
             lo, hi = self.interval
             out.append(f"random player wins with probability {self.random_win:.4g} "

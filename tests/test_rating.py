@@ -257,3 +257,22 @@ def test_playouts_count_wins():
     graph = {"r": (False, ["W", "L"]), "W": (True, []), "L": (False, [])}
     wins = playouts("r", graph.__getitem__, 1000, random.Random(0))
     assert 400 < wins < 600
+
+
+def test_cli_hint_all_and_rate(capsys):
+    from solitaire_solver.cli import main
+    deal = ss.random_deal(1)
+    line = ss.solve("fourteen", deal).moves[:5]
+    after = " ".join(map(str, line))
+    assert main(["hint", "--all", "fourteen", "--seed", "1", "--after", after]) == 0
+    out = capsys.readouterr().out.splitlines()
+    verdicts = ss.moves("fourteen", deal, after=line)
+    assert out == [str(v).replace("♦", "D") for v in verdicts]
+    assert main(["hint", "--all", "nestor", "--seed", "2", "--json"]) == 1  # every move loses
+    import json
+    data = json.loads(capsys.readouterr().out)
+    assert {m["status"] for m in data["moves"]} == {"blocked"}
+    assert main(["rate", "fourteen", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] and data["random_win"] == ss.rate("fourteen", deal).random_win
+    assert main(["rate", "fourteen", "--seed", "1", "--playouts", "0"]) == 3
