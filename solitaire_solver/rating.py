@@ -136,6 +136,16 @@ class Rating:
 
 # -- the verdict of every move --------------------------------------------------------------------
 
+def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any) -> Result:
+    """Solver.solve(deal, after=after) where `start` is the reference position `after` reaches
+    (the moves are not replayed again)."""
+    from .engine.backend import fallback_runs
+    if solver._core is None:
+        fallback_runs()
+    return solver.game.answer(solver._core, deal, dict(solver.variant), solver.objective,
+                              solver.limits, False, after, start)
+
+
 def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVerdict]:
     """Solver.moves: each legal move at the position after `after`, with the answer for the
     position it leads to, searched with the solver's limits."""
@@ -148,7 +158,7 @@ def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVe
         return []
     out = []
     for m in rules.moves(pos):
-        r = solver.solve(d, after=prefix + (m,))
+        r = solve_at(solver, d, prefix + (m,), rules.apply(pos, m))
         out.append(MoveVerdict(m, r.status, r))
     return out
 
@@ -398,6 +408,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
     deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
     memo: Optional[dict] = None
     key: Optional[Callable] = None
+    child_win: Optional[Callable] = None
     count = 0
     if rules.won(start):
         p, method, interval = 1.0, "exact", (1.0, 1.0)
@@ -410,51 +421,96 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
         p = 1.0 if result.won else 0.0
         method, interval = "order-independent", (p, p)
     else:
-        root, step, key = walker(g, var, d, start)
-        try:
-            memo = exact_sum(root, step, budget, deadline)
-            p, method = memo[root], "exact"
-            interval = (p, p)
-            positions += len(memo)
-        except _TooBig:
-            count = playouts_count
-            wins = playouts(root, step, count, random.Random(seed))
-            p, method = wins / count, "playouts"
-            interval = wilson_interval(wins, count)
-            positions += count
-    critical = _critical(solver, rules, d, prefix, start, result, memo, key)
+        fast = _core_walk(g, var, d, start, budget, lim, playouts_count, seed)
+        if fast is not None:
+            p, method, interval, kept, count = fast
+            positions += kept
+        else:
+            root, step, key = walker(g, var, d, start)
+            try:
+                memo = exact_sum(root, step, budget, deadline)
+                p, method = memo[root], "exact"
+                interval = (p, p)
+                positions += len(memo)
+            except _TooBig:
+                count = playouts_count
+                wins = playouts(root, step, count, random.Random(seed))
+                p, method = wins / count, "playouts"
+                interval = wilson_interval(wins, count)
+                positions += count
+    if memo is not None and key is not None:
+        child_win = _memo_win(memo, key)
+    critical = _critical(solver, rules, d, prefix, start, result, child_win)
     tier = tier_of(g, var, p) if result.won else None
     return Rating(g.name, var, prefix, result.status, p, method != "playouts", method, interval,
                   count, critical, tier, positions, time.perf_counter() - t0, result)
 
 
+def _memo_win(memo: dict, key: Callable) -> Callable[[Any], Optional[bool]]:
+    def win(pos: Any) -> Optional[bool]:
+        p = memo.get(key(pos))
+        return None if p is None else p > 0
+    return win
+
+
+def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any, count: int,
+               seed: int) -> Optional[tuple]:
+    """The random player's chance by the compiled core's random_win and playouts (contract.py)
+    where the core has them and the game lets it walk (Game.rating_core): (chance, method,
+    interval, positions, random lines); None
+    where it has not, or where the graph has cycles (the walk in Python solves those)."""
+    core = core_module(g.core) if g.core else None
+    if core is None or not hasattr(core, "random_win") or not g.rating_core(var):
+        return None
+    spec = g.core_spec(deal, var, "decide", False)
+    spec.pop("root", None)
+    removed, aux = g.core_position(start, var)
+    status, p, kept = core.random_win(spec, removed, aux, budget, lim.max_seconds,
+                                      lim.memory_bytes)
+    if status == 2:
+        return None
+
+    if status == 0:
+        return p, "exact", (p, p), kept, 0
+    wins = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
+    return wins / count, "playouts", wilson_interval(wins, count), kept + count, count
+
+
 def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, result: Result,
-              memo: Optional[dict], key: Optional[Callable]) -> tuple[Critical, ...]:
+              child_win: Optional[Callable[[Any], Optional[bool]]]) -> tuple[Critical, ...]:
     """The positions of the winning line where most legal moves lose: each move's verdict read
-    from the exact sum where it has the position (winnable iff the random player's chance is
-    above 0), else searched."""
+    from the exact chance where there is one (winnable iff the random player's chance is above
+    0), else searched."""
     if not result.won:
         return ()
     out = []
     pos, line = start, prefix
     for played in result.moves:
         moves = rules.moves(pos)
-        if len(moves) > 1:
-            winning, losing = [], []
+        if len(moves) > 2:
+            # The line's own move keeps the game winnable; the position is critical once more
+            # than half the moves lose, and cannot be once half of them are known to win.
+            winning, losing, unknown = [played], [], 0
             for m in moves:
-                v = None
-                if memo is not None and key is not None:
-                    p = memo.get(key(rules.apply(pos, m)))
-                    v = None if p is None else p > 0
+                if m == played:
+                    continue
+                after = rules.apply(pos, m)
+                v = child_win(after) if child_win is not None else None
                 if v is None:
-                    r = solver.solve(deal, after=line + (m,))
+                    r = solve_at(solver, deal, line + (m,), after)
                     v = True if r.won else False if r.status is Status.BLOCKED else None
                 if v is True:
                     winning.append(m)
                 elif v is False:
                     losing.append(m)
+                else:
+                    unknown += 1
+                if 2 * (len(winning) + unknown) >= len(moves):
+                    break
             if 2 * len(losing) > len(moves):
-                out.append(Critical(line, tuple(winning), tuple(losing)))
+                order = {m: i for i, m in enumerate(moves)}
+                out.append(Critical(line, tuple(sorted(winning, key=order.__getitem__)),
+                                    tuple(losing)))
         pos = rules.apply(pos, played)
         line = line + (played,)
     return tuple(out)

@@ -208,6 +208,7 @@ def test_critical_positions_lose_with_most_moves(name):
     assert found
 
 
+@pytest.mark.core
 def test_step_wins_where_the_rules_win():
     """The cores' step() (contract.py) says won exactly where the reference rules do."""
     for g in GAMES:
@@ -276,3 +277,31 @@ def test_cli_hint_all_and_rate(capsys):
     data = json.loads(capsys.readouterr().out)
     assert data["exact"] and data["random_win"] == ss.rate("fourteen", deal).random_win
     assert main(["rate", "fourteen", "--seed", "1", "--playouts", "0"]) == 3
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("name", ["fourteen", "nestor", "monte-carlo", "baroness", "elevens"])
+def test_the_cores_random_win_is_the_walk_in_python(name):
+    """The engine's memoised sum (random_win in every core, contract.py) gives the chance the
+    walk in Python gives over the core's step(); past its budget it says so (status 1)."""
+    g, var = resolve(name, {})
+    core = core_module(g.core)
+    rules = g.rules(var)
+    compared = 0
+    for seed in range(12):
+        deal = ss.random_deal(seed)
+        spec = g.core_spec(deal, var, "decide", False)
+        spec.pop("root", None)
+        line, pos = random_moves(rules, rules.start(deal), random.Random(seed), 8,
+                                 keeps_winnable(rules))
+        root, step, _ = walker(g, var, deal, pos)
+        try:
+            want = exact_sum(root, step, 60000)
+        except Exception:
+            continue
+        status, p, kept = core.random_win(spec, *root, 10**6, 0.0, 1 << 28)
+        assert status == 0 and kept == len(want) and p == pytest.approx(want[root], rel=1e-12)
+        if kept > 10:
+            assert core.random_win(spec, *root, kept - 1, 0.0, 1 << 28)[0] == 1
+        compared += 1
+    assert compared >= 4
