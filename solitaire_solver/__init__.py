@@ -24,7 +24,7 @@ from .moves import Move
 from .pictures import render_html, render_svg
 from .positions import Analysis, Hint, Position, position
 from .pysolfc import PySolFCError, pysolfc_deal
-from .rating import Critical, MoveVerdict, Rating
+from .rating import Critical, MoveVerdict, RatedDeal, Rating, deals
 from .result import BlockProof, Result, Status, Verification
 from .solver import Solver, analyze, hint, moves, rate, solve
 from .survey.runner import SurveyResult, survey, wilson_interval
@@ -47,6 +47,7 @@ __all__ = [
     "MoveError",
     "Position",
     "PySolFCError",
+    "RatedDeal",
     "Rating",
     "Result",
     "SolitaireError",
@@ -60,6 +61,7 @@ __all__ = [
     "analyze",
     "card_index",
     "card_name",
+    "deals",
     "get_game",
     "hint",
     "moves",

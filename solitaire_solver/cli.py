@@ -281,6 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--won-only", action="store_true",
                    help="print only the deals won (seeds or PySolFC numbers), one a line; the "
                         "summary goes to standard error")
+    u.add_argument("--tier", choices=("very-easy", "easy", "medium", "hard", "very-hard"),
+                   help="rate every won deal (docs/difficulty.md) and, with --won-only, print "
+                        "only the deals of this tier")
     u.add_argument("--workers", type=int,
                    help="local processes (default: all cores; never more than cores or deals)")
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
@@ -530,6 +533,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     if args.out is not None:
         _path(args.out, "--out")
     count = SURVEY_COUNT if args.count is None else args.count
+    tier = args.tier.replace("-", " ") if args.tier else None
+    won: Optional[list] = [] if args.won_only else None
     last = [0.0]
     drawn = [False]
 
@@ -541,9 +546,10 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         drawn[0] = True
         lo, hi = p.result.interval
         eta = f"{p.eta:.0f} s" if p.eta != float("inf") else "?"
+        found = f"{tier} {len(won):,}  " if tier and won is not None else ""
         print(f"\r{p.done:,}/{p.total:,} deals  {p.rate:,.0f} deals/s  "
               f"won {100 * p.result.win_rate:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]  "
-              f"ETA {eta}   ", end="", file=sys.stderr, flush=True)
+              f"{found}ETA {eta}   ", end="", file=sys.stderr, flush=True)
 
     def say(message, category, filename, lineno, file=None, line=None) -> None:
         print(f"solitaire-solver: warning: {message}", file=sys.stderr, flush=True)
@@ -552,7 +558,6 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         # What was done to the --out file (a partial last line dropped) is said, once, plainly.
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
-        won: Optional[list] = [] if args.won_only else None
         which: dict = {"seeds": range(args.start, args.start + count)}
         if args.pysolfc is not None:
             which = {"pysolfc": _number_range(args.pysolfc, args.count)}
@@ -561,7 +566,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
             r = survey(args.game, **which, won_only=won,
                        workers=args.workers, out=args.out, max_states=args.max_states,
                        max_seconds=args.max_seconds, retry_unknown=args.retry_unknown,
-                       progress=None if args.quiet else show,
+                       progress=None if args.quiet else show, tier=tier,
                        **_variant(args.option))
         finally:
             if drawn[0]:

@@ -14,8 +14,9 @@ import math
 import random
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Hashable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, NamedTuple, Optional, Union
 
+from .deal import Deal
 from .engine.backend import core_module
 from .errors import SolitaireError
 from .games import Game
@@ -105,6 +106,11 @@ class Rating:
     positions: int
     seconds: float
     result: Result = field(repr=False)
+
+    @property
+    def won(self) -> bool:
+        """True when the position can be won."""
+        return self.status is Status.WON
 
     def to_dict(self) -> dict:
         """The rating as JSON-ready data."""
@@ -544,3 +550,56 @@ def tier_of(game: Game, variant: dict, random_win: float) -> Optional[str]:
         if random_win < bound:
             return name
     return TIERS[0]
+
+
+def check_tier(game: Game, variant: dict, tier: str) -> None:
+    """SolitaireError unless `tier` is one of TIERS that some won deal of the game can rate:
+    the game has a table, and the tier's range of chances is not empty (in Elevens every won
+    deal rates alike: all are very easy)."""
+    if tier not in TIERS:
+        raise SolitaireError(f"tier is one of {', '.join(TIERS)}, not {tier!r}")
+    b = boundaries(game, variant)
+    if b is None:
+        raise SolitaireError(f"{table_label(game, variant)} has no tier table "
+                             "(docs/difficulty.md)")
+    # very hard: below b[0]; hard: b[0] up to b[1]; ...; very easy: from b[3] on
+    lo_hi = {"very hard": (0.0, b[0]), "hard": (b[0], b[1]), "medium": (b[1], b[2]),
+             "easy": (b[2], b[3])}
+    if tier in lo_hi and lo_hi[tier][1] <= lo_hi[tier][0]:
+        raise SolitaireError(f"no won deal of {table_label(game, variant)} is {tier}: its "
+                             "tier boundaries leave that tier empty (docs/difficulty.md)")
+
+
+class RatedDeal(NamedTuple):
+    """A deal that deals() found: its seed (or PySolFC game number), the deal, its rating."""
+
+    number: int
+    deal: Deal
+    rating: Rating
+
+
+def deals(game: Union[str, Game], tier: Optional[str] = None, count: int = 10, start: int = 0,
+          *, pysolfc: bool = False, playouts: int = PLAYOUTS, **options: Any
+          ) -> Iterator[RatedDeal]:
+    """Winnable deals of one tier (docs/difficulty.md), in the order of their seeds from `start`
+    (or PySolFC game numbers, pysolfc=True), `count` of them: each is rated (Solver.rate) and
+    kept when won and of the tier (any won deal when tier is None). options: the Solver's limits
+    and the game's variant. SolitaireError for a tier the game's table leaves empty."""
+    from .pysolfc import pysolfc_deal
+    from .solver import Solver
+
+    solver = Solver(game, **options)
+    if tier is not None:
+        check_tier(solver.game, solver.variant, tier)
+    for name, v in (("count", count), ("start", start)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < (1 if name == "count" else 0):
+            raise SolitaireError(f"{name} must be an integer of at least "
+                                 f"{1 if name == 'count' else 0}, not {v!r}")
+    found, n = 0, start
+    while found < count:
+        deal = pysolfc_deal(game, n) if pysolfc else Deal.from_seed(n)
+        r = solver.rate(deal, playouts=playouts)
+        if r.status is Status.WON and (tier is None or r.tier == tier):
+            found += 1
+            yield RatedDeal(n, deal, r)
+        n += 1

@@ -305,3 +305,58 @@ def test_the_cores_random_win_is_the_walk_in_python(name):
             assert core.random_win(spec, *root, kept - 1, 0.0, 1 << 28)[0] == 1
         compared += 1
     assert compared >= 4
+
+
+@pytest.fixture
+def fourteen_table(monkeypatch):
+    """A tier table for Fourteen (the boundaries of docs/difficulty.md, whatever they are now,
+    replaced by fixed ones so that the test does not move with the survey)."""
+    from solitaire_solver import tiers
+    monkeypatch.setitem(tiers.BOUNDARIES, "fourteen", ((0.01, 0.05, 0.1, 0.2), 100, 120))
+    monkeypatch.setitem(tiers.BOUNDARIES, "elevens", ((1.0, 1.0, 1.0, 1.0), 100, 900))
+
+
+def test_deals_of_a_tier(fourteen_table):
+    found = list(ss.deals("fourteen", tier="hard", count=3, start=5))
+    assert len(found) == 3 and [d.number for d in found] == sorted(d.number for d in found)
+    assert found[0].number >= 5
+    for d in found:
+        r = ss.rate("fourteen", ss.random_deal(d.number))
+        assert r.won and r.tier == "hard" and 0.01 <= r.random_win < 0.05
+        assert d.deal == ss.random_deal(d.number)
+    # every won deal between them is of another tier
+    skipped = set(range(found[0].number, found[-1].number)) - {d.number for d in found}
+    for n in skipped:
+        r = ss.rate("fourteen", ss.random_deal(n))
+        assert not r.won or r.tier != "hard"
+    with pytest.raises(ss.SolitaireError, match="elevens is hard"):
+        next(ss.deals("elevens", tier="hard"))
+    with pytest.raises(ss.SolitaireError, match="no tier table"):
+        next(ss.deals("pyramid", tier="hard", passes=7))
+
+
+def test_survey_by_tier_resumes_and_prints_the_tier(fourteen_table, tmp_path, capsys):
+    import json
+
+    from solitaire_solver.cli import main
+    out = tmp_path / "hard.jsonl"
+    won: list = []
+    r = ss.survey("fourteen", range(0, 30), won_only=won, workers=1, out=str(out), tier="hard")
+    want = [d.number for d in ss.deals("fourteen", tier="hard", count=len(won), start=0)]
+    assert won == want and r.won + r.blocked == 30
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["rated"] is True
+    recs = [json.loads(x) for x in lines[1:]]
+    assert all(("tier" in x) == (x["status"] == "won") for x in recs)
+    # resumed: nothing decided again, the same deals listed
+    again: list = []
+    r2 = ss.survey("fourteen", range(0, 30), won_only=again, workers=1, out=str(out), tier="hard")
+    assert r2.resumed == 30 and again == won
+    # a plain survey cannot resume a rated file, nor a rated survey a plain one
+    with pytest.raises(ss.SolitaireError, match="rated"):
+        ss.survey("fourteen", range(0, 30), workers=1, out=str(out))
+    assert main(["survey", "fourteen", "--count", "30", "--won-only", "--tier", "hard",
+                 "--workers", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert printed.out.split() == [str(n) for n in won]
+    assert main(["survey", "elevens", "--count", "30", "--tier", "hard", "--workers", "1"]) == 3
