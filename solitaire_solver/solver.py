@@ -98,6 +98,7 @@ class Solver:
         if type(deal) is str and after is None and certificate is False and check is False:
             quick = self._decide_text(deal)
             if quick is not None:
+                quick.__dict__["_deal"] = deal  # for its pictures in a notebook
                 return quick
         if not isinstance(certificate, bool) or not isinstance(check, bool):
             raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
@@ -110,6 +111,7 @@ class Solver:
             fallback_runs()
         result = g.answer(self._core, d, var, self.objective, self.limits, certificate, prefix,
                           start)
+        result.__dict__["_deal"] = d  # for its pictures in a notebook (pictures/notebook.py)
         if check:
             self._check(d, result)
         return result
@@ -278,6 +280,7 @@ def solve(
             # Solver.solve's first step, taken here without its call for plain calls
             quick = solver._decide_text(deal)
             if quick is not None:
+                quick.__dict__["_deal"] = deal
                 return quick
     else:
         solver = Solver(game, objective=objective, max_states=max_states,

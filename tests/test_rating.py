@@ -360,3 +360,28 @@ def test_survey_by_tier_resumes_and_prints_the_tier(fourteen_table, tmp_path, ca
     printed = capsys.readouterr()
     assert printed.out.split() == [str(n) for n in won]
     assert main(["survey", "elevens", "--count", "30", "--tier", "hard", "--workers", "1"]) == 3
+
+
+def test_notebook_pictures():
+    """Result, Position and Rating draw themselves in Jupyter: the pictures render_svg and
+    render_html make of the deal each keeps; without one (a Result read back from JSON) the
+    notebook shows the text."""
+    from html import unescape
+
+    from solitaire_solver.result import Result
+    deal = ss.random_deal(1)
+    r = ss.solve("fourteen", deal)
+    assert r._repr_svg_() == ss.render_svg("fourteen", deal, mark=r.moves[0])
+    html = r._repr_html_()
+    assert html.startswith("<iframe srcdoc=") and ss.render_html("fourteen", deal, r) in unescape(html)
+    quick = ss.solve("pyramid", str(ss.random_deal(0)))  # the plain text call keeps it too
+    assert quick._repr_svg_() == ss.render_svg("pyramid", ss.random_deal(0), mark=quick.moves[0])
+    assert Result.from_dict(r.to_dict())._repr_svg_() is None
+    line = r.moves[:4]
+    p = ss.position("fourteen", deal, after=line)
+    assert p._repr_svg_() == ss.render_svg("fourteen", deal, after=line)
+    assert p == ss.position("fourteen", deal, after=list(line))
+    rating = ss.rate("fourteen", deal)
+    page = rating._repr_html_()
+    assert rating.critical and page.count("<svg") == 1 + len(rating.critical)
+    assert f"{rating.random_win:.6g}" in page
