@@ -385,3 +385,37 @@ def test_notebook_pictures():
     page = rating._repr_html_()
     assert rating.critical and page.count("<svg") == 1 + len(rating.critical)
     assert f"{rating.random_win:.6g}" in page
+
+
+@pytest.mark.parametrize("name", [g.name for g in GAMES])
+def test_any_budget_gives_the_exact_chance_or_an_honest_estimate(name):
+    """Random positions, budgets, memory and playouts (hypothesis): a rating is exact and equal to
+    the one of an ample budget, or an estimate whose interval is a proper one; never a crash."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    g, var = resolve(name, {})
+    rules = g.rules(var)
+
+    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(seed=st.integers(0, 10**6), plies=st.integers(0, 60), budget=st.integers(1, 3000),
+           mib=st.sampled_from((1e-6, 0.01, 1.0)), count=st.integers(1, 300),
+           rseed=st.integers(0, 2**64 - 1))
+    def check(seed, plies, budget, mib, count, rseed):
+        deal = ss.random_deal(seed)
+        line, _ = random_moves(rules, rules.start(deal), random.Random(seed), plies,
+                               keeps_winnable(rules))
+        r = ss.rate(name, deal, after=line, exact_positions=budget, memory_mb=mib,
+                    playouts=count, seed=rseed, max_states=5000)
+        lo, hi = r.interval
+        assert 0.0 <= lo <= r.random_win <= hi <= 1.0
+        if r.exact and r.method == "exact" and r.status is not ss.Status.UNKNOWN:
+            ample = ss.rate(name, deal, after=line, exact_positions=10**6, max_states=5000)
+            if ample.exact:
+                assert r.random_win == pytest.approx(ample.random_win, rel=1e-9, abs=1e-15)
+        else:
+            assert r.method != "exact" or r.status is ss.Status.UNKNOWN
+            if not r.exact:
+                assert r.playouts == count
+
+    check()
