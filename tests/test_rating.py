@@ -419,3 +419,13 @@ def test_any_budget_gives_the_exact_chance_or_an_honest_estimate(name):
                 assert r.playouts == count
 
     check()
+
+
+def test_deals_by_tier_from_pysolfc_numbers(monkeypatch):
+    from solitaire_solver import tiers
+    monkeypatch.setitem(tiers.BOUNDARIES, "nestor", ((0.03, 0.09, 0.2, 0.5), 1, 1))
+    won: list = []
+    ss.survey("nestor", pysolfc=range(1, 120), won_only=won, workers=1, tier="hard")
+    found = list(ss.deals("nestor", tier="hard", count=len(won), start=1, pysolfc=True))
+    assert won and [d.number for d in found] == won
+    assert all(d.deal == ss.pysolfc_deal("nestor", d.number) for d in found)
