@@ -85,18 +85,18 @@ class Rating:
     status: the position's verdict (result: its answer). random_win: the probability that a
     player picking uniformly among the legal moves wins; exact (method "exact", or
     "order-independent" where the order of play never matters) or estimated from `playouts`
-    random lines (method "playouts"), `interval` its 95% interval ((p, p) when exact); None when
-    a limit left even the estimate unknown. critical: the positions of the winning line where
-    most legal moves lose. tier: one of TIERS, from the game's boundaries (docs/difficulty.md),
-    None for a deal that is not won or a game without a table. positions: the positions walked
-    and searched; seconds: the time taken.
+    random lines (method "playouts"), `interval` its 95% interval ((p, p) when exact).
+    critical: the positions of the winning line where most legal moves lose. tier: one of
+    TIERS, from the game's boundaries (docs/difficulty.md), None for a deal that is not won or
+    a game without a table. positions: the positions walked and searched; seconds: the time
+    taken.
     """
 
     game: str
     variant: dict
     after: tuple[Move, ...]
     status: Status
-    random_win: Optional[float]
+    random_win: float
     exact: bool
     method: str
     interval: tuple[float, float]
@@ -130,9 +130,7 @@ class Rating:
 
     def __str__(self) -> str:
         out = [f"{self.status.value.upper()}" + (f", tier {self.tier}" if self.tier else "")]
-        if self.random_win is None:
-            out.append(f"random player: unknown ({self.result.reason})")
-        elif self.exact:
+        if self.exact:
             how = ("exact" if self.method == "exact"
                    else "exact: the order of play never matters")
             out.append(f"random player wins with probability {self.random_win:.6g} ({how})")
