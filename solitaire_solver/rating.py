@@ -401,8 +401,14 @@ def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
 def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_count: int = PLAYOUTS,
                   exact_positions: Optional[int] = None, seed: int = 0) -> Rating:
     """Solver.rate (docs/difficulty.md)."""
-    if isinstance(playouts_count, bool) or not isinstance(playouts_count, int) or playouts_count < 1:
-        raise SolitaireError(f"playouts must be a positive integer, not {playouts_count!r}")
+    for name, v, lo, hi in (("playouts", playouts_count, 1, None),
+                            ("exact_positions", exact_positions, 1, None),
+                            ("seed", seed, 0, 2**64 - 1)):
+        if v is None and name == "exact_positions":
+            continue
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+            raise SolitaireError(f"{name} must be an integer from {lo}"
+                                 + (" to 2**64 - 1" if hi else " up") + f", not {v!r}")
     t0 = time.perf_counter()
     g, var = solver.game, dict(solver.variant)
     d = g.read(deal, var)
@@ -427,8 +433,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
     elif g.order_independent and result.won:
         # Every line of play ends where every other does (docs/proofs.md): the random player
         # wins exactly the winnable deals.
-        p = 1.0 if result.won else 0.0
-        method, interval = "order-independent", (p, p)
+        p, method, interval = 1.0, "order-independent", (1.0, 1.0)
     else:
         fast = _core_walk(g, var, d, start, budget, lim, playouts_count, seed)
         if fast is not None:
@@ -468,8 +473,8 @@ def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any,
                seed: int) -> Optional[tuple]:
     """The random player's chance by the compiled core's random_win and playouts (contract.py)
     where the core has them and the game lets it walk (Game.rating_core): (chance, method,
-    interval, positions, random lines); None
-    where it has not, or where the graph has cycles (the walk in Python solves those)."""
+    interval, positions, random lines); None where it has not, or where the graph has cycles
+    (the walk in Python solves those)."""
     core = core_module(g.core) if g.core else None
     if core is None or not hasattr(core, "random_win") or not g.rating_core(var):
         return None
@@ -480,7 +485,6 @@ def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any,
                                       lim.memory_bytes)
     if status == 2:
         return None
-
     if status == 0:
         return p, "exact", (p, p), kept, 0
     wins = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)

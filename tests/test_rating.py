@@ -249,9 +249,12 @@ def test_a_blocked_deal_has_no_tier_and_no_chance():
     assert r.to_dict()["status"] == "blocked"
 
 
-def test_bad_playouts_are_refused():
-    with pytest.raises(ss.SolitaireError):
-        ss.rate("fourteen", ss.random_deal(0), playouts=0)
+@pytest.mark.parametrize("bad", [{"playouts": 0}, {"playouts": 2.5}, {"playouts": True},
+                                 {"exact_positions": 0}, {"seed": -1}, {"seed": 2**64},
+                                 {"seed": "1"}])
+def test_bad_rating_options_are_refused(bad):
+    with pytest.raises(ss.SolitaireError, match=next(iter(bad))):
+        ss.rate("fourteen", ss.random_deal(0), **bad)
 
 
 def test_playouts_count_wins():
