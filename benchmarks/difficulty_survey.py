@@ -22,7 +22,7 @@ from typing import Any
 
 import solitaire_solver as ss
 from solitaire_solver.games import GAMES, resolve
-from solitaire_solver.rating import TIERS, table_label
+from solitaire_solver.rating import TIERS, rank_tier, table_label
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: A greedy line longer than this counts as lost (a game with cycles may go round).
@@ -81,13 +81,6 @@ def boundaries(values: list[float]) -> tuple[float, ...]:
     return tuple(v[min(len(v) - 1, (k * len(v)) // 5)] for k in (1, 2, 3, 4))
 
 
-def tier(bounds: tuple, p: float) -> str:
-    for name, b in zip(TIERS[::-1], bounds):
-        if p < b:
-            return name
-    return TIERS[0]
-
-
 def svg(data: dict, bounds: tuple) -> str:
     """A histogram of log10 of the won deals' chance (a bar apart for a chance estimated 0),
     with the tier boundaries as lines."""
@@ -140,10 +133,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-seeds", type=int, default=100_000)
     ap.add_argument("--labels", default="")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--data", help="write every won deal rated (seed, chance, exact, greedy won) "
+                                   "to this JSON file, by game and variant")
     args = ap.parse_args(argv)
     names = args.labels.split(",") if args.labels else labels()
     from solitaire_solver.tiers import BOUNDARIES
-    rows, table = [], dict(BOUNDARIES)
+    rows, table, raw = [], dict(BOUNDARIES), {}
     for name in names:
         data = survey(name, args.cpu, args.max_seeds)
         vals = [p for _, p, _, _ in data["won"]]
@@ -152,10 +147,11 @@ def main(argv: list[str]) -> int:
             continue
         b = boundaries(vals)
         table[data["label"]] = (b, len(vals), data["seeds"])
+        raw[data["label"]] = data
         by_tier = {t: [0, 0] for t in TIERS}
         for _, p, _, gw in data["won"]:
-            by_tier[tier(b, p)][0] += 1
-            by_tier[tier(b, p)][1] += gw
+            by_tier[rank_tier(b, p)][0] += 1
+            by_tier[rank_tier(b, p)][1] += gw
         exact = sum(1 for w in data["won"] if w[2])
         greedy = " | ".join(f"{w / n:.0%} of {n}" if n else "-" for n, w in by_tier.values())
         rows.append(f"| {data['label']} | {data['seeds']} | {len(vals)} | {exact} | "
@@ -169,6 +165,10 @@ def main(argv: list[str]) -> int:
     print("| game and variant | seeds | won | exact | 20% | 40% | 60% | 80% | "
           + " | ".join(f"greedy: {t}" for t in TIERS) + " | CPU s |")
     print("\n".join(rows))
+    if args.data:
+        import json
+        with open(args.data, "w") as f:
+            json.dump(raw, f)
     if args.write:
         lines = ['"""The tier boundaries of every surveyed game and variant (docs/difficulty.md), '
                  'written by', 'benchmarks/difficulty_survey.py: label (rating.table_label) -> '

@@ -549,32 +549,42 @@ def boundaries(game: Game, variant: dict) -> Optional[tuple[float, float, float,
 
 
 def tier_of(game: Game, variant: dict, random_win: float) -> Optional[str]:
-    """The tier of a won deal whose random player wins with probability random_win: very hard
-    below the first boundary (the 20% quantile of the survey's won deals), hard below the
-    second, medium below the third, easy below the fourth, very easy from it on."""
+    """The tier of a won deal whose random player wins with probability random_win, from the
+    game's boundaries (rank_tier), or None where the game has no table."""
     b = boundaries(game, variant)
     if b is None or random_win is None or math.isnan(random_win):
         return None
-    for name, bound in zip(TIERS[::-1], b):
-        if random_win < bound:
-            return name
-    return TIERS[0]
+    return rank_tier(b, random_win)
+
+
+def rank_tier(bounds: tuple, p: float) -> str:
+    """The tier of the chance p among the boundaries (the 20/40/60/80% quantiles of the surveyed
+    won deals): very hard below the first, hard below the second, ... very easy from the fourth
+    on. A chance that several boundaries equal (many deals share it: 1 for every won Elevens
+    deal, 0 for the deals no random line won) spans the ranks of those boundaries, and takes the
+    tier in the middle of them (rounded up): the tiers never call a whole game easy or hard."""
+    below = sum(1 for b in bounds if b < p)
+    upto = sum(1 for b in bounds if b <= p)
+    return TIERS[4 - (below + upto + 1) // 2]
 
 
 def check_tier(game: Game, variant: dict, tier: str) -> None:
     """SolitaireError unless `tier` is one of TIERS that some won deal of the game can rate:
-    the game has a table, and the tier's range of chances is not empty (in Elevens every won
-    deal rates alike: all are very easy)."""
+    the game has a table, and some chance falls in that tier (where every won deal has the same
+    chance, as in Elevens, only one tier can)."""
     if tier not in TIERS:
         raise SolitaireError(f"tier is one of {', '.join(TIERS)}, not {tier!r}")
     b = boundaries(game, variant)
     if b is None:
         raise SolitaireError(f"{table_label(game, variant)} has no tier table "
                              "(docs/difficulty.md)")
-    # very hard: below b[0]; hard: b[0] up to b[1]; ...; very easy: from b[3] on
-    lo_hi = {"very hard": (0.0, b[0]), "hard": (b[0], b[1]), "medium": (b[1], b[2]),
-             "easy": (b[2], b[3])}
-    if tier in lo_hi and lo_hi[tier][1] <= lo_hi[tier][0]:
+    # Every tier a chance can have is that of 0, 1, a boundary, or a point between two of these;
+    # where the order of play does not matter a won deal's chance is 1.
+    points = sorted({0.0, 1.0, *b})
+    points += [(x + y) / 2 for x, y in zip(points, points[1:])]
+    if game.order_independent:
+        points = [1.0]
+    if tier not in {rank_tier(b, p) for p in points}:
         raise SolitaireError(f"no won deal of {table_label(game, variant)} is {tier}: its "
                              "tier boundaries leave that tier empty (docs/difficulty.md)")
 

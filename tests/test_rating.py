@@ -243,6 +243,17 @@ def test_tiers_and_table_labels():
         tiers.BOUNDARIES.update(saved)
 
 
+def test_a_chance_many_deals_share_takes_the_middle_tier_of_its_ranks():
+    from solitaire_solver.rating import rank_tier
+    # every won deal alike (Elevens: chance 1): neither easy nor hard
+    assert rank_tier((1.0, 1.0, 1.0, 1.0), 1.0) == "medium"
+    # 40% of the deals with no random line won, then spread out
+    assert [rank_tier((0.0, 0.0, 1e-5, 1e-3), p) for p in (0.0, 1e-6, 1e-5, 0.5)] == [
+        "hard", "medium", "easy", "very easy"]
+    assert rank_tier((0.0, 0.0, 0.0, 0.0), 0.0) == "medium"
+    assert rank_tier((0.0, 0.0, 0.0, 0.0), 0.1) == "very easy"
+
+
 def test_a_blocked_deal_has_no_tier_and_no_chance():
     r = ss.rate("nestor", ss.random_deal(1))
     assert r.status is ss.Status.BLOCKED and r.random_win == 0.0 and r.tier is None
@@ -332,8 +343,10 @@ def test_deals_of_a_tier(fourteen_table):
     for n in skipped:
         r = ss.rate("fourteen", ss.random_deal(n))
         assert not r.won or r.tier != "hard"
-    with pytest.raises(ss.SolitaireError, match="elevens is hard"):
-        next(ss.deals("elevens", tier="hard"))
+    for tier in ("very easy", "easy", "hard", "very hard"):
+        with pytest.raises(ss.SolitaireError, match=f"elevens is {tier}"):
+            next(ss.deals("elevens", tier=tier))
+    assert next(ss.deals("elevens", tier="medium")).rating.won
     with pytest.raises(ss.SolitaireError, match="no tier table"):
         next(ss.deals("pyramid", tier="hard", passes=7))
 
@@ -362,7 +375,8 @@ def test_survey_by_tier_resumes_and_prints_the_tier(fourteen_table, tmp_path, ca
                  "--workers", "1", "--out", str(out)]) == 0
     printed = capsys.readouterr()
     assert printed.out.split() == [str(n) for n in won]
-    assert main(["survey", "elevens", "--count", "30", "--tier", "hard", "--workers", "1"]) == 3
+    assert main(["survey", "elevens", "--count", "30", "--tier", "very-easy", "--workers",
+                 "1"]) == 3
 
 
 def test_notebook_pictures():
