@@ -450,7 +450,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
                 count = playouts_count
                 wins = playouts(root, step, count, random.Random(seed))
                 p, method = wins / count, "playouts"
-                interval = wilson_interval(wins, count)
+                interval = _interval(wins, count)
                 positions += count
     if memo is not None and key is not None:
         child_win = _memo_win(memo, key)
@@ -460,6 +460,14 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
                  count, critical, tier, positions, time.perf_counter() - t0, result)
     out.__dict__["_deal"] = d  # for its pictures (pictures/notebook.py)
     return out
+
+
+def _interval(wins: int, count: int) -> tuple[float, float]:
+    """The 95% Wilson interval of wins in count random lines, holding wins / count itself (its
+    bounds at 0 or all lines won are 0 and 1 exactly, not their rounding)."""
+    lo, hi = wilson_interval(wins, count)
+    p = wins / count
+    return (0.0 if wins == 0 else min(lo, p), 1.0 if wins == count else max(hi, p))
 
 
 def _memo_win(memo: dict, key: Callable) -> Callable[[Any], Optional[bool]]:
@@ -488,7 +496,7 @@ def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any,
     if status == 0:
         return p, "exact", (p, p), kept, 0
     wins = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
-    return wins / count, "playouts", wilson_interval(wins, count), kept + count, count
+    return wins / count, "playouts", _interval(wins, count), kept + count, count
 
 
 def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, result: Result,
