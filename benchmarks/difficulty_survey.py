@@ -176,7 +176,9 @@ def main(argv: list[str]) -> int:
                  'won deals), won deals rated, seeds surveyed)."""', "",
                  "BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {"]
         for label, (b, n, seeds) in table.items():
-            lines.append(f"    {label!r}: (({', '.join(repr(x) for x in b)}), {n}, {seeds}),")
+            # ten significant digits: a boundary is a chance some deal had, kept to a line
+            bounds = ", ".join(repr(float(f"{x:.10g}")) for x in b)
+            lines.append(f"    {label!r}:\n        (({bounds}), {n}, {seeds}),")
         lines.append("}")
         with open(os.path.join(ROOT, "solitaire_solver", "tiers.py"), "w") as f:
             f.write("\n".join(lines) + "\n")
