@@ -26,7 +26,7 @@ from .positions import Analysis, Hint, Position, position
 from .pysolfc import PySolFCError, pysolfc_deal
 from .rating import Critical, MoveVerdict, RatedDeal, Rating, deals
 from .result import BlockProof, Result, Status, Verification
-from .solver import Solver, analyze, hint, moves, rate, solve
+from .solver import Solver, analyze, hint, rate, solve
 from .survey.runner import SurveyResult, survey, wilson_interval
 
 __version__ = "0.1.0"
@@ -64,7 +64,6 @@ __all__ = [
     "deals",
     "get_game",
     "hint",
-    "moves",
     "position",
     "pysolfc_deal",
     "random_deal",
