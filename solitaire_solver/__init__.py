@@ -24,8 +24,9 @@ from .moves import Move
 from .pictures import render_html, render_svg
 from .positions import Analysis, Hint, Position, position
 from .pysolfc import PySolFCError, pysolfc_deal
+from .rating import Critical, MoveVerdict, RatedDeal, Rating, deals
 from .result import BlockProof, Result, Status, Verification
-from .solver import Solver, analyze, hint, solve
+from .solver import Solver, analyze, hint, rate, solve
 from .survey.runner import SurveyResult, survey, wilson_interval
 
 __version__ = "0.1.0"
@@ -40,10 +41,14 @@ __all__ = [
     "Game",
     "Hint",
     "LayoutError",
+    "Critical",
     "Move",
+    "MoveVerdict",
     "MoveError",
     "Position",
     "PySolFCError",
+    "RatedDeal",
+    "Rating",
     "Result",
     "SolitaireError",
     "Solver",
@@ -56,11 +61,13 @@ __all__ = [
     "analyze",
     "card_index",
     "card_name",
+    "deals",
     "get_game",
     "hint",
     "position",
     "pysolfc_deal",
     "random_deal",
+    "rate",
     "render_html",
     "render_svg",
     "solve",

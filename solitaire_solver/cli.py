@@ -1,4 +1,4 @@
-"""The command line: solitaire-solver solve | hint | analyze | show | verify | games | survey.
+"""The command line: solitaire-solver solve | hint | rate | analyze | show | verify | games | survey.
 
 Exit codes: 0 won (or valid, or a line that stays winnable), 1 blocked (or invalid, or a line that
 lost the game), 2 unknown (or not checked), 3 bad input.
@@ -18,7 +18,7 @@ from .engine.contract import DEFAULT_MEMORY_MB
 from .errors import SolitaireError, quoted
 from .games import GAMES, get_game, normalise
 from .result import Result, Status, counted
-from .solver import analyze, hint, solve
+from .solver import analyze, hint, moves, rate, solve
 
 EXIT = {Status.WON: 0, Status.BLOCKED: 1, Status.UNKNOWN: 2}
 BAD_INPUT = 3
@@ -222,7 +222,22 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(h)
     h.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
     h.add_argument("--after", metavar="MOVES", help=_AFTER_HELP)
+    h.add_argument("--all", action="store_true",
+                   help="every legal move, each with whether the game stays winnable after it")
     _add_limits(h)
+
+    t = sub.add_parser("rate", help="how hard a deal is: the random player's chance, the "
+                                    "critical positions, the tier (docs/difficulty.md)")
+    _add_common(t)
+    t.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
+    t.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
+    t.add_argument("--playouts", type=int, default=2000,
+                   help="random lines played where the exact sum does not fit (default 2000)")
+    t.add_argument("--exact-positions", type=int,
+                   help="the most positions the exact sum keeps (default: --max-states, else "
+                        "100000)")
+    t.add_argument("--random-seed", type=int, default=0, help="the random lines' seed")
+    _add_limits(t)
 
     a = sub.add_parser("analyze", help="the first move of a line after which it was lost")
     _add_common(a)
@@ -266,6 +281,9 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--won-only", action="store_true",
                    help="print only the deals won (seeds or PySolFC numbers), one a line; the "
                         "summary goes to standard error")
+    u.add_argument("--tier", choices=("very-easy", "easy", "medium", "hard", "very-hard"),
+                   help="rate every won deal (docs/difficulty.md) and, with --won-only, print "
+                        "only the deals of this tier")
     u.add_argument("--workers", type=int,
                    help="local processes (default: all cores; never more than cores or deals)")
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
@@ -313,6 +331,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _cmd_hint(args: argparse.Namespace) -> int:
+    if args.all:
+        return _cmd_hint_all(args)
     h = hint(args.game, _deal_text(args, args.deal), after=args.after,
                        **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
@@ -325,6 +345,41 @@ def _cmd_hint(args: argparse.Namespace) -> int:
     if h.move is not None or h.result.won:
         return 0
     return EXIT[h.result.status]
+
+
+def _cmd_hint_all(args: argparse.Namespace) -> int:
+    """hint --all: every legal move with the verdict after it (0 when one keeps the game
+    winnable, 1 when every move loses, 2 when none wins and some are unknown)."""
+    verdicts = moves(args.game, _deal_text(args, args.deal), after=args.after,
+                     **_limits(args), **_variant(args.option))
+    info = _pysolfc(args)
+    if args.json:
+        print(_json(_with_pysolfc({"moves": [{"move": str(v.move), "status": v.status.value,
+                                              "result": v.result.to_dict()} for v in verdicts]},
+                                  info)))
+    else:
+        _show_pysolfc(args, info)
+        if not verdicts:
+            _say(args, "no legal move: the position is won or stuck")
+        for v in verdicts:
+            _say(args, v)
+    statuses = {v.status for v in verdicts}
+    if Status.WON in statuses:
+        return 0
+    return EXIT[Status.UNKNOWN] if Status.UNKNOWN in statuses else EXIT[Status.BLOCKED]
+
+
+def _cmd_rate(args: argparse.Namespace) -> int:
+    r = rate(args.game, _deal_text(args, args.deal), after=args.after, playouts=args.playouts,
+             exact_positions=args.exact_positions, seed=args.random_seed, **_limits(args),
+             **_variant(args.option))
+    info = _pysolfc(args)
+    if args.json:
+        print(_json(_with_pysolfc(r.to_dict(), info)))
+    else:
+        _show_pysolfc(args, info)
+        _say(args, r)
+    return EXIT[r.status]
 
 
 def _deal_and_moves(args: argparse.Namespace, deal_only: bool = False) -> tuple[Any, list]:
@@ -478,6 +533,8 @@ def _cmd_survey(args: argparse.Namespace) -> int:
     if args.out is not None:
         _path(args.out, "--out")
     count = SURVEY_COUNT if args.count is None else args.count
+    tier = args.tier.replace("-", " ") if args.tier else None
+    won: Optional[list] = [] if args.won_only else None
     last = [0.0]
     drawn = [False]
 
@@ -489,9 +546,10 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         drawn[0] = True
         lo, hi = p.result.interval
         eta = f"{p.eta:.0f} s" if p.eta != float("inf") else "?"
+        found = f"{tier} {len(won):,}  " if tier and won is not None else ""
         print(f"\r{p.done:,}/{p.total:,} deals  {p.rate:,.0f} deals/s  "
               f"won {100 * p.result.win_rate:.3f}% [{100 * lo:.3f}, {100 * hi:.3f}]  "
-              f"ETA {eta}   ", end="", file=sys.stderr, flush=True)
+              f"{found}ETA {eta}   ", end="", file=sys.stderr, flush=True)
 
     def say(message, category, filename, lineno, file=None, line=None) -> None:
         print(f"solitaire-solver: warning: {message}", file=sys.stderr, flush=True)
@@ -500,7 +558,6 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         # What was done to the --out file (a partial last line dropped) is said, once, plainly.
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
-        won: Optional[list] = [] if args.won_only else None
         which: dict = {"seeds": range(args.start, args.start + count)}
         if args.pysolfc is not None:
             which = {"pysolfc": _number_range(args.pysolfc, args.count)}
@@ -509,7 +566,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
             r = survey(args.game, **which, won_only=won,
                        workers=args.workers, out=args.out, max_states=args.max_states,
                        max_seconds=args.max_seconds, retry_unknown=args.retry_unknown,
-                       progress=None if args.quiet else show,
+                       progress=None if args.quiet else show, tier=tier,
                        **_variant(args.option))
         finally:
             if drawn[0]:
@@ -542,7 +599,8 @@ def _number_range(text: str, count: Optional[int]) -> range:
     return range(lo, hi + 1)
 
 
-COMMANDS = {"solve": _cmd_solve, "hint": _cmd_hint, "analyze": _cmd_analyze, "show": _cmd_show,
+COMMANDS = {"solve": _cmd_solve, "hint": _cmd_hint, "rate": _cmd_rate, "analyze": _cmd_analyze,
+            "show": _cmd_show,
             "verify": _cmd_verify, "games": _cmd_games, "survey": _cmd_survey}
 
 
@@ -555,7 +613,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         flags = [w for w in extra if w.startswith("-") and len(w) > 1]
         if flags or args.command in ("games", "survey"):
             parser.error(f"unrecognized arguments: {' '.join(flags or extra)}")
-        if args.command in ("solve", "hint", "show"):
+        if args.command in ("solve", "hint", "rate", "show"):
             args.deal = list(args.deal) + extra
         else:
             args.deal_and_moves = list(args.deal_and_moves) + extra

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import sys
+import types
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from .cards import CARD_NAMES, card_index, indexes, mask
 from .errors import CardError, MoveError
@@ -224,3 +226,17 @@ def parse_moves(moves: Iterable) -> list[Move]:
             except MoveError as e:
                 raise MoveError(f"move {len(out) + 1}: {e}") from None
     return out
+
+
+class _CallableModule(types.ModuleType):
+    """This module, which called is the verdict of every legal move: `ss.moves(game, deal,
+    after=...)` (solver.moves, docs/difficulty.md). The issue names the call ss.moves, and the
+    package's attribute `moves` is this module: called, the module answers it, and
+    `ss.moves.Move`, `import solitaire_solver.moves` keep working."""
+
+    def __call__(self, game: Any, deal: Any, after: Any = None, **options: Any) -> list:
+        from .solver import moves
+        return moves(game, deal, after, **options)
+
+
+sys.modules[__name__].__class__ = _CallableModule

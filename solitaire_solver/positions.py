@@ -65,6 +65,11 @@ class Position:
     def __str__(self) -> str:
         return self.text
 
+    def _repr_svg_(self) -> Optional[str]:
+        # Jupyter: the position drawn (pictures/notebook.py), where position() kept the deal.
+        from .pictures.notebook import position_svg
+        return position_svg(self)
+
 
 def _start(game: Union[str, Game], deal: Any, after: Moves, variant: dict):
     g, var = resolve(game, variant)
@@ -79,8 +84,10 @@ def position(game: Union[str, Game], deal: Any, after: Moves = None, **variant: 
     rules = g.rules(var)
     pos = replay(rules, d, moves)
     won = rules.won(pos)
-    return Position(g.name, var, moves, rules.render(pos), won, rules.cards_left(pos),
-                    () if won else tuple(rules.moves(pos)), rules.describe(pos))
+    out = Position(g.name, var, moves, rules.render(pos), won, rules.cards_left(pos),
+                   () if won else tuple(rules.moves(pos)), rules.describe(pos))
+    out.__dict__["_deal"] = d  # for its picture (not a field: equal positions stay equal)
+    return out
 
 
 @dataclass(frozen=True)

@@ -229,6 +229,16 @@ class Result:
     def won(self) -> bool:
         return self.status is Status.WON
 
+    def _repr_svg_(self) -> Optional[str]:
+        # Jupyter: the position the answer is for (pictures/notebook.py), where solve() kept
+        # the deal.
+        from .pictures.notebook import result_svg
+        return result_svg(self)
+
+    def _repr_html_(self) -> Optional[str]:
+        from .pictures.notebook import result_html
+        return result_html(self)
+
     @property
     def blocked(self) -> bool:
         return self.status is Status.BLOCKED

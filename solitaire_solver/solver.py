@@ -98,6 +98,7 @@ class Solver:
         if type(deal) is str and after is None and certificate is False and check is False:
             quick = self._decide_text(deal)
             if quick is not None:
+                quick.__dict__["_deal"] = deal  # for its pictures in a notebook
                 return quick
         if not isinstance(certificate, bool) or not isinstance(check, bool):
             raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
@@ -110,6 +111,7 @@ class Solver:
             fallback_runs()
         result = g.answer(self._core, d, var, self.objective, self.limits, certificate, prefix,
                           start)
+        result.__dict__["_deal"] = d  # for its pictures in a notebook (pictures/notebook.py)
         if check:
             self._check(d, result)
         return result
@@ -143,6 +145,25 @@ class Solver:
         self._winning_objective("hint")
         r = self.solve(deal, after=after)
         return Hint(r.moves[0] if r.won and r.moves else None, r)
+
+    def moves(self, deal: Any, after: Moves = None) -> list:
+        """Each legal move at the position after `after` with the verdict on the position it
+        leads to (rating.MoveVerdict: WON, still winnable; BLOCKED, the move loses; UNKNOWN, a
+        limit), each searched with this solver's limits; [] where the position is won."""
+        from .rating import move_verdicts
+        self._winning_objective("moves")
+        return move_verdicts(self, deal, after)
+
+    def rate(self, deal: Any, after: Moves = None, *, playouts: int = 2000,
+             exact_positions: Optional[int] = None, seed: int = 0) -> Any:
+        """How hard the position after `after` is: a rating.Rating (docs/difficulty.md). The
+        random player's chance is exact where the reachable positions fit exact_positions
+        (default: max_states, else 100,000, within memory_mb), else estimated from `playouts`
+        random lines drawn with `seed`."""
+        from .rating import rate_position
+        self._winning_objective("rate")
+        return rate_position(self, deal, after, playouts_count=playouts,
+                             exact_positions=exact_positions, seed=seed)
 
     def analyze(self, deal: Any, moves: Moves) -> Analysis:
         """The first move of a line of play after which the game could no longer be won.
@@ -304,6 +325,7 @@ def solve(
         if plain:
             quick = solver._decide_text(deal)
             if quick is not None:
+                quick.__dict__["_deal"] = deal
                 return quick
     else:
         solver = Solver(game, objective=objective, max_states=max_states,
@@ -316,6 +338,21 @@ def hint(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any) 
     position after `after`, or the proof that none wins. kwargs: solve()'s limits, its
     objective (decide or shortest) and the game's variant."""
     return Solver(game, **kwargs).hint(deal, after)
+
+
+def moves(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any) -> list:
+    """Solver(game, **kwargs).moves(deal, after): each legal move at the position with whether
+    the game stays winnable after it (rating.MoveVerdict). kwargs: solve()'s limits, its
+    objective (decide or shortest) and the game's variant."""
+    return Solver(game, **kwargs).moves(deal, after)
+
+
+def rate(game: Union[str, Game], deal: Any, after: Moves = None, *, playouts: int = 2000,
+         exact_positions: Optional[int] = None, seed: int = 0, **kwargs: Any) -> Any:
+    """Solver(game, **kwargs).rate(deal, after, ...): how hard the position is (rating.Rating,
+    docs/difficulty.md). kwargs: solve()'s limits and the game's variant."""
+    return Solver(game, **kwargs).rate(deal, after, playouts=playouts,
+                                       exact_positions=exact_positions, seed=seed)
 
 
 def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> Analysis:

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["solitaire_solver", "solitaire_solver.solver", "solitaire_solver.pysolfc",
-           "solitaire_solver.survey.runner"]
+           "solitaire_solver.survey.runner", "solitaire_solver.rating"]
 
 
 @pytest.mark.core  # Pyramid's one-pass searches: slow in the pure-Python fallback

@@ -83,3 +83,12 @@ def test_pysolfc_game_refuses_a_number_of_thousands_of_digits_in_one_line():
         err = p.stderr.strip().splitlines()
         assert p.returncode == 1 and len(err) == 1, p.stderr
         assert err[0].startswith("pysolfc_game: PySolFC game number ") and len(err[0]) < 200
+
+
+def test_rate_deals(tmp_path):
+    page = tmp_path / "rating.html"
+    p = run(EXAMPLES / "rate_deals.py", "fourteen", "1", "--html", page)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("fourteen, seed 1:\nWON")
+    assert "random player wins with probability 0.389183 (exact)" in p.stdout
+    assert "keeps the game winnable" in p.stdout and "<svg" in page.read_text()

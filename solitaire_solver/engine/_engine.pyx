@@ -1222,6 +1222,15 @@ cdef list expand_state(Game *g, uint64_t removed, uint64_t aux):
         free(buf)
 
 
+cdef tuple step_state(Game *g, uint64_t removed, uint64_t aux):
+    """(won, moves): whether g's win test holds at (removed, aux), and expand_state's list of
+    its moves and where each leads. The contract's step() of every core (contract.py)."""
+    cdef State s
+    s.removed = removed
+    s.aux = aux
+    return (g.won(g.ctx, &s) != 0, expand_state(g, removed, aux))
+
+
 cdef State root_of(dict spec) except *:
     """The position a search starts from: spec["root"] = (removed, aux) when given (a position
     mid-game, contract.py), else the deal's start (nothing removed, aux 0)."""
@@ -1319,3 +1328,231 @@ def graph_shortest(list edges, list h, int target, bint expand_all=False,
         free(gr.to)
         free(gr.weight)
         free(gr.h)
+
+
+# -- the random player (rating.py, docs/difficulty.md) --------------------------------------------
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser: spreads the bits of a position's words over the table's slots
+    x ^= x >> 30
+    x *= 0xbf58476d1ce4e5b9ULL
+    x ^= x >> 27
+    x *= 0x94d049bb133111ebULL
+    x ^= x >> 31
+    return x
+
+
+ctypedef struct _Frame:
+    State s
+    int n               # its moves, kept in the move stack from `base`
+    int i               # the next move to follow
+    double acc          # the sum of the chances of the moves followed
+    size_t slot         # its slot in the table
+    size_t base
+
+
+cdef object random_win_state(Game *g, uint64_t removed, uint64_t aux, long long budget,
+                             double max_seconds, size_t memory_bytes):
+    """The chance that a player picking uniformly among g's moves wins from (removed, aux): a
+    won position 1, one without moves 0, else the mean over its moves, memoised by position.
+    (status, chance, positions kept): status 0 exact, 1 the positions outgrew `budget` (or the
+    memory, or the time), 2 a move led back to a position on the line being walked (a cycle:
+    the caller solves such a graph otherwise)."""
+    cdef State s, t
+    cdef size_t cap = 4096, max_cap = 1024, mask, slot, depth = 0, stack_cap = 64, mv_cap, top
+    cdef size_t k, j
+    cdef uint64_t *keys_r = NULL
+    cdef uint64_t *keys_a = NULL
+    cdef double *vals = NULL
+    cdef unsigned char *tags = NULL      # 0 empty, 1 on the line being walked, 2 done
+    cdef _Frame *stack = NULL
+    cdef uint64_t *mv = NULL
+    cdef _Frame *f
+    cdef uint64_t *nr
+    cdef uint64_t *na
+    cdef double *nv
+    cdef unsigned char *nt
+    cdef long long count = 0, ticks = 0
+    cdef double t0 = now(), v = 0.0
+    cdef int n, status = 0
+    s.removed = removed
+    s.aux = aux
+    if g.won(g.ctx, &s):
+        return (0, 1.0, 1)
+    # The table starts small and doubles as it fills, up to the room for `budget` positions at
+    # half load within memory_bytes (each slot two words, a chance and a tag).
+    while max_cap < 2 * <size_t>budget and max_cap * 25 * 2 <= memory_bytes:
+        max_cap *= 2
+    if <size_t>budget > max_cap // 2:
+        budget = max_cap // 2
+    if cap > max_cap:
+        cap = max_cap
+    mask = cap - 1
+    mv_cap = <size_t>g.max_moves * 64
+    keys_r = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    keys_a = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    vals = <double *>malloc(cap * sizeof(double))
+    tags = <unsigned char *>calloc(cap, 1)
+    stack = <_Frame *>malloc(stack_cap * sizeof(_Frame))
+    mv = <uint64_t *>malloc(mv_cap * sizeof(uint64_t))
+    try:
+        if not (keys_r and keys_a and vals and tags and stack and mv):
+            raise MemoryError("cannot allocate the random player's table")
+        n = g.moves(g.ctx, &s, mv)
+        if n == 0:
+            return (0, 0.0, 1)
+        slot = _mix(s.removed ^ _mix(s.aux)) & mask
+        keys_r[slot] = s.removed
+        keys_a[slot] = s.aux
+        tags[slot] = 1
+        count = 1
+        stack[0].s = s
+        stack[0].n = n
+        stack[0].i = 0
+        stack[0].acc = 0.0
+        stack[0].slot = slot
+        stack[0].base = 0
+        depth = 1
+        while depth:
+            f = &stack[depth - 1]
+            if f.i < f.n:
+                g.play(g.ctx, &f.s, mv[f.base + f.i], &t)
+                f.i += 1
+                slot = _mix(t.removed ^ _mix(t.aux)) & mask
+                while tags[slot] and (keys_r[slot] != t.removed or keys_a[slot] != t.aux):
+                    slot = (slot + 1) & mask
+                if tags[slot] == 2:
+                    f.acc += vals[slot]
+                    continue
+                if tags[slot] == 1:
+                    status = 2
+                    break
+                if count >= budget:
+                    status = 1
+                    break
+                ticks += 1
+                if max_seconds > 0 and (ticks & 1023) == 0 and now() - t0 > max_seconds:
+                    status = 1
+                    break
+                if <size_t>count * 2 >= cap:
+                    # Double the table: every kept position moves to its new slot, and so do
+                    # the slots the line's frames hold.
+                    nr = <uint64_t *>malloc(2 * cap * sizeof(uint64_t))
+                    na = <uint64_t *>malloc(2 * cap * sizeof(uint64_t))
+                    nv = <double *>malloc(2 * cap * sizeof(double))
+                    nt = <unsigned char *>calloc(2 * cap, 1)
+                    if not (nr and na and nv and nt):
+                        free(nr)
+                        free(na)
+                        free(nv)
+                        free(nt)
+                        raise MemoryError("cannot grow the random player's table")
+                    for k in range(cap):
+                        if tags[k]:
+                            j = _mix(keys_r[k] ^ _mix(keys_a[k])) & (2 * cap - 1)
+                            while nt[j]:
+                                j = (j + 1) & (2 * cap - 1)
+                            nr[j] = keys_r[k]
+                            na[j] = keys_a[k]
+                            nv[j] = vals[k]
+                            nt[j] = tags[k]
+                    free(keys_r)
+                    free(keys_a)
+                    free(vals)
+                    free(tags)
+                    keys_r, keys_a, vals, tags = nr, na, nv, nt
+                    cap *= 2
+                    mask = cap - 1
+                    for k in range(depth):
+                        j = _mix(stack[k].s.removed ^ _mix(stack[k].s.aux)) & mask
+                        while not tags[j] or keys_r[j] != stack[k].s.removed or keys_a[j] != stack[k].s.aux:
+                            j = (j + 1) & mask
+                        stack[k].slot = j
+                    f = &stack[depth - 1]
+                    slot = _mix(t.removed ^ _mix(t.aux)) & mask
+                    while tags[slot]:
+                        slot = (slot + 1) & mask
+                keys_r[slot] = t.removed
+                keys_a[slot] = t.aux
+                count += 1
+                if g.won(g.ctx, &t):
+                    tags[slot] = 2
+                    vals[slot] = 1.0
+                    f.acc += 1.0
+                    continue
+                top = f.base + <size_t>f.n
+                if top + <size_t>g.max_moves > mv_cap:
+                    mv_cap *= 2
+                    mv = <uint64_t *>_grow(mv, mv_cap * sizeof(uint64_t))
+                n = g.moves(g.ctx, &t, mv + top)
+                if n == 0:
+                    tags[slot] = 2
+                    vals[slot] = 0.0
+                    continue
+                tags[slot] = 1
+                if depth == stack_cap:
+                    stack_cap *= 2
+                    stack = <_Frame *>_grow(stack, stack_cap * sizeof(_Frame))
+                f = &stack[depth]
+                f.s = t
+                f.n = n
+                f.i = 0
+                f.acc = 0.0
+                f.slot = slot
+                f.base = top
+                depth += 1
+            else:
+                v = f.acc / f.n
+                tags[f.slot] = 2
+                vals[f.slot] = v
+                depth -= 1
+                if depth:
+                    stack[depth - 1].acc += v
+        if status:
+            return (status, 0.0, count)
+        return (0, v, count)
+    finally:
+        free(keys_r)
+        free(keys_a)
+        free(vals)
+        free(tags)
+        free(stack)
+        free(mv)
+
+
+cdef void *_grow(void *p, size_t nbytes) except NULL:
+    cdef void *q = realloc(p, nbytes)
+    if q == NULL:
+        raise MemoryError("cannot grow the random player's stack")
+    return q
+
+
+cdef object playouts_state(Game *g, uint64_t removed, uint64_t aux, long long count,
+                           uint64_t seed, long long max_moves):
+    """How many of `count` lines of uniformly random moves from (removed, aux) win (a line
+    longer than max_moves counts as not won), drawn with splitmix64 from `seed`."""
+    cdef State s, t
+    cdef uint64_t *mv = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    cdef uint64_t x = seed
+    cdef long long wins = 0, k, j
+    cdef int n
+    if mv == NULL:
+        raise MemoryError("cannot allocate the move buffer")
+    try:
+        with nogil:
+            for k in range(count):
+                s.removed = removed
+                s.aux = aux
+                for j in range(max_moves):
+                    if g.won(g.ctx, &s):
+                        wins += 1
+                        break
+                    n = g.moves(g.ctx, &s, mv)
+                    if n == 0:
+                        break
+                    x += 0x9e3779b97f4a7c15ULL
+                    g.play(g.ctx, &s, mv[_mix(x) % <uint64_t>n], &t)
+                    s = t
+        return wins
+    finally:
+        free(mv)

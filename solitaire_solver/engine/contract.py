@@ -4,6 +4,7 @@ Every core module (solitaire_solver.games.slots._core, _fourteen, _nestor, _pyra
 
     solve(spec, objective, limits, certificate) -> CoreRun
     expand(spec, removed, aux) -> list of (move word, removed, aux)
+    step(spec, removed, aux) -> (won, expand(spec, removed, aux))
 
 - spec: the game's data for one deal and variant, made by its Game.core_spec (a dict whose keys
   the core's module docstring lists); every core also reads spec["root"] = (removed, aux), when
@@ -13,7 +14,9 @@ Every core module (solitaire_solver.games.slots._core, _fourteen, _nestor, _pyra
 - certificate: keep every explored position, for an exhaustive proof that verify() checks.
 
 `expand` lists the core's legal moves of one packed position (every legal move, no pruning) and
-where each leads: the tests play the core and the reference rules side by side with it.
+where each leads: the tests play the core and the reference rules side by side with it. `step`
+adds the core's win test of the position, in one call: a rating (rating.py) walks every position
+of a deal with it.
 
 A wide core (a game whose position does not fit _engine's two words: Montana) searches with
 engine/_wide.pyx instead: it packs its position into `words` 64-bit words (1..8, its own layout)

@@ -209,6 +209,12 @@ class Game:
     #: core_line.
     core_words_are_moves: bool = True
 
+    def rating_core(self, variant: dict) -> bool:
+        """True when the core's step() (contract.py) lists every legal move of this variant, so
+        that a rating (rating.py) may walk the position graph with it; else the reference rules
+        walk it."""
+        return True
+
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> Any:
         """The core's data for this deal and variant (the keys its module docstring lists).
         VariantError for a variant the objective does not support."""

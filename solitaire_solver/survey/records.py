@@ -39,12 +39,17 @@ class SurveyFileWarning(UserWarning):
 
 # -- writing ----------------------------------------------------------------------------------
 
-def header(game: str, variant: dict) -> dict:
-    return {"survey": game, "variant": variant, "format": FORMAT}
+def header(game: str, variant: dict, rated: bool = False) -> dict:
+    """A survey file's first line; rated: its won deals' records carry their tier and the random
+    player's chance (a survey by tier, docs/difficulty.md)."""
+    out = {"survey": game, "variant": variant, "format": FORMAT}
+    if rated:
+        out["rated"] = True
+    return out
 
 
-def header_line(game: str, variant: dict) -> str:
-    return json.dumps(header(game, variant)) + "\n"
+def header_line(game: str, variant: dict, rated: bool = False) -> str:
+    return json.dumps(header(game, variant, rated)) + "\n"
 
 
 def record(game: str, key: str, value: Union[int, str], result: Any, ms: float) -> dict:
@@ -109,9 +114,11 @@ def _no_constant(name: str) -> Any:
 
 
 _PACK = frozenset(CARD_NAMES)
-_HEADER_KEYS = frozenset(("survey", "variant", "format"))
+_HEADER_KEYS = frozenset(("survey", "variant", "format", "rated"))
 _RECORD_KEYS = frozenset(("seed", "deal", "pysolfc", "game", "status", "moves", "cards_left",
-                          "states", "ms"))
+                          "states", "ms", "tier", "random_win"))
+#: The tiers a rated record names (rating.TIERS), and null for a won deal without a table.
+_TIERS = ("very easy", "easy", "medium", "hard", "very hard", None)
 _STATUS = {s: s for s in STATUSES}  # one str object per status, however many records
 
 
@@ -142,7 +149,7 @@ def _same_variant(game: str, written: dict, variant: dict) -> bool:
         return False
 
 
-def _check_header(rec: Any) -> tuple[str, dict, int]:
+def _check_header(rec: Any) -> tuple[str, dict, int, bool]:
     if not isinstance(rec, dict) or "survey" not in rec:
         raise _BadLine("not a survey file: its first line should be the header "
                        '{"survey": GAME, "variant": {...}, "format": 2}')
@@ -157,7 +164,10 @@ def _check_header(rec: Any) -> tuple[str, dict, int]:
     if type(fmt) is not int or fmt not in READABLE_FORMATS:
         raise _BadLine(f"format {json.dumps(fmt)}: this version reads formats "
                        f"{', '.join(map(str, READABLE_FORMATS))}")
-    return game, variant, fmt
+    rated = rec.get("rated", False)
+    if rated is not True and rated is not False:
+        raise _BadLine(f"the header's rated {json.dumps(rated)} is not true or false")
+    return game, variant, fmt, rated
 
 
 def _check_record(rec: Any, game: str, fmt: int, expect: Optional[str] = None
@@ -209,6 +219,15 @@ def _check_record(rec: Any, game: str, fmt: int, expect: Optional[str] = None
         raise _BadLine(f"cards_left {json.dumps(left)} on a won deal (a win leaves 0)")
     if status == "unknown" and left is not None:
         raise _BadLine(f"cards_left {left} on an unknown deal (only a decided deal has one)")
+    if "tier" in rec or "random_win" in rec:
+        if status != "won" or "tier" not in rec or "random_win" not in rec:
+            raise _BadLine("a tier and random_win go together, on a won deal")
+        if rec["tier"] not in _TIERS:
+            raise _BadLine(f"tier {json.dumps(rec['tier'])} is not one of "
+                           f"{', '.join(t for t in _TIERS if t)} (or null)")
+        p = rec["random_win"]
+        if type(p) not in (int, float) or not 0 <= p <= 1:
+            raise _BadLine(f"random_win {json.dumps(p)} is not a probability")
     if "ms" not in rec:
         raise _BadLine("no ms")
     ms = rec["ms"]
@@ -217,13 +236,16 @@ def _check_record(rec: Any, game: str, fmt: int, expect: Optional[str] = None
     return key, status, moves, left, states, float(ms)
 
 
-def read(path: str, game: str, variant: dict,
-         expect: Optional[str] = None) -> dict[Union[int, str], Kept]:
+def read(path: str, game: str, variant: dict, expect: Optional[str] = None,
+         rated: bool = False, tiers: Optional[dict] = None) -> dict[Union[int, str], Kept]:
     """The records already in the survey file at path, by seed, deal text or PySolFC number
     (expect: the kind of record the survey writes, or None for seeds and deals alike; a record
     of another kind is an error, as seeds and numbers are both integers); {} when there is no
     file. Every line is checked: the first that is not a record of this survey (game and variant)
     raises SurveyFileError naming the file, the line and why, and the file is left as it is.
+
+    rated: the survey rates its won deals (the header must say so, and every won record carry
+    its tier); tiers: a dict that receives the tier of each won deal, by key.
 
     A deal recorded more than once keeps its decision: a later record replaces an unknown one
     (the deal decided again), a later unknown leaves a decision as it was, and two decisions
@@ -257,11 +279,21 @@ def read(path: str, game: str, variant: dict,
                 except ValueError:  # not UTF-8, or an integer too long to read
                     raise _BadLine("not JSON text") from None
                 if isinstance(rec, dict) and "survey" in rec or lineno == 1:
-                    name, var, fmt = _check_header(rec)
+                    name, var, fmt, was_rated = _check_header(rec)
                     if name != game or not _same_variant(game, var, variant):
                         raise _BadLine(f"holds a survey of {name} {var}, not {game} {variant}")
+                    if was_rated != rated:
+                        raise _BadLine("written by a survey " + (
+                            "that rated its won deals (--tier): survey by tier to resume it"
+                            if was_rated else "that did not rate its won deals: a survey by "
+                            "tier needs a file of its own"))
                 else:
                     key, *kept = _check_record(rec, game, fmt, expect)
+                    if rated and kept[0] == "won":
+                        if "tier" not in rec:
+                            raise _BadLine("a won deal without its tier in a rated survey")
+                        if tiers is not None:
+                            tiers[key] = rec["tier"]
                     old = done.get(key)
                     if old is None or old[0] == "unknown":
                         # A deal decided again (survey(retry_unknown=True)): the later record
@@ -276,7 +308,7 @@ def read(path: str, game: str, variant: dict,
                 raise SurveyFileError(f"{path}, line {lineno}: {e}") from None
             good_end += len(raw)
     if partial is not None:
-        if lineno == 1 and not header_line(game, variant).encode().startswith(partial):
+        if lineno == 1 and not header_line(game, variant, rated).encode().startswith(partial):
             raise SurveyFileError(f"{path}, line 1: not a survey file (no header line)")
         with open(path, "r+b") as f:
             f.truncate(good_end)

@@ -41,7 +41,7 @@ from ..errors import SolitaireError, quoted
 from ..games import Game, resolve
 from ..games.base import BatchDecider
 from ..pysolfc import pysolfc_deal, read_number
-from ..solver import solve
+from ..solver import Solver, solve
 from . import records
 from .records import SurveyFileError, SurveyFileWarning
 from .stats import Progress, SurveyResult, wilson_interval
@@ -90,10 +90,12 @@ def _batch_number_chunk(game: str, variant: dict, numbers: list) -> tuple:
 
 
 def _generic_chunk(game: str, variant: dict, items: list, by_seed: Union[bool, str],
-                   limits: dict) -> list:
+                   limits: dict, rated: bool = False) -> list:
     """Generic path: solve() each deal; one record per deal. by_seed: True (seeds), False
-    (deal texts) or "pysolfc" (PySolFC game numbers)."""
+    (deal texts) or "pysolfc" (PySolFC game numbers). rated: a won deal is rated too
+    (Solver.rate) and its record carries its tier and the random player's chance."""
     out = []
+    solver = Solver(game, **limits, **variant) if rated else None
     key = by_seed if isinstance(by_seed, str) else "seed" if by_seed else "deal"
     for item in items:
         if key == "pysolfc":
@@ -101,9 +103,17 @@ def _generic_chunk(game: str, variant: dict, items: list, by_seed: Union[bool, s
         else:
             deal = Deal.from_seed(item) if by_seed else Deal(item)
         t0 = time.perf_counter()
-        r = solve(game, deal, **limits, **variant)
+        if solver is not None:
+            rating = solver.rate(deal)
+            r = rating.result
+        else:
+            r = solve(game, deal, **limits, **variant)
         ms = (time.perf_counter() - t0) * 1000
-        out.append(records.record(game, key, str(deal) if key == "deal" else item, r, ms))
+        rec = records.record(game, key, str(deal) if key == "deal" else item, r, ms)
+        if solver is not None and r.won:
+            rec["tier"] = rating.tier
+            rec["random_win"] = rating.random_win
+        out.append(rec)
     return out
 
 
@@ -223,6 +233,7 @@ def survey(
     memory_mb: Optional[float] = None,
     retry_unknown: bool = False,
     progress: Optional[Callable[[Progress], None]] = None,
+    tier: Optional[str] = None,
     **variant: Any,
 ) -> SurveyResult:
     """Decide many deals of one game and count the outcomes.
@@ -240,9 +251,14 @@ def survey(
     memory_mb: limits of each solve (the generic path; a limit reached counts the deal UNKNOWN).
     retry_unknown: decide again the deals `out` holds as UNKNOWN (under this call's limits; the
     new record is appended and stands in place of the old one).
+    tier: rate every won deal (Solver.rate, docs/difficulty.md; its record names its tier) and
+    put in won_only only the deals of this tier (one of rating.TIERS).
     variant: the game's options.
     """
     g, var = resolve(game, variant)
+    if tier is not None:
+        from ..rating import check_tier
+        check_tier(g, var, tier)
     if sum(x is not None for x in (seeds, deals, pysolfc)) != 1:
         raise SolitaireError("give seeds=..., deals=... or pysolfc=... (one of them)")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
@@ -310,7 +326,8 @@ def survey(
 
     res = SurveyResult(g.name, var)
     key = "pysolfc" if by_number else "seed" if by_seed else "deal"
-    done = records.read(out, g.name, var, key) if out else {}
+    tiers: dict = {}
+    done = records.read(out, g.name, var, key, tier is not None, tiers) if out else {}
     if retry_unknown:
         done = {k: v for k, v in done.items() if v[0] != "unknown"}
 
@@ -322,12 +339,13 @@ def survey(
             kept = done.get(keyed(it))
             if kept is not None:
                 res.count(kept[0], kept[2], kept[3], kept[4])
-                if won_only is not None and kept[0] == "won":
+                if won_only is not None and kept[0] == "won" and (
+                        tier is None or tiers.get(keyed(it)) == tier):
                     won_only.append(it if by_seed else keyed(it))
         res.resumed = res.deals
 
     # The decision of a batch decider is exact only for whole searches: limits go to solve().
-    decider = None if limits else g.batch(var)
+    decider = None if limits or tier is not None else g.batch(var)
     batch = decider is not None
     if by_seed and batch and total:
         lo = min(items) if not isinstance(items, range) else min(items[0], items[-1])
@@ -360,7 +378,7 @@ def survey(
             else:
                 args = part if by_seed else [str(d) for d in part]
                 yield _generic_chunk, (g.name, var, args, key if by_number else by_seed,
-                                       limits), args
+                                       limits, tier is not None), args
 
     sink = records.open_for_append(out) if out else None
     own_pool = None
@@ -370,7 +388,7 @@ def survey(
             executor = _Inline() if nworkers == 1 else _local_pool(nworkers)
             own_pool = executor
         if sink is not None and sink.tell() == 0:
-            sink.write(records.header_line(g.name, var))
+            sink.write(records.header_line(g.name, var, tier is not None))
         pending: dict[Future, Any] = {}
         it = tasks()
         exhausted = False
@@ -403,7 +421,8 @@ def survey(
                         sink.write(records.record_lines(value))
                     for rec in value:
                         res.add(rec)
-                        if won_only is not None and rec["status"] == "won":
+                        if won_only is not None and rec["status"] == "won" and (
+                                tier is None or rec.get("tier") == tier):
                             won_only.append(rec[key])
                 if sink is not None:
                     sink.flush()

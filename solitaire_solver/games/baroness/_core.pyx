@@ -83,7 +83,7 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
 
 from solitaire_solver.engine.contract import run_of
@@ -445,6 +445,38 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     make_game(&g, &c, spec, spec.get("prune", False))
     check_aux(&c, aux)
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef BaronessCtx c
+    cdef Game g
+    make_game(&g, &c, spec, spec.get("prune", False))
+    check_aux(&c, aux)
+    return step_state(&g, removed, aux)
+
+
+
+def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine)."""
+    cdef BaronessCtx c
+    cdef Game g
+    make_game(&g, &c, spec, spec.get("prune", False))
+    check_aux(&c, aux)
+    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+
+
+
+def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine)."""
+    cdef BaronessCtx c
+    cdef Game g
+    make_game(&g, &c, spec, spec.get("prune", False))
+    check_aux(&c, aux)
+    return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
 def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False):

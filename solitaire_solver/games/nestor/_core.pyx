@@ -24,7 +24,7 @@ tests/test_nestor.py checks pruned against unpruned searches and against the ref
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport (
     BB_FULL_PACK, bb_count, bb_pairs_within, bb_pop_lowest, bb_rank, bb_t,
 )
@@ -270,6 +270,35 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef Game g
     make_game(&g, &c, spec, False)
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef NestorCtx c
+    cdef Game g
+    make_game(&g, &c, spec, False)
+    return step_state(&g, removed, aux)
+
+
+
+def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine)."""
+    cdef NestorCtx c
+    cdef Game g
+    make_game(&g, &c, spec, False)
+    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+
+
+
+def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine)."""
+    cdef NestorCtx c
+    cdef Game g
+    make_game(&g, &c, spec, False)
+    return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each

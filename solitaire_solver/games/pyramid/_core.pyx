@@ -58,7 +58,7 @@ from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
-    best_first, best_value, depth_first, expand_state, game_clear,
+    best_first, best_value, depth_first, expand_state, game_clear, step_state, random_win_state, playouts_state,
 )
 from solitaire_solver.engine._seeded cimport parse_plain
 from solitaire_solver.engine.bitboard cimport (
@@ -1373,6 +1373,62 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     g.won = pyr_won
     g.max_moves = 96
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef PyrCtx c
+    cdef Game g
+    cdef int passes = spec["passes"]
+    cdef bint all_moves = spec.get("all_moves", True)
+    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
+          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
+    game_clear(&g)
+    g.ctx = &c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.max_moves = 96
+    return step_state(&g, removed, aux)
+
+
+
+def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine)."""
+    cdef PyrCtx c
+    cdef Game g
+    cdef int passes = spec["passes"]
+    cdef bint all_moves = spec.get("all_moves", True)
+    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
+          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
+    game_clear(&g)
+    g.ctx = &c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.max_moves = 96
+    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+
+
+
+def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine)."""
+    cdef PyrCtx c
+    cdef Game g
+    cdef int passes = spec["passes"]
+    cdef bint all_moves = spec.get("all_moves", True)
+    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
+          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
+    game_clear(&g)
+    g.ctx = &c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.max_moves = 96
+    return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
 def only_partner_move(object cards, uint64_t removed, int k, bint goal_all=False,

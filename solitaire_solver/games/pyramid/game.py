@@ -559,6 +559,11 @@ class Pyramid(Game):
             spec["root"] = (0, 1 | (1 << 5))
         return spec
 
+    def rating_core(self, variant: dict) -> bool:
+        # With unlimited passes the core's moves skip a recycle that can never help (RECYCLE,
+        # docs/pyramid-search.md), which a random player does play: the rules walk those graphs.
+        return passes_value(variant["passes"]) != 0
+
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
         # aux: the stock cards drawn (bits 0..4), the pass (bits 8 up); bit 5 set, as a position
         # given without its history may recycle (docs/pyramid-search.md, RECYCLE).

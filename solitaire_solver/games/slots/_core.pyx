@@ -32,7 +32,7 @@ from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver.engine._engine cimport (
-    Game, State, depth_first, expand_state, game_clear, root_of,
+    Game, State, depth_first, expand_state, game_clear, root_of, step_state, random_win_state, playouts_state,
 )
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_pop_lowest, bb_rank, bb_t
 from solitaire_solver.engine.pyrandom cimport ss_seeded_deal_i64, ss_seeded_deals_i64
@@ -684,6 +684,44 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
     return expand_state(&g, removed, aux)
+
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef SlotsCtx c
+    cdef Game g
+    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
+    # asks for another mode's list (the tests compare the generators).
+    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
+    make_game(&g, &c, spec["table"])
+    return step_state(&g, removed, aux)
+
+
+
+def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine)."""
+    cdef SlotsCtx c
+    cdef Game g
+    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
+    # asks for another mode's list (the tests compare the generators).
+    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
+    make_game(&g, &c, spec["table"])
+    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+
+
+
+def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine)."""
+    cdef SlotsCtx c
+    cdef Game g
+    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
+    # asks for another mode's list (the tests compare the generators).
+    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
+    make_game(&g, &c, spec["table"])
+    return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
 def dealt_pack(SlotSpec table, cards):

@@ -1,0 +1,632 @@
+"""How hard a deal is (docs/difficulty.md): the verdict of every legal move, the chance that a
+player who picks uniformly at random among the legal moves wins, the positions of a winning line
+where most moves lose, and the deal's tier.
+
+>>> import solitaire_solver as ss
+>>> r = ss.rate("fourteen", ss.random_deal(1))
+>>> r.status.value, r.exact, round(r.random_win, 6)
+('won', True, 0.389183)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, NamedTuple, Optional, Union
+
+from .deal import Deal
+from .engine.backend import core_module
+from .errors import SolitaireError
+from .games import Game
+from .games.rules import replay
+from .moves import Move, parse_moves
+from .result import Result, Status, counted
+from .survey.stats import wilson_interval
+
+if TYPE_CHECKING:
+    from .solver import Moves, Solver
+
+#: The five tiers, easiest first.
+TIERS = ("very easy", "easy", "medium", "hard", "very hard")
+#: Positions the exact sum may keep when neither max_states nor memory_mb says less.
+EXACT_POSITIONS = 100_000
+#: Random lines played when the exact sum does not fit.
+PLAYOUTS = 2_000
+#: A random line longer than this counts as not won (only a game with cycles plays one).
+MAX_PLAYOUT_MOVES = 10_000
+#: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
+_BYTES_PER_POSITION = 200
+
+
+@dataclass(frozen=True)
+class MoveVerdict:
+    """One legal move and the verdict on the position after it: WON (still winnable), BLOCKED
+    (the move loses) or UNKNOWN (a limit was reached); `result` is that position's answer."""
+
+    move: Move
+    status: Status
+    result: Result
+
+    @property
+    def loses(self) -> bool:
+        """True when no line wins after this move."""
+        return self.status is Status.BLOCKED
+
+    def __str__(self) -> str:
+        if self.status is Status.WON:
+            return f"{self.move}: keeps the game winnable"
+        if self.status is Status.BLOCKED:
+            return f"{self.move}: loses ({self.result.proof.sentence if self.result.proof else ''})"
+        return f"{self.move}: unknown ({self.result.reason})"
+
+
+@dataclass(frozen=True)
+class Critical:
+    """A position of the winning line where most legal moves lose: the line's moves before it
+    (from the deal's start), the moves that keep it winnable and those that lose."""
+
+    line: tuple[Move, ...]
+    winning: tuple[Move, ...]
+    losing: tuple[Move, ...]
+
+    def __str__(self) -> str:
+        return (f"after {counted(len(self.line), 'move')}: {len(self.losing)} of "
+                f"{len(self.losing) + len(self.winning)} moves lose "
+                f"({' '.join(map(str, self.losing))}); play "
+                f"{' or '.join(map(str, self.winning))}")
+
+
+@dataclass(frozen=True)
+class Rating:
+    """How hard a position is (docs/difficulty.md).
+
+    status: the position's verdict (result: its answer). random_win: the probability that a
+    player picking uniformly among the legal moves wins; exact (method "exact", or
+    "order-independent" where the order of play never matters) or estimated from `playouts`
+    random lines (method "playouts"), `interval` its 95% interval ((p, p) when exact).
+    critical: the positions of the winning line where most legal moves lose. tier: one of
+    TIERS, from the game's boundaries (docs/difficulty.md), None for a deal that is not won or
+    a game without a table. positions: the positions walked and searched; seconds: the time
+    taken.
+    """
+
+    game: str
+    variant: dict
+    after: tuple[Move, ...]
+    status: Status
+    random_win: float
+    exact: bool
+    method: str
+    interval: tuple[float, float]
+    playouts: int
+    critical: tuple[Critical, ...]
+    tier: Optional[str]
+    positions: int
+    seconds: float
+    result: Result = field(repr=False)
+
+    @property
+    def won(self) -> bool:
+        """True when the position can be won."""
+        return self.status is Status.WON
+
+    def to_dict(self) -> dict:
+        """The rating as JSON-ready data."""
+        return {"game": self.game, "variant": self.variant,
+                "after": [str(m) for m in self.after], "status": self.status.value,
+                "random_win": self.random_win, "exact": self.exact, "method": self.method,
+                "interval": list(self.interval), "playouts": self.playouts,
+                "critical": [{"line": [str(m) for m in c.line],
+                              "winning": [str(m) for m in c.winning],
+                              "losing": [str(m) for m in c.losing]} for c in self.critical],
+                "tier": self.tier, "positions": self.positions, "seconds": self.seconds}
+
+    def _repr_html_(self) -> Optional[str]:
+        # Jupyter: the rating, the position and its critical positions drawn.
+        from .pictures.notebook import rating_html
+        return rating_html(self)
+
+    def __str__(self) -> str:
+        out = [f"{self.status.value.upper()}" + (f", tier {self.tier}" if self.tier else "")]
+        if self.exact:
+            how = ("exact" if self.method == "exact"
+                   else "exact: the order of play never matters")
+            out.append(f"random player wins with probability {self.random_win:.6g} ({how})")
+        else:
+            lo, hi = self.interval
+            out.append(f"random player wins with probability {self.random_win:.4g} "
+                       f"(95% interval {lo:.4g} to {hi:.4g}, {self.playouts} random lines)")
+        out.extend(str(c) for c in self.critical)
+        out.append(f"({counted(self.positions, 'position')}, {self.seconds * 1000:.1f} ms)")
+        return "\n".join(out)
+
+
+# -- the verdict of every move --------------------------------------------------------------------
+
+def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any) -> Result:
+    """Solver.solve(deal, after=after) where `start` is the reference position `after` reaches
+    (the moves are not replayed again)."""
+    from .engine.backend import fallback_runs
+    if solver._core is None:
+        fallback_runs()
+    return solver.game.answer(solver._core, deal, dict(solver.variant), solver.objective,
+                              solver.limits, False, after, start)
+
+
+def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVerdict]:
+    """Solver.moves: each legal move at the position after `after`, with the answer for the
+    position it leads to, searched with the solver's limits."""
+    g, var = solver.game, solver.variant
+    d = g.read(deal, dict(var))
+    prefix = tuple(parse_moves(after)) if after is not None else ()
+    rules = g.rules(var)
+    pos = replay(rules, d, prefix)
+    if rules.won(pos):
+        return []
+    out = []
+    for m in rules.moves(pos):
+        r = solve_at(solver, d, prefix + (m,), rules.apply(pos, m))
+        out.append(MoveVerdict(m, r.status, r))
+    return out
+
+
+# -- walking the position graph -------------------------------------------------------------------
+
+class _Cyclic(Exception):
+    """A move led back to a position on the line being walked."""
+
+
+class _TooBig(Exception):
+    """The position graph outgrew the budget (or the time ran out)."""
+
+
+Step = Callable[[Hashable], tuple[bool, list]]
+
+
+def walker(game: Game, variant: dict, deal: Any, start: Any) -> tuple[Hashable, Step,
+                                                                       Callable[[Any], Hashable]]:
+    """(root, step, key): the position graph from the reference position `start`. step(node) is
+    (won, the nodes the legal moves lead to, one per move); key(reference position) is its node.
+    The compiled core's step() walks it where the game allows (Game.rating_core), else the
+    reference rules do."""
+    core = core_module(game.core) if game.core else None
+    if core is not None and hasattr(core, "step") and game.rating_core(variant):
+        spec = game.core_spec(deal, variant, "decide", False)
+        spec.pop("root", None)
+        cstep = core.step
+
+        def step(node: Any) -> tuple[bool, list]:
+            won, moves = cstep(spec, node[0], node[1])
+            return won, [(r, a) for _, r, a in moves]
+
+        def key(pos: Any) -> Hashable:
+            return tuple(game.core_position(pos, variant))
+
+        return key(start), step, key
+    rules = game.rules(variant)
+    seen: dict = {}
+
+    def rkey(pos: Any) -> Hashable:
+        k = rules.key(pos)
+        seen.setdefault(k, pos)
+        return k
+
+    def rstep(node: Any) -> tuple[bool, list]:
+        pos = seen[node]
+        if rules.won(pos):
+            return True, []
+        return False, [rkey(rules.apply(pos, m)) for m in rules.moves(pos)]
+
+    return rkey(start), rstep, rkey
+
+
+def exact_sum(root: Hashable, step: Step, budget: int, deadline: float = 0.0) -> dict:
+    """Every reachable node's probability that a uniformly random player wins from it (a won
+    node 1, a node without moves 0, else the mean over its moves), memoised. _TooBig past
+    `budget` nodes or the monotonic `deadline` (0: none). A graph with cycles is solved by its
+    strongly connected components (_components)."""
+    try:
+        return _acyclic(root, step, budget, deadline)
+    except _Cyclic:
+        return _components(root, step, budget, deadline)
+
+
+def _acyclic(root: Hashable, step: Step, budget: int, deadline: float) -> dict:
+    memo: dict = {}
+    active = {root}
+    won, kids = step(root)
+    if won or not kids:
+        return {root: 1.0 if won else 0.0}
+    stack = [[root, kids, 0, 0.0]]
+    clock = time.monotonic
+    while stack:
+        frame = stack[-1]
+        node, kids, i, acc = frame
+        if i < len(kids):
+            frame[2] = i + 1
+            c = kids[i]
+            v = memo.get(c)
+            if v is not None:
+                frame[3] = acc + v
+                continue
+            if c in active:
+                raise _Cyclic
+            w, ks = step(c)
+            if w or not ks:
+                v = 1.0 if w else 0.0
+                memo[c] = v
+                frame[3] = acc + v
+                continue
+            if len(memo) + len(stack) >= budget or (deadline and clock() > deadline):
+                raise _TooBig
+            active.add(c)
+            stack.append([c, ks, 0, 0.0])
+            continue
+        v = acc / len(kids)
+        memo[node] = v
+        active.discard(node)
+        stack.pop()
+        if stack:
+            stack[-1][3] += v
+    return memo
+
+
+def _components(root: Hashable, step: Step, budget: int, deadline: float) -> dict:
+    """exact_sum on a graph with cycles: Tarjan's components, each solved once every component
+    it leads to is (a component's nodes: x = (sum of x over moves) / moves, a linear system)."""
+    index: dict = {}
+    low: dict = {}
+    kids_of: dict = {}
+    on: set = set()
+    order: list = []
+    memo: dict = {}
+    clock = time.monotonic
+    counter = 0
+
+    def visit(node: Hashable) -> Optional[list]:
+        nonlocal counter
+        index[node] = low[node] = counter
+        counter += 1
+        order.append(node)
+        on.add(node)
+        w, ks = step(node)
+        if w:
+            kids_of[node] = None  # won: 1
+            return []
+        kids_of[node] = ks
+        return ks
+
+    stack = [(root, iter(visit(root) or ()))]
+    while stack:
+        node, it = stack[-1]
+        for c in it:
+            if c not in index:
+                if len(index) >= budget or (deadline and clock() > deadline):
+                    raise _TooBig
+                stack.append((c, iter(visit(c) or ())))
+                break
+            if c in on:
+                low[node] = min(low[node], index[c])
+        else:
+            stack.pop()
+            if stack:
+                parent = stack[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    x = order.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == node:
+                        break
+                _solve_component(comp, kids_of, memo)
+    return memo
+
+
+def _solve_component(comp: list, kids_of: dict, memo: dict) -> None:
+    inside = {x: i for i, x in enumerate(comp)}
+    n = len(comp)
+    if n == 1 and (kids_of[comp[0]] is None or comp[0] not in kids_of[comp[0]]):
+        ks = kids_of[comp[0]]
+        memo[comp[0]] = 1.0 if ks is None else (sum(memo[c] for c in ks) / len(ks) if ks else 0.0)
+        return
+    # (I - Q) x = b over the component: Q the moves inside it, b those leaving it. With no move
+    # leaving it the random player never leaves: every node 0 (the least solution).
+    a = [[0.0] * n for _ in range(n)]
+    b = [0.0] * n
+    leaves = False
+    for x, i in inside.items():
+        ks = kids_of[x]
+        a[i][i] += 1.0
+        for c in ks:
+            j = inside.get(c)
+            if j is None:
+                leaves = True
+                b[i] += memo[c] / len(ks)
+            else:
+                a[i][j] -= 1.0 / len(ks)
+    if not leaves or not any(b):
+        for x in comp:
+            memo[x] = 0.0
+        return
+    for x, v in zip(comp, _gauss(a, b)):
+        memo[x] = min(1.0, max(0.0, v))
+
+
+def _gauss(a: list, b: list) -> list:
+    """The solution of a x = b (a nonsingular: from every node of a component that some move
+    leaves, the random player leaves with a positive probability), by partial pivoting."""
+    n = len(b)
+    for col in range(n):
+        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
+        a[col], a[piv] = a[piv], a[col]
+        b[col], b[piv] = b[piv], b[col]
+        p = a[col][col]
+        for r in range(col + 1, n):
+            f = a[r][col] / p
+            if f:
+                row, top = a[r], a[col]
+                for k in range(col, n):
+                    row[k] -= f * top[k]
+                b[r] -= f * b[col]
+    x = [0.0] * n
+    for r in range(n - 1, -1, -1):
+        x[r] = (b[r] - sum(a[r][k] * x[k] for k in range(r + 1, n))) / a[r][r]
+    return x
+
+
+def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
+             max_moves: int = MAX_PLAYOUT_MOVES) -> int:
+    """How many of `count` uniformly random lines from root win (a line longer than max_moves
+    counts as not won)."""
+    wins = 0
+    for _ in range(count):
+        node = root
+        for _ in range(max_moves):
+            won, kids = step(node)
+            if won:
+                wins += 1
+                break
+            if not kids:
+                break
+            node = kids[rng.randrange(len(kids))]
+    return wins
+
+
+# -- rating ---------------------------------------------------------------------------------------
+
+def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_count: int = PLAYOUTS,
+                  exact_positions: Optional[int] = None, seed: int = 0) -> Rating:
+    """Solver.rate (docs/difficulty.md)."""
+    for name, v, lo, hi in (("playouts", playouts_count, 1, None),
+                            ("exact_positions", exact_positions, 1, None),
+                            ("seed", seed, 0, 2**64 - 1)):
+        if v is None and name == "exact_positions":
+            continue
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
+            raise SolitaireError(f"{name} must be an integer from {lo}"
+                                 + (" to 2**64 - 1" if hi else " up") + f", not {v!r}")
+    t0 = time.perf_counter()
+    g, var = solver.game, dict(solver.variant)
+    d = g.read(deal, var)
+    prefix = tuple(parse_moves(after)) if after is not None else ()
+    rules = g.rules(var)
+    start = replay(rules, d, prefix)
+    result = solver.solve(d, after=prefix)
+    positions = int(result.stats.get("states", 0))
+    lim = solver.limits
+    budget = exact_positions or min(lim.max_states or EXACT_POSITIONS,
+                                    max(1, lim.memory_bytes // _BYTES_PER_POSITION))
+    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
+    memo: Optional[dict] = None
+    key: Optional[Callable] = None
+    child_win: Optional[Callable] = None
+    count = 0
+    if rules.won(start):
+        p, method, interval = 1.0, "exact", (1.0, 1.0)
+    elif result.status is Status.BLOCKED:
+        # No line wins, random or not: the proof is the answer.
+        p, method, interval = 0.0, "exact", (0.0, 0.0)
+    elif g.order_independent and result.won:
+        # Every line of play ends where every other does (docs/proofs.md): the random player
+        # wins exactly the winnable deals.
+        p, method, interval = 1.0, "order-independent", (1.0, 1.0)
+    else:
+        fast = _core_walk(g, var, d, start, budget, lim, playouts_count, seed)
+        if fast is not None:
+            p, method, interval, kept, count = fast
+            positions += kept
+        else:
+            root, step, key = walker(g, var, d, start)
+            try:
+                memo = exact_sum(root, step, budget, deadline)
+                p, method = memo[root], "exact"
+                interval = (p, p)
+                positions += len(memo)
+            except _TooBig:
+                count = playouts_count
+                wins = playouts(root, step, count, random.Random(seed))
+                p, method = wins / count, "playouts"
+                interval = _interval(wins, count)
+                positions += count
+    if memo is not None and key is not None:
+        child_win = _memo_win(memo, key)
+    critical = _critical(solver, rules, d, prefix, start, result, child_win)
+    tier = tier_of(g, var, p) if result.won else None
+    out = Rating(g.name, var, prefix, result.status, p, method != "playouts", method, interval,
+                 count, critical, tier, positions, time.perf_counter() - t0, result)
+    out.__dict__["_deal"] = d  # for its pictures (pictures/notebook.py)
+    return out
+
+
+def _interval(wins: int, count: int) -> tuple[float, float]:
+    """The 95% Wilson interval of wins in count random lines, holding wins / count itself (its
+    bounds at 0 or all lines won are 0 and 1 exactly, not their rounding)."""
+    lo, hi = wilson_interval(wins, count)
+    p = wins / count
+    return (0.0 if wins == 0 else min(lo, p), 1.0 if wins == count else max(hi, p))
+
+
+def _memo_win(memo: dict, key: Callable) -> Callable[[Any], Optional[bool]]:
+    def win(pos: Any) -> Optional[bool]:
+        p = memo.get(key(pos))
+        return None if p is None else p > 0
+    return win
+
+
+def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any, count: int,
+               seed: int) -> Optional[tuple]:
+    """The random player's chance by the compiled core's random_win and playouts (contract.py)
+    where the core has them and the game lets it walk (Game.rating_core): (chance, method,
+    interval, positions, random lines); None where it has not, or where the graph has cycles
+    (the walk in Python solves those)."""
+    core = core_module(g.core) if g.core else None
+    if core is None or not hasattr(core, "random_win") or not g.rating_core(var):
+        return None
+    spec = g.core_spec(deal, var, "decide", False)
+    spec.pop("root", None)
+    removed, aux = g.core_position(start, var)
+    status, p, kept = core.random_win(spec, removed, aux, budget, lim.max_seconds,
+                                      lim.memory_bytes)
+    if status == 2:
+        return None
+    if status == 0:
+        return p, "exact", (p, p), kept, 0
+    wins = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
+    return wins / count, "playouts", _interval(wins, count), kept + count, count
+
+
+def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, result: Result,
+              child_win: Optional[Callable[[Any], Optional[bool]]]) -> tuple[Critical, ...]:
+    """The positions of the winning line where most legal moves lose: each move's verdict read
+    from the exact chance where there is one (winnable iff the random player's chance is above
+    0), else searched."""
+    if not result.won:
+        return ()
+    out = []
+    pos, line = start, prefix
+    for played in result.moves:
+        moves = rules.moves(pos)
+        if len(moves) > 2:
+            # The line's own move keeps the game winnable; the position is critical once more
+            # than half the moves lose, and cannot be once half of them are known to win.
+            winning, losing, unknown = [played], [], 0
+            for m in moves:
+                if m == played:
+                    continue
+                after = rules.apply(pos, m)
+                v = child_win(after) if child_win is not None else None
+                if v is None:
+                    r = solve_at(solver, deal, line + (m,), after)
+                    v = True if r.won else False if r.status is Status.BLOCKED else None
+                if v is True:
+                    winning.append(m)
+                elif v is False:
+                    losing.append(m)
+                else:
+                    unknown += 1
+                if 2 * (len(winning) + unknown) >= len(moves):
+                    break
+            if 2 * len(losing) > len(moves):
+                order = {m: i for i, m in enumerate(moves)}
+                out.append(Critical(line, tuple(sorted(winning, key=order.__getitem__)),
+                                    tuple(losing)))
+        pos = rules.apply(pos, played)
+        line = line + (played,)
+    return tuple(out)
+
+
+# -- tiers ----------------------------------------------------------------------------------------
+
+def table_label(game: Game, variant: dict) -> str:
+    """The name of a game and variant in the tier tables: the game's name, then the options that
+    differ from its defaults as name=value."""
+    default = game.variant()
+    extra = "".join(f" {k}={v}" for k, v in sorted(variant.items()) if default.get(k) != v)
+    return game.name + extra
+
+
+def boundaries(game: Game, variant: dict) -> Optional[tuple[float, float, float, float]]:
+    """The game's tier boundaries (docs/difficulty.md), or None where none were surveyed."""
+    from .tiers import BOUNDARIES
+    row = BOUNDARIES.get(table_label(game, variant))
+    return None if row is None else row[0]
+
+
+def tier_of(game: Game, variant: dict, random_win: float) -> Optional[str]:
+    """The tier of a won deal whose random player wins with probability random_win, from the
+    game's boundaries (rank_tier), or None where the game has no table."""
+    b = boundaries(game, variant)
+    if b is None or random_win is None or math.isnan(random_win):
+        return None
+    return rank_tier(b, random_win)
+
+
+def rank_tier(bounds: tuple, p: float) -> str:
+    """The tier of the chance p among the boundaries (the 20/40/60/80% quantiles of the surveyed
+    won deals): very hard below the first, hard below the second, ... very easy from the fourth
+    on. A chance that several boundaries equal (many deals share it: 1 for every won Elevens
+    deal, 0 for the deals no random line won) spans the ranks of those boundaries, and takes the
+    tier in the middle of them (rounded up): the tiers never call a whole game easy or hard."""
+    below = sum(1 for b in bounds if b < p)
+    upto = sum(1 for b in bounds if b <= p)
+    return TIERS[4 - (below + upto + 1) // 2]
+
+
+def check_tier(game: Game, variant: dict, tier: str) -> None:
+    """SolitaireError unless `tier` is one of TIERS that some won deal of the game can rate:
+    the game has a table, and some chance falls in that tier (where every won deal has the same
+    chance, as in Elevens, only one tier can)."""
+    if tier not in TIERS:
+        raise SolitaireError(f"tier is one of {', '.join(TIERS)}, not {tier!r}")
+    b = boundaries(game, variant)
+    if b is None:
+        raise SolitaireError(f"{table_label(game, variant)} has no tier table "
+                             "(docs/difficulty.md)")
+    # Every tier a chance can have is that of 0, 1, a boundary, or a point between two of these;
+    # where the order of play does not matter a won deal's chance is 1.
+    points = sorted({0.0, 1.0, *b})
+    points += [(x + y) / 2 for x, y in zip(points, points[1:])]
+    if game.order_independent:
+        points = [1.0]
+    if tier not in {rank_tier(b, p) for p in points}:
+        raise SolitaireError(f"no won deal of {table_label(game, variant)} is {tier}: its "
+                             "tier boundaries leave that tier empty (docs/difficulty.md)")
+
+
+class RatedDeal(NamedTuple):
+    """A deal that deals() found: its seed (or PySolFC game number), the deal, its rating."""
+
+    number: int
+    deal: Deal
+    rating: Rating
+
+
+def deals(game: Union[str, Game], tier: Optional[str] = None, count: int = 10, start: int = 0,
+          *, pysolfc: bool = False, playouts: int = PLAYOUTS, **options: Any
+          ) -> Iterator[RatedDeal]:
+    """Winnable deals of one tier (docs/difficulty.md), in the order of their seeds from `start`
+    (or PySolFC game numbers, pysolfc=True), `count` of them: each is rated (Solver.rate) and
+    kept when won and of the tier (any won deal when tier is None). options: the Solver's limits
+    and the game's variant. SolitaireError for a tier the game's table leaves empty."""
+    from .pysolfc import pysolfc_deal
+    from .solver import Solver
+
+    solver = Solver(game, **options)
+    if tier is not None:
+        check_tier(solver.game, solver.variant, tier)
+    for name, v in (("count", count), ("start", start)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < (1 if name == "count" else 0):
+            raise SolitaireError(f"{name} must be an integer of at least "
+                                 f"{1 if name == 'count' else 0}, not {v!r}")
+    found, n = 0, start
+    while found < count:
+        deal = pysolfc_deal(game, n) if pysolfc else Deal.from_seed(n)
+        r = solver.rate(deal, playouts=playouts)
+        if r.status is Status.WON and (tier is None or r.tier == tier):
+            found += 1
+            yield RatedDeal(n, deal, r)
+        n += 1

@@ -1,0 +1,448 @@
+"""Difficulty ratings (docs/difficulty.md) for every registered game: the verdict of every move is
+the answer for the position after it, the random player's exact chance is a brute force over
+every line, the estimate's interval holds the exact value, the critical positions' moves lose."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+from lines import keeps_winnable, random_moves
+
+import solitaire_solver as ss
+from solitaire_solver.engine.backend import core_module
+from solitaire_solver.games import GAMES, resolve
+from solitaire_solver.rating import (
+    _acyclic,
+    _components,
+    exact_sum,
+    playouts,
+    table_label,
+    tier_of,
+    walker,
+)
+
+#: Each game's defaults, every preset, and the variants with cycles.
+CASES = [(g.name, {}) for g in GAMES] + [
+    (name, {}) for g in GAMES for name in g.presets] + [
+    ("baroness", {"to_empty": True}), ("pyramid", {"passes": "unlimited"})]
+
+
+def ids(case):
+    name, var = case
+    return name + "".join(f"-{k}={v}" for k, v in var.items())
+
+
+def brute(rules, pos, budget):
+    """The random player's chance by every line, without memo (a Fraction), or None past
+    `budget` lines or where a line repeats a position (a cycle: no finite sum of lines)."""
+    count = [0]
+    path = set()
+
+    def go(p):
+        count[0] += 1
+        k = rules.key(p)
+        if count[0] > budget or k in path:
+            raise OverflowError
+        if rules.won(p):
+            return Fraction(1)
+        moves = rules.moves(p)
+        if not moves:
+            return Fraction(0)
+        path.add(k)
+        out = sum((go(rules.apply(p, m)) for m in moves), Fraction(0)) / len(moves)
+        path.discard(k)
+        return out
+
+    try:
+        return go(pos)
+    except OverflowError:
+        return None
+
+
+def late_positions(name, given, count, seed=3, plies=(10, 80)):
+    """(game, variant, deal, moves, position) late in random lines, where few lines are left."""
+    g, var = resolve(name, given)
+    rules = g.rules(var)
+    rng = random.Random(seed)
+    for s in range(count):
+        deal = ss.random_deal(s)
+        moves, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(*plies),
+                                  keeps_winnable(rules))
+        yield g, var, deal, moves, pos
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c[1] != {"to_empty": True}
+                                  and c[1] != {"passes": "unlimited"}], ids=ids)
+def test_exact_random_win_is_the_brute_force_over_every_line(case):
+    compared = 0
+    for g, var, deal, moves, pos in late_positions(*case, 40):
+        rules = g.rules(var)
+        want = brute(rules, pos, 3000)
+        if want is None:
+            continue
+        r = ss.rate(case[0], deal, after=moves, **case[1])
+        assert r.exact and r.interval == (r.random_win, r.random_win)
+        assert r.random_win == pytest.approx(float(want), rel=1e-9, abs=1e-15), (ids(case), moves)
+        assert (r.random_win > 0) == (r.status is ss.Status.WON)
+        # the reference rules' walk agrees with the core's (the pure backend's path)
+        root, step, _ = walker(g, var, deal, pos)
+        rroot, rstep, _ = _rules_walker(g, var, pos)
+        assert exact_sum(root, step, 10**6)[root] == pytest.approx(
+            exact_sum(rroot, rstep, 10**6)[rroot], rel=1e-9, abs=1e-15)
+        compared += 1
+    assert compared >= 2, compared
+
+
+def _rules_walker(g, var, pos):
+    saved = g.core
+    try:
+        g.core = None
+        return walker(g, var, None, pos)
+    finally:
+        g.core = saved
+
+
+def test_order_independent_games_rate_by_their_verdict_and_the_walk_agrees():
+    """In Elevens every line ends where every other does: the random player wins every winnable
+    deal (exactly 1) and no other; the walk over every position says the same."""
+    g, var = resolve("elevens", {})
+    rules = g.rules(var)
+    for seed in range(12):
+        deal = ss.random_deal(seed)
+        r = ss.rate("elevens", deal)
+        assert r.random_win == (1.0 if r.status is ss.Status.WON else 0.0)
+        root, step, _ = walker(g, var, deal, rules.start(deal))
+        assert exact_sum(root, step, 10**6)[root] == r.random_win
+        assert r.critical == ()
+
+
+@pytest.mark.parametrize("case", CASES, ids=ids)
+def test_every_move_verdict_is_the_answer_after_it(case):
+    checked = 0
+    for g, var, deal, moves, pos in late_positions(*case, 6, seed=8, plies=(0, 12)):
+        verdicts = ss.moves(case[0], deal, after=moves, max_states=20000, **case[1])
+        rules = g.rules(var)
+        assert [v.move for v in verdicts] == ([] if rules.won(pos) else rules.moves(pos))
+        for v in verdicts:
+            r = ss.solve(case[0], deal, after=moves + [v.move], max_states=20000, **case[1])
+            assert v.status is r.status and v.result.status is r.status
+            assert v.loses == (r.status is ss.Status.BLOCKED)
+            checked += 1
+    assert checked
+
+
+def test_the_estimate_interval_holds_the_exact_value():
+    """Forced to play random lines (an exact sum of one position), the 95% interval holds the
+    exact chance on these deals and seeds."""
+    held = 0
+    for name, seed in (("fourteen", 0), ("fourteen", 1), ("fourteen", 2), ("monte-carlo", 0)):
+        deal = ss.random_deal(seed)
+        line = ss.solve(name, deal).moves
+        moves = line[:len(line) // 3]
+        exact = ss.rate(name, deal, after=moves, exact_positions=10**6)
+        assert exact.exact
+        est = ss.rate(name, deal, after=moves, exact_positions=1, playouts=3000, seed=seed)
+        if est.status is not ss.Status.WON:
+            continue
+        assert not est.exact and est.method == "playouts" and est.playouts == 3000
+        lo, hi = est.interval
+        assert lo <= exact.random_win <= hi, (name, seed, exact.random_win, est.interval)
+        held += 1
+    assert held >= 2
+
+
+def test_cycles_are_solved_by_their_components():
+    """A graph with cycles: a <-> b, a -> win, b -> loss. x_a = (x_b + 1) / 2, x_b = x_a / 2:
+    x_a = 2/3, x_b = 1/3; and a cycle no move leaves is lost (0)."""
+    graph = {"a": (False, ["b", "W"]), "b": (False, ["a", "L"]), "W": (True, []),
+             "L": (False, []), "c": (False, ["d"]), "d": (False, ["c"]), "r": (False, ["a", "c"])}
+    step = graph.__getitem__
+    memo = exact_sum("r", step, 100)
+    assert memo["a"] == pytest.approx(2 / 3) and memo["b"] == pytest.approx(1 / 3)
+    assert memo["c"] == memo["d"] == 0.0 and memo["r"] == pytest.approx(1 / 3)
+    # on an acyclic graph both ways give the same
+    dag = {"r": (False, ["x", "y", "W"]), "x": (False, ["y", "L"]), "y": (False, ["W", "L", "L"]),
+           "W": (True, []), "L": (False, [])}
+    assert _acyclic("r", dag.__getitem__, 100, 0.0) == pytest.approx(
+        _components("r", dag.__getitem__, 100, 0.0))
+    assert _acyclic("r", dag.__getitem__, 100, 0.0)["r"] == pytest.approx((1 / 6 + 1 / 3 + 1) / 3)
+
+
+@pytest.mark.parametrize("name, given", [("baroness", {"to_empty": True}),
+                                         ("pyramid", {"passes": "unlimited"})])
+def test_games_with_cycles_agree_with_value_iteration(name, given):
+    """Baroness with to_empty (a card moved to an empty pile and back) and Pyramid with unlimited
+    passes have cycles: the components' solution is the fixed point value iteration reaches."""
+    compared = 0
+    for g, var, deal, moves, pos in late_positions(name, given, 30, seed=4, plies=(40, 120)):
+        root, step, _ = walker(g, var, deal, pos)
+        try:
+            memo = _components(root, step, 3000, 0.0)
+        except Exception:
+            continue
+        steps = {n: step(n) for n in memo}
+        x = {n: 0.0 for n in memo}
+        for _ in range(3000):
+            x = {n: 1.0 if w else (sum(x[c] for c in ks) / len(ks) if ks else 0.0)
+                 for n, (w, ks) in steps.items()}
+        assert all(abs(x[n] - memo[n]) < 1e-6 for n in memo), (name, moves)
+        compared += 1
+    assert compared >= 2
+
+
+@pytest.mark.parametrize("name", ["fourteen", "nestor", "pyramid"])
+def test_critical_positions_lose_with_most_moves(name):
+    found = 0
+    for seed in range(8):
+        deal = ss.random_deal(seed)
+        r = ss.rate(name, deal, exact_positions=20000)
+        for c in r.critical:
+            assert 2 * len(c.losing) > len(c.losing) + len(c.winning)
+            for m in c.losing:
+                assert ss.solve(name, deal, after=c.line + (m,)).status is ss.Status.BLOCKED
+            for m in c.winning:
+                assert ss.solve(name, deal, after=c.line + (m,)).won
+            found += 1
+    assert found
+
+
+@pytest.mark.core
+def test_step_wins_where_the_rules_win():
+    """The cores' step() (contract.py) says won exactly where the reference rules do."""
+    for g in GAMES:
+        core = core_module(g.core) if g.core else None
+        if core is None:
+            continue
+        var = g.variant()
+        rules = g.rules(var)
+        rng = random.Random(1)
+        for s in range(20):
+            deal = ss.random_deal(s)
+            line, pos = random_moves(rules, rules.start(deal), rng, 200, keeps_winnable(rules))
+            spec = g.core_spec(deal, var, "decide", False)
+            won, moves = core.step(spec, *g.core_position(pos, var))
+            assert won == rules.won(pos), (g.name, s)
+            assert moves == core.expand(spec, *g.core_position(pos, var))
+
+
+def test_tiers_and_table_labels():
+    g, var = resolve("pyramid", {"passes": 1})
+    assert table_label(g, var) == "pyramid passes=1"
+    assert table_label(*resolve("fourteen", {})) == "fourteen"
+    g, var = resolve("fourteen", {})
+    from solitaire_solver import tiers
+    saved = dict(tiers.BOUNDARIES)
+    try:
+        tiers.BOUNDARIES["fourteen"] = ((0.1, 0.2, 0.3, 0.4), 5, 10)
+        assert [tier_of(g, var, p) for p in (0.05, 0.1, 0.25, 0.35, 0.4, 1.0)] == [
+            "very hard", "hard", "medium", "easy", "very easy", "very easy"]
+    finally:
+        tiers.BOUNDARIES.clear()
+        tiers.BOUNDARIES.update(saved)
+
+
+def test_a_chance_many_deals_share_takes_the_middle_tier_of_its_ranks():
+    from solitaire_solver.rating import rank_tier
+    # every won deal alike (Elevens: chance 1): neither easy nor hard
+    assert rank_tier((1.0, 1.0, 1.0, 1.0), 1.0) == "medium"
+    # 40% of the deals with no random line won, then spread out
+    assert [rank_tier((0.0, 0.0, 1e-5, 1e-3), p) for p in (0.0, 1e-6, 1e-5, 0.5)] == [
+        "hard", "medium", "easy", "very easy"]
+    assert rank_tier((0.0, 0.0, 0.0, 0.0), 0.0) == "medium"
+    assert rank_tier((0.0, 0.0, 0.0, 0.0), 0.1) == "very easy"
+
+
+def test_a_blocked_deal_has_no_tier_and_no_chance():
+    r = ss.rate("nestor", ss.random_deal(1))
+    assert r.status is ss.Status.BLOCKED and r.random_win == 0.0 and r.tier is None
+    assert r.to_dict()["status"] == "blocked"
+
+
+@pytest.mark.parametrize("bad", [{"playouts": 0}, {"playouts": 2.5}, {"playouts": True},
+                                 {"exact_positions": 0}, {"seed": -1}, {"seed": 2**64},
+                                 {"seed": "1"}])
+def test_bad_rating_options_are_refused(bad):
+    with pytest.raises(ss.SolitaireError, match=next(iter(bad))):
+        ss.rate("fourteen", ss.random_deal(0), **bad)
+
+
+def test_playouts_count_wins():
+    graph = {"r": (False, ["W", "L"]), "W": (True, []), "L": (False, [])}
+    wins = playouts("r", graph.__getitem__, 1000, random.Random(0))
+    assert 400 < wins < 600
+
+
+def test_cli_hint_all_and_rate(capsys):
+    from solitaire_solver.cli import main
+    deal = ss.random_deal(1)
+    line = ss.solve("fourteen", deal).moves[:5]
+    after = " ".join(map(str, line))
+    assert main(["hint", "--all", "fourteen", "--seed", "1", "--after", after]) == 0
+    out = capsys.readouterr().out.splitlines()
+    verdicts = ss.moves("fourteen", deal, after=line)
+    assert out == [str(v).replace("♦", "D") for v in verdicts]
+    assert main(["hint", "--all", "nestor", "--seed", "2", "--json"]) == 1  # every move loses
+    import json
+    data = json.loads(capsys.readouterr().out)
+    assert {m["status"] for m in data["moves"]} == {"blocked"}
+    assert main(["rate", "fourteen", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["exact"] and data["random_win"] == ss.rate("fourteen", deal).random_win
+    assert main(["rate", "fourteen", "--seed", "1", "--playouts", "0"]) == 3
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("name", ["fourteen", "nestor", "monte-carlo", "baroness", "elevens"])
+def test_the_cores_random_win_is_the_walk_in_python(name):
+    """The engine's memoised sum (random_win in every core, contract.py) gives the chance the
+    walk in Python gives over the core's step(); past its budget it says so (status 1)."""
+    g, var = resolve(name, {})
+    core = core_module(g.core)
+    rules = g.rules(var)
+    compared = 0
+    for seed in range(12):
+        deal = ss.random_deal(seed)
+        spec = g.core_spec(deal, var, "decide", False)
+        spec.pop("root", None)
+        line, pos = random_moves(rules, rules.start(deal), random.Random(seed), 8,
+                                 keeps_winnable(rules))
+        root, step, _ = walker(g, var, deal, pos)
+        try:
+            want = exact_sum(root, step, 60000)
+        except Exception:
+            continue
+        status, p, kept = core.random_win(spec, *root, 10**6, 0.0, 1 << 28)
+        assert status == 0 and kept == len(want) and p == pytest.approx(want[root], rel=1e-12)
+        if kept > 10:
+            assert core.random_win(spec, *root, kept - 1, 0.0, 1 << 28)[0] == 1
+        compared += 1
+    assert compared >= 4
+
+
+@pytest.fixture
+def fourteen_table(monkeypatch):
+    """A tier table for Fourteen (the boundaries of docs/difficulty.md, whatever they are now,
+    replaced by fixed ones so that the test does not move with the survey)."""
+    from solitaire_solver import tiers
+    monkeypatch.setitem(tiers.BOUNDARIES, "fourteen", ((0.01, 0.05, 0.1, 0.2), 100, 120))
+    monkeypatch.setitem(tiers.BOUNDARIES, "elevens", ((1.0, 1.0, 1.0, 1.0), 100, 900))
+
+
+def test_deals_of_a_tier(fourteen_table):
+    found = list(ss.deals("fourteen", tier="hard", count=3, start=5))
+    assert len(found) == 3 and [d.number for d in found] == sorted(d.number for d in found)
+    assert found[0].number >= 5
+    for d in found:
+        r = ss.rate("fourteen", ss.random_deal(d.number))
+        assert r.won and r.tier == "hard" and 0.01 <= r.random_win < 0.05
+        assert d.deal == ss.random_deal(d.number)
+    # every won deal between them is of another tier
+    skipped = set(range(found[0].number, found[-1].number)) - {d.number for d in found}
+    for n in skipped:
+        r = ss.rate("fourteen", ss.random_deal(n))
+        assert not r.won or r.tier != "hard"
+    for tier in ("very easy", "easy", "hard", "very hard"):
+        with pytest.raises(ss.SolitaireError, match=f"elevens is {tier}"):
+            next(ss.deals("elevens", tier=tier))
+    assert next(ss.deals("elevens", tier="medium")).rating.won
+    with pytest.raises(ss.SolitaireError, match="no tier table"):
+        next(ss.deals("pyramid", tier="hard", passes=7))
+
+
+def test_survey_by_tier_resumes_and_prints_the_tier(fourteen_table, tmp_path, capsys):
+    import json
+
+    from solitaire_solver.cli import main
+    out = tmp_path / "hard.jsonl"
+    won: list = []
+    r = ss.survey("fourteen", range(0, 30), won_only=won, workers=1, out=str(out), tier="hard")
+    want = [d.number for d in ss.deals("fourteen", tier="hard", count=len(won), start=0)]
+    assert won == want and r.won + r.blocked == 30
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["rated"] is True
+    recs = [json.loads(x) for x in lines[1:]]
+    assert all(("tier" in x) == (x["status"] == "won") for x in recs)
+    # resumed: nothing decided again, the same deals listed
+    again: list = []
+    r2 = ss.survey("fourteen", range(0, 30), won_only=again, workers=1, out=str(out), tier="hard")
+    assert r2.resumed == 30 and again == won
+    # a plain survey cannot resume a rated file, nor a rated survey a plain one
+    with pytest.raises(ss.SolitaireError, match="rated"):
+        ss.survey("fourteen", range(0, 30), workers=1, out=str(out))
+    assert main(["survey", "fourteen", "--count", "30", "--won-only", "--tier", "hard",
+                 "--workers", "1", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert printed.out.split() == [str(n) for n in won]
+    assert main(["survey", "elevens", "--count", "30", "--tier", "very-easy", "--workers",
+                 "1"]) == 3
+
+
+def test_notebook_pictures():
+    """Result, Position and Rating draw themselves in Jupyter: the pictures render_svg and
+    render_html make of the deal each keeps; without one (a Result read back from JSON) the
+    notebook shows the text."""
+    from html import unescape
+
+    from solitaire_solver.result import Result
+    deal = ss.random_deal(1)
+    r = ss.solve("fourteen", deal)
+    assert r._repr_svg_() == ss.render_svg("fourteen", deal, mark=r.moves[0])
+    html = r._repr_html_()
+    assert html.startswith("<iframe srcdoc=") and ss.render_html("fourteen", deal, r) in unescape(html)
+    quick = ss.solve("pyramid", str(ss.random_deal(0)))  # the plain text call keeps it too
+    assert quick._repr_svg_() == ss.render_svg("pyramid", ss.random_deal(0), mark=quick.moves[0])
+    assert Result.from_dict(r.to_dict())._repr_svg_() is None
+    line = r.moves[:4]
+    p = ss.position("fourteen", deal, after=line)
+    assert p._repr_svg_() == ss.render_svg("fourteen", deal, after=line)
+    assert p == ss.position("fourteen", deal, after=list(line))
+    rating = ss.rate("fourteen", deal)
+    page = rating._repr_html_()
+    assert rating.critical and page.count("<svg") == 1 + len(rating.critical)
+    assert f"{rating.random_win:.6g}" in page
+
+
+@pytest.mark.parametrize("name", [g.name for g in GAMES])
+def test_any_budget_gives_the_exact_chance_or_an_honest_estimate(name):
+    """Random positions, budgets, memory and playouts (hypothesis): a rating is exact and equal to
+    the one of an ample budget, or an estimate whose interval is a proper one; never a crash."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    g, var = resolve(name, {})
+    rules = g.rules(var)
+
+    @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(seed=st.integers(0, 10**6), plies=st.integers(0, 60), budget=st.integers(1, 3000),
+           mib=st.sampled_from((1e-6, 0.01, 1.0)), count=st.integers(1, 300),
+           rseed=st.integers(0, 2**64 - 1))
+    def check(seed, plies, budget, mib, count, rseed):
+        deal = ss.random_deal(seed)
+        line, _ = random_moves(rules, rules.start(deal), random.Random(seed), plies,
+                               keeps_winnable(rules))
+        r = ss.rate(name, deal, after=line, exact_positions=budget, memory_mb=mib,
+                    playouts=count, seed=rseed, max_states=5000)
+        lo, hi = r.interval
+        assert 0.0 <= lo <= r.random_win <= hi <= 1.0
+        if r.exact and r.method == "exact" and r.status is not ss.Status.UNKNOWN:
+            ample = ss.rate(name, deal, after=line, exact_positions=10**6, max_states=5000)
+            if ample.exact:
+                assert r.random_win == pytest.approx(ample.random_win, rel=1e-9, abs=1e-15)
+        else:
+            assert r.method != "exact" or r.status is ss.Status.UNKNOWN
+            if not r.exact:
+                assert r.playouts == count
+
+    check()
+
+
+def test_deals_by_tier_from_pysolfc_numbers(monkeypatch):
+    from solitaire_solver import tiers
+    monkeypatch.setitem(tiers.BOUNDARIES, "nestor", ((0.03, 0.09, 0.2, 0.5), 1, 1))
+    won: list = []
+    ss.survey("nestor", pysolfc=range(1, 120), won_only=won, workers=1, tier="hard")
+    found = list(ss.deals("nestor", tier="hard", count=len(won), start=1, pysolfc=True))
+    assert won and [d.number for d in found] == won
+    assert all(d.deal == ss.pysolfc_deal("nestor", d.number) for d in found)
