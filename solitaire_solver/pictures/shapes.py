@@ -167,6 +167,30 @@ def rows_and_reserve(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> Non
     d.squared(xs, yr, pos.stock, "stock")
 
 
+def foundations_and_piles(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Calculation (docs/calculation.md): the four foundations squared in a line (the top card
+    face up, each labelled with its step and the value it takes next), the stock to their right
+    (its next card face up: the whole order is known), and the four piles fanned below."""
+    from ..games.calculation.rules import SEQUENCES
+
+    x0, y0 = MARGIN, MARGIN + LABEL
+    for f, cards in enumerate(pos.foundations):
+        x = x0 + f * STEP
+        h = len(cards)
+        wants = "done" if h == 13 else "next " + "A23456789TJQK"[SEQUENCES[f][h] - 1]
+        d.label(x, y0 - 4, f"F{f + 1} +{f + 1}")
+        d.squared(x, y0, cards[::-1], f"F{f + 1}", cards, marked)
+        d.label(x, y0 + H + DEPTH * 12 + LABEL, wants)
+    xs = x0 + 4 * STEP + GAP
+    d.label(xs, y0 - 4, f"Stock {len(pos.stock)}")
+    d.squared(xs, y0, pos.stock, "stock", pos.stock[:1], marked)
+    yp = y0 + H + DEPTH * 12 + 3 * LABEL
+    for p, pile in enumerate(pos.piles):
+        x = x0 + p * STEP
+        d.label(x + W / 2, yp - 4, f"P{p + 1}", anchor="middle")
+        d.fanned(x, yp, pile, f"P{p + 1}", marked)
+
+
 #: The shapes a Game may name in `picture`.
 SHAPES: dict[str, Shape] = {
     "pyramid": pyramid,
@@ -176,6 +200,7 @@ SHAPES: dict[str, Shape] = {
     "piles-and-apart": piles_and_apart,
     "grid-and-stock": grid_and_stock,
     "rows-and-reserve": rows_and_reserve,
+    "foundations-and-piles": foundations_and_piles,
 }
 
 
