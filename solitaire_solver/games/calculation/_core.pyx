@@ -25,9 +25,10 @@ Move modes:
      takes v now): only that card's moves onto the foundations that take it are generated.
   2. Empty piles: the stock's card goes onto the first empty pile only (empty piles are
      interchangeable: nothing in the rules tells piles apart).
-  3. dead(): a pile holds a card x above a card y where every foundation still waiting for x's
-     value waits for y's value first, and every card of y's value not on a foundation lies in
-     that pile below x: no foundation can take x before a y-value card, none can be reached.
+  3. dead(): a pile holds a card x such that every foundation still waiting for x's value
+     first waits for some value w (one per foundation) all of whose cards off the foundations lie
+     in that pile below x: no foundation can take x before a w card, which only x's leaving can
+     uncover. The position cannot be won.
 """
 
 from libc.stdint cimport uint64_t
@@ -83,6 +84,7 @@ cdef struct CalcCtx:
     int val[NSTOCK]           # its value
     int place[64]             # stock place of a card index, -1 for a start card
     int mode
+    int loose                 # the order of the piles tried: see calc_moves
 
 
 cdef struct Look:
@@ -180,8 +182,9 @@ cdef int calc_moves(void *ctx, const State *st, uint64_t *out) noexcept nogil:
             n += 1
         return n
     # The pruned search tries the piles in an order that finds wins sooner (any order is
-    # exact): first onto a card that leaves after this one (the tightest such first), then an
-    # empty pile, then onto a card that must leave first (the least urgent first).
+    # exact): first onto a card that leaves after this one (the tightest such first, or with
+    # spec["loose"] the loosest), then an empty pile, then onto a card that must leave first
+    # (the least urgent first).
     wc = wait(&o, c.val[o.s])
     for p in range(4):
         if o.top[p] < 0:
@@ -191,7 +194,7 @@ cdef int calc_moves(void *ctx, const State *st, uint64_t *out) noexcept nogil:
             rank[m] = 1000
         else:
             t = wait(&o, c.val[o.top[p]])
-            rank[m] = t - wc if t >= wc else 2000 - t
+            rank[m] = (100 - (t - wc) if c.loose else t - wc) if t >= wc else 2000 - t
         order[m] = p
         m += 1
         q = m - 1
@@ -245,12 +248,13 @@ cdef int calc_won(void *ctx, const State *st) noexcept nogil:
 
 
 cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
-    """Rule 3: a card x above a card y in one pile, where x can never leave first."""
+    """Rule 3: a pile's card x that can never leave: every foundation still waiting for x's
+    value first waits for a value all of whose cards off the foundations lie below x."""
     cdef CalcCtx *c = <CalcCtx *>ctx
     cdef Look o
     cdef int off[14]           # cards of each value not on a foundation
-    cdef int below[14]
-    cdef int p, k, v, w, f, ok
+    cdef int below[14]         # of them, in this pile below the card looked at
+    cdef int p, k, v, w, f, j, stuck
     look(c, st, &o)
     for v in range(1, 14):
         off[v] = 0
@@ -266,21 +270,25 @@ cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
             if o.d[k] != p + 1:
                 continue
             v = c.val[k]
-            for w in range(1, 14):
-                if below[w] == 0 or below[w] != off[w] or w == v:
-                    continue
-                ok = 1   # every foundation still waiting for v waits for w first
-                for f in range(4):
-                    if o.h[f] <= POS[f][v] and not (o.h[f] <= POS[f][w] and POS[f][w] < POS[f][v]):
-                        ok = 0
+            stuck = 1
+            for f in range(4):
+                if o.h[f] > POS[f][v]:
+                    continue   # past v: it takes no v
+                stuck = 0
+                for j in range(o.h[f], POS[f][v]):
+                    w = SEQ[f][j]
+                    if below[w] and below[w] == off[w]:
+                        stuck = 1
                         break
-                if ok:
-                    return 1
+                if not stuck:
+                    break
+            if stuck:
+                return 1
             below[v] += 1
     return 0
 
 
-cdef void setup(CalcCtx *c, object stock, int mode) except *:
+cdef void setup(CalcCtx *c, object stock, int mode, int loose=0) except *:
     cdef int k
     if len(stock) != NSTOCK:
         raise ValueError("a Calculation stock has 48 cards")
@@ -291,10 +299,11 @@ cdef void setup(CalcCtx *c, object stock, int mode) except *:
         c.val[k] = c.stock[k] % 13 + 1
         c.place[c.stock[k]] = k
     c.mode = mode
+    c.loose = loose
 
 
-cdef void make_game(Game *g, CalcCtx *c, object stock, int mode) except *:
-    setup(c, stock, mode)
+cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0) except *:
+    setup(c, stock, mode, loose)
     game_clear(g)
     g.ctx = c
     g.moves = calc_moves
@@ -310,7 +319,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "stock" (the 48
     stock cards, next first; the start cards are the game's, outside the core), optionally "mode"
     (MODE_PRUNED by default; a certificate always searches MODE_ALL, closed under every legal
-    move) and "root"."""
+    move), "loose" (1: the other order of piles, calc_moves) and "root"."""
     cdef CalcCtx c
     cdef Game g
     cdef State root
@@ -321,7 +330,7 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
-    make_game(&g, &c, spec["stock"], mode)
+    make_game(&g, &c, spec["stock"], mode, 1 if spec.get("loose") else 0)
     root = root_of(spec)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))

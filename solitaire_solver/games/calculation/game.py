@@ -4,10 +4,13 @@ exhaustive search; a block is proved by that search, with a certificate on reque
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from ...cards import value
 from ...deal import Deal, as_deal, deal_text
+from ...engine.backend import core_module
+from ...engine.contract import Limits
+from ...moves import from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
@@ -74,6 +77,29 @@ class Calculation(Game):
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         return {"stock": list(self._stock(deal, variant))}
+
+    #: The first try's budget of positions (Game.first_try).
+    FIRST_TRY_STATES = 100_000
+
+    def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  certificate: bool) -> Optional[CoreAnswer]:
+        """The same exact search with the other order of piles (spec "loose"), cut at
+        FIRST_TRY_STATES positions: the order a depth-first search tries first decides how soon
+        it wins, and some deals the main order finds late this one finds at once (and the other
+        way round). Its status when cut is "given-up", so the main search goes on with the
+        limits left. None without the core or with a certificate."""
+        core = core_module(self.core) if self.core else None
+        if core is None or certificate or objective != "decide":
+            return None
+        budget = min(self.FIRST_TRY_STATES, limits.max_states or self.FIRST_TRY_STATES)
+        spec = dict(self.core_spec(deal, variant, objective, False), loose=1)
+        run = core.solve(spec, objective, limits._replace(max_states=budget), False)
+        stats = dict(run.stats, first_try=f"the loose order of piles: {run.status}")
+        if run.status == "won":
+            stats["backend"] = "core"
+            return CoreAnswer("won", from_codes(run.path), stats)
+        return CoreAnswer("given-up" if run.status == "limit-states" and budget < (
+            limits.max_states or budget + 1) else run.status, [], stats)
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
