@@ -85,6 +85,7 @@ cdef struct CalcCtx:
     int place[64]             # stock place of a card index, -1 for a start card
     int mode
     int loose                 # the order of the piles tried: see calc_moves
+    uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
 
 
 cdef struct Look:
@@ -153,6 +154,13 @@ cdef inline int wait(Look *o, int v) noexcept nogil:
     return w
 
 
+cdef inline uint64_t mix(uint64_t a, uint64_t b) noexcept nogil:
+    cdef uint64_t x = a * <uint64_t>0x9E3779B97F4A7C15 ^ b * <uint64_t>0xC2B2AE3D27D4EB4F
+    x ^= x >> 31
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    return x ^ (x >> 29)
+
+
 cdef int calc_moves(void *ctx, const State *st, uint64_t *out) noexcept nogil:
     cdef CalcCtx *c = <CalcCtx *>ctx
     cdef Look o
@@ -191,10 +199,12 @@ cdef int calc_moves(void *ctx, const State *st, uint64_t *out) noexcept nogil:
             if seen_empty:
                 continue  # rule 2
             seen_empty = True
-            rank[m] = 1000
+            rank[m] = -1 if c.loose & 2 else 1000
         else:
             t = wait(&o, c.val[o.top[p]])
-            rank[m] = (100 - (t - wc) if c.loose else t - wc) if t >= wc else 2000 - t
+            rank[m] = (100 - (t - wc) if c.loose & 1 else t - wc) if t >= wc else 2000 - t
+        if c.shake:
+            rank[m] += <int>(mix(st.removed ^ (c.shake * <uint64_t>(p + 1)), st.aux) % 5) * 3
         order[m] = p
         m += 1
         q = m - 1
@@ -288,7 +298,7 @@ cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
     return 0
 
 
-cdef void setup(CalcCtx *c, object stock, int mode, int loose=0) except *:
+cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=0) except *:
     cdef int k
     if len(stock) != NSTOCK:
         raise ValueError("a Calculation stock has 48 cards")
@@ -300,10 +310,12 @@ cdef void setup(CalcCtx *c, object stock, int mode, int loose=0) except *:
         c.place[c.stock[k]] = k
     c.mode = mode
     c.loose = loose
+    c.shake = shake
 
 
-cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0) except *:
-    setup(c, stock, mode, loose)
+cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
+                    uint64_t shake=0) except *:
+    setup(c, stock, mode, loose, shake)
     game_clear(g)
     g.ctx = c
     g.moves = calc_moves
@@ -330,7 +342,7 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
-    make_game(&g, &c, spec["stock"], mode, 1 if spec.get("loose") else 0)
+    make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0))
     root = root_of(spec)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))

@@ -78,28 +78,43 @@ class Calculation(Game):
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         return {"stock": list(self._stock(deal, variant))}
 
-    #: The first try's budget of positions (Game.first_try).
-    FIRST_TRY_STATES = 100_000
+    #: The first try's restarts and each one's budget of positions (Game.first_try).
+    RESTARTS = 32
+    RESTART_STATES = 40_000
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
-        """The same exact search with the other order of piles (spec "loose"), cut at
-        FIRST_TRY_STATES positions: the order a depth-first search tries first decides how soon
-        it wins, and some deals the main order finds late this one finds at once (and the other
-        way round). Its status when cut is "given-up", so the main search goes on with the
-        limits left. None without the core or with a certificate."""
+        """Restarts of the same exact search, each cut at RESTART_STATES positions, in other
+        orders of the piles (spec "loose" and "shake", docs/calculation.md "The search"): how
+        soon a depth-first search wins hangs on the order it tries first, and one lost in a
+        hopeless corner is better restarted than left there. A win is a win; when every restart
+        is cut, the status is "given-up" and the main search goes on with the limits left
+        (Game.answer). None without the core or with a certificate."""
         core = core_module(self.core) if self.core else None
         if core is None or certificate or objective != "decide":
             return None
-        budget = min(self.FIRST_TRY_STATES, limits.max_states or self.FIRST_TRY_STATES)
-        spec = dict(self.core_spec(deal, variant, objective, False), loose=1)
-        run = core.solve(spec, objective, limits._replace(max_states=budget), False)
-        stats = dict(run.stats, first_try=f"the loose order of piles: {run.status}")
-        if run.status == "won":
-            stats["backend"] = "core"
-            return CoreAnswer("won", from_codes(run.path), stats)
-        return CoreAnswer("given-up" if run.status == "limit-states" and budget < (
-            limits.max_states or budget + 1) else run.status, [], stats)
+        base = self.core_spec(deal, variant, objective, False)
+        states, seconds = 0, 0.0
+        status = "given-up"
+        for t in range(self.RESTARTS):
+            left = limits.less({"states": states, "seconds": seconds})
+            budget = min(self.RESTART_STATES, left.max_states or self.RESTART_STATES)
+            run = core.solve(dict(base, loose=t % 4, shake=0 if t < 4 else t), objective,
+                             left._replace(max_states=budget), False)
+            states += run.stats.get("states", 0)
+            seconds += run.stats.get("seconds", 0.0)
+            stats = dict(run.stats, states=states, seconds=seconds,
+                         first_try=f"restart {t + 1} of {self.RESTARTS}: {run.status}")
+            if run.status == "won":
+                stats["backend"] = "core"
+                return CoreAnswer("won", from_codes(run.path), stats)
+            if run.status == "exhausted":
+                status = "exhausted"
+                break  # the search ended without a win: the main search will show it too
+            if run.status != "limit-states" or budget < self.RESTART_STATES:
+                status = run.status  # the call's own limit
+                break
+        return CoreAnswer(status, [], stats)
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
