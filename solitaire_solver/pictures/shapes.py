@@ -191,6 +191,31 @@ def foundations_and_piles(d: Drawing, rules: Any, pos: Any, marked: frozenset) -
         d.fanned(x, yp, pile, f"P{p + 1}", marked)
 
 
+def clock_face(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Clock (docs/clock.md): the twelve hour piles round a clock face (the Ace at one o'clock,
+    the Queen at twelve) and the Kings' pile in the centre; each pile's face-down cards squared,
+    the face-up cards put under it fanned below them; the pile turned next is labelled so."""
+    import math
+
+    from ..games.clock.rules import CENTRE, LABELS
+
+    radius = 2.6 * STEP
+    cx = MARGIN + radius
+    cy = MARGIN + LABEL + radius * 0.95
+    for p in range(len(pos.down)):
+        if p == CENTRE:
+            x, y = cx, cy
+        else:
+            angle = math.radians(30 * (p + 1))
+            x, y = cx + radius * math.sin(angle), cy - radius * 0.95 * math.cos(angle)
+        x, y = x - W / 2, y - H / 2
+        here = " (next)" if p == pos.at and pos.down[p] else ""
+        d.label(x, y - 4, f"{LABELS[p]}{here}")
+        d.squared(x, y, pos.down[p][::-1], f"pile {LABELS[p]}")
+        if pos.up[p]:
+            d.fanned(x + DEPTH * 3, y + H / 2, pos.up[p], f"pile {LABELS[p]}", marked, FAN / 2)
+
+
 #: The shapes a Game may name in `picture`.
 SHAPES: dict[str, Shape] = {
     "pyramid": pyramid,
@@ -201,6 +226,7 @@ SHAPES: dict[str, Shape] = {
     "grid-and-stock": grid_and_stock,
     "rows-and-reserve": rows_and_reserve,
     "foundations-and-piles": foundations_and_piles,
+    "clock-face": clock_face,
 }
 
 
