@@ -398,6 +398,21 @@ def test_a_won_position_is_never_called_blocked():
 
 
 @pytest.mark.core
+def test_position_and_hint_late_in_a_deal():
+    rng = random.Random(12)
+    for _ in range(10):
+        deal, line, pos = late_position(rng, 4)
+        p = ss.position("calculation", deal, after=line)
+        assert [str(m) for m in p.legal] == [str(m) for m in RULES.moves(pos)]
+        h = ss.hint("calculation", deal, after=line)
+        won = reference_search(RULES, pos).status == "won"
+        assert (h.move is not None) == won
+        if won:
+            assert h.move in RULES.moves(pos)
+            assert reference_search(RULES, RULES.apply(pos, h.move)).status == "won"
+
+
+@pytest.mark.core
 def test_limits_give_unknown_never_blocked():
     r = ss.solve("calculation", ss.Deal.from_seed(2), max_states=50)
     assert r.status is ss.Status.UNKNOWN
