@@ -258,7 +258,13 @@ def _certified_json(name: str):
     raise AssertionError(f"no certified block for {name}")
 
 
-@pytest.mark.parametrize("name", EVERY_NAME)
+#: Games whose every block is proved structurally before any search (Clock: its forced line, a
+#: structural proof), so no answer of theirs holds a certificate; test_every_answer_survives_...
+#: below reads their proofs back.
+NO_CERTIFICATE = ("clock",)
+
+
+@pytest.mark.parametrize("name", [n for n in EVERY_NAME if n not in NO_CERTIFICATE])
 def test_every_certificate_survives_json_and_checks(name):
     import json
 
@@ -294,7 +300,9 @@ def test_every_certificate_survives_json_and_checks(name):
 def test_every_answer_survives_json_and_checks(name):
     # Won lines, forced lines and structural proofs read back from JSON check as they were.
     checked = set()
-    for seed in range(6):
+    for seed in range(40):
+        if checked and seed >= 6:
+            break  # a game whose first deals all reach the limit (calculation-pysolfc) goes on
         deal = Deal.from_seed(seed)
         r = ss.solve(name, deal, max_states=20000)
         if r.status is ss.Status.UNKNOWN:
