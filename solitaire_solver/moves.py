@@ -28,6 +28,11 @@ PILE_SHIFT = 58
 MAX_PILE = 16
 _PILE_FIELD = 31 << PILE_SHIFT
 _PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")
+#: Named places (Calculation): a card onto foundation n (`7H>F2`) or tableau pile n (`7H>P3`),
+#: n = 1..MAX_PLACE. Their codes use the same 5-bit field above the numbered piles: F n is
+#: MAX_PILE + n, P n is MAX_PILE + MAX_PLACE + n, so no two moves share a code.
+PLACES = ("F", "P")
+MAX_PLACE = 4
 
 
 def word_code(word: str) -> int:
@@ -45,6 +50,9 @@ class Move:
     word: Optional[str] = None
     reserve: bool = False
     pile: int = 0
+    #: "" for a numbered pile (`QH>3`), else the letter of a named place: `F` a foundation
+    #: (`7H>F2`), `P` a tableau pile (`7H>P3`), numbered by `pile` (1..MAX_PLACE).
+    place: str = ""
 
     @classmethod
     def from_text(cls, text: str) -> Move:
@@ -63,9 +71,11 @@ class Move:
         to_pile = _PILE_TEXT.match(t)
         if to_pile:
             where = to_pile.group(2)
+            if where[:1].upper() in PLACES:
+                return cls._to_place(text, to_pile.group(1), where[:1].upper(), where[1:])
             if not (where.isascii() and where.isdigit()):  # "²" is a digit to isdigit()
-                raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, or the "
-                                "number of a pile)")
+                raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, the "
+                                "number of a pile, or F or P and a number)")
             pile = int(where)
             if not 1 <= pile <= MAX_PILE:
                 raise MoveError(f"not a move: {text!r} (piles are numbered from 1, at most "
@@ -84,6 +94,27 @@ class Move:
         if len(set(cards)) != len(cards):
             raise MoveError(f"not a move: {text!r} names a card twice")
         return cls(cards=tuple(sorted(cards)))
+
+    @classmethod
+    def _to_place(cls, text: str, card: str, place: str, number: str) -> Move:
+        if not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= MAX_PLACE:
+            raise MoveError(f"not a move: {text!r} ({place} is followed by a number 1..{MAX_PLACE})")
+        try:
+            return cls.to_place(card_index(card), place, int(number))
+        except CardError as e:
+            raise MoveError(f"not a move: {text!r} ({e})") from None
+
+    @classmethod
+    def to_place(cls, card: int, place: str, number: int) -> Move:
+        """The move putting `card` onto foundation (`place` "F") or tableau pile ("P") `number`
+        (1-based): `7H>F2`, `7H>P3`."""
+        _check_card(card)
+        if place not in PLACES:
+            raise MoveError(f"a place is one of {', '.join(PLACES)}, not {place!r}")
+        if (isinstance(number, bool) or not isinstance(number, int)
+                or not 1 <= number <= MAX_PLACE):
+            raise MoveError(f"{place} is numbered 1..{MAX_PLACE}, not {number!r}")
+        return cls(cards=(card,), pile=number, place=place)
 
     @classmethod
     def remove(cls, cards: Iterable[int]) -> Move:
@@ -129,7 +160,10 @@ class Move:
     def code(self) -> int:
         if self.word is not None:
             return word_code(self.word)
-        return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0) | self.pile << PILE_SHIFT
+        field = self.pile
+        if self.place:
+            field += MAX_PILE + MAX_PLACE * PLACES.index(self.place)
+        return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0) | field << PILE_SHIFT
 
     @property
     def mask(self) -> int:
@@ -142,7 +176,7 @@ class Move:
         if self.reserve:
             return CARD_NAMES[self.cards[0]] + ">R"
         if self.pile:
-            return f"{CARD_NAMES[self.cards[0]]}>{self.pile}"
+            return f"{CARD_NAMES[self.cards[0]]}>{self.place}{self.pile}"
         return "+".join(CARD_NAMES[c] for c in self.cards)
 
     def __repr__(self) -> str:
@@ -163,8 +197,8 @@ def _from_code(code: int) -> Move:
     # a pile number and the reserve flag) would pass for another move: the move's own code and
     # shape must agree.
     one_card = move.reserve or move.pile
-    if (move.code != code or move.pile > MAX_PILE or (move.word is None and not move.cards)
-            or (one_card and len(move.cards) != 1)):
+    if (move.code != code or move.pile > (MAX_PLACE if move.place else MAX_PILE)
+            or (move.word is None and not move.cards) or (one_card and len(move.cards) != 1)):
         raise MoveError(f"not a move code: {code} ({code:#x}): no move has it")
     return move
 
@@ -173,7 +207,12 @@ def _decode(code: int) -> Move:
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
     if code & _PILE_FIELD:
-        return Move(cards=tuple(indexes(code & _CARD_BITS)), pile=(code & _PILE_FIELD) >> PILE_SHIFT)
+        field = (code & _PILE_FIELD) >> PILE_SHIFT
+        cards = tuple(indexes(code & _CARD_BITS))
+        if MAX_PILE < field <= MAX_PILE + MAX_PLACE * len(PLACES):
+            k, n = divmod(field - MAX_PILE - 1, MAX_PLACE)
+            return Move(cards=cards, pile=n + 1, place=PLACES[k])
+        return Move(cards=cards, pile=field)
     flags = (code >> _WORD_SHIFT) & ((1 << len(WORDS)) - 1)
     if flags:
         return Move(word=WORDS[flags.bit_length() - 1])

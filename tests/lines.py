@@ -56,6 +56,9 @@ def keeps_winnable(rules: Rules) -> Optional[Prefer]:
     (LAST_RESORT's moves last; removing_first for PySolFC's Fifteens)."""
     if rules.game == "fifteens-pysolfc":
         return removing_first(rules)
+    if rules.game == "calculation":
+        # A card onto a foundation whenever one fits (random play otherwise buries them all).
+        return lambda pos, moves: [m for m in moves if m.place == "F"]
     word = LAST_RESORT.get(rules.game)
     if word is not None:
         return lambda pos, moves: [m for m in moves if m.word != word]

@@ -35,9 +35,10 @@ ONE_WAY = {"montana"}
 
 #: Plies of random play before the search test's positions, where the default loses too often:
 #: a random move in PySolFC's Tens mostly puts a card of a rank not all showing in the reserve.
-#: PySolFC's Fifteens plays long (one card at a time to the reserve): later positions keep the
-#: reference searches short.
-PLIES = {"tens-quartets=rank-reserves=pysolfc": (0, 4), "fifteens-pysolfc": (20, 60)}
+#: PySolFC's Fifteens plays long (one card at a time to the reserve), and a Calculation deal
+#: keeps 48 stock cards to turn: later positions keep the reference searches short.
+PLIES = {"tens-quartets=rank-reserves=pysolfc": (0, 4), "fifteens-pysolfc": (20, 60),
+         "calculation": (46, 60)}
 
 
 def ids(case):

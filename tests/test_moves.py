@@ -3,7 +3,16 @@
 import pytest
 
 import solitaire_solver as ss
-from solitaire_solver.moves import MAX_PILE, PILE_SHIFT, RESERVE_FLAG, WORDS, Move, parse_moves, word_code
+from solitaire_solver.moves import (
+    MAX_PILE,
+    MAX_PLACE,
+    PILE_SHIFT,
+    RESERVE_FLAG,
+    WORDS,
+    Move,
+    parse_moves,
+    word_code,
+)
 
 
 def test_remove_sorts_its_cards_as_from_text_does():
@@ -43,7 +52,8 @@ def test_one_card_moves_refuse_a_bad_card(card):
 def test_every_kind_of_move_round_trips_through_its_code():
     moves = ([Move(word=w) for w in WORDS] + [Move.remove([c]) for c in range(52)]
              + [Move.remove([0, 12, 51]), Move.to_reserve(51)]
-             + [Move.to_pile(7, p) for p in range(1, MAX_PILE + 1)])
+             + [Move.to_pile(7, p) for p in range(1, MAX_PILE + 1)]
+             + [Move.to_place(7, k, n) for k in "FP" for n in range(1, MAX_PLACE + 1)])
     for m in moves:
         assert Move.from_code(m.code) == m
         assert ss.moves.from_codes([m.code]) == [m]
@@ -63,7 +73,7 @@ def test_from_code_refuses_a_code_out_of_range(code):
     RESERVE_FLAG,                                 # a reserve move of no card
     RESERVE_FLAG | 0b11,                          # ... of two cards
     RESERVE_FLAG | 1 << PILE_SHIFT | 1,           # into the reserve and onto pile 1
-    (MAX_PILE + 1) << PILE_SHIFT | 1,             # a pile past the last
+    (MAX_PILE + 2 * MAX_PLACE + 1) << PILE_SHIFT | 1,  # past the last pile, F and P
     3 << PILE_SHIFT | 0b11,                       # two cards onto one pile
     word_code("redeal") | 1 << PILE_SHIFT,        # a word onto a pile
 ])

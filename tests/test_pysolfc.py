@@ -72,20 +72,30 @@ def test_every_golden_file_has_its_eleven_numbers():
 @pytest.mark.parametrize("p", PYSOLFC_GAMES, ids=lambda p: p.title)
 def test_the_talon_deals_our_pack_order(p):
     """For every game (ours or not yet), the cards PySolFC laid out, read in the order its talon
-    dealt them, are dealt_order(number): rows (Fourteen round-robin), then the waste, then the
-    talon from its top (its last card) down; Nestor column by column, then its four reserves."""
+    dealt them, are dealt_order(number): the foundations' start cards (Calculation), rows (Fourteen
+    and Clock round-robin), then the waste, then the talon from its top (its last card) down;
+    Nestor column by column, then its four reserves."""
     for rec in records(p):
         order = names(dealt_order(rec["deal"], p.id))
         rows = stacks(rec, "rows")
-        if p.game == "fourteen":
-            assert rows == [order[j::12] for j in range(12)], rec["deal"]
+        if p.piles and not p.pile_size:
+            dealt = [order[j::p.piles] for j in range(p.piles)]
+            if p.game == "clock":
+                # PySolFC turns the centre's top card; a King turned goes to the centre's
+                # bottom and the next card is turned, while face-down cards are left.
+                centre, down = dealt[-1], len(dealt[-1]) - 1
+                while centre[-1][0] == "K" and down:
+                    centre.insert(0, centre.pop())
+                    down -= 1
+            assert rows == dealt, rec["deal"]
             continue
         if p.game == "montana":
             # an Ace goes to the invisible internals[0], leaving its place empty
             aces = iter(stacks(rec, "internals")[0])
             assert [r[0] if r else next(aces) for r in rows] == order, rec["deal"]
             continue
-        laid = [c for r in rows for c in r] + [c for r in stacks(rec, "reserves") for c in r]
+        laid = [c for f in stacks(rec, "foundations") for c in f]
+        laid += [c for r in rows for c in r] + [c for r in stacks(rec, "reserves") for c in r]
         laid += [c for w in stacks(rec, "waste") for c in w]
         talon = stacks(rec, "talon")[0]
         assert laid + talon[::-1] == order, rec["deal"]
@@ -121,6 +131,11 @@ def test_our_deal_of_the_number_shows_pysolfcs_layout(p):
         elif p.game == "montana":
             assert [ss.card_name(c) if c is not None else None for c in pos.places] == [
                 r[0] if r else None for r in rows], n
+        elif p.game == "calculation":  # under the preset: PySolFC's start cards and stock
+            assert [names(f) for f in pos.foundations] == stacks(rec, "foundations"), n
+            assert names(pos.stock) == stacks(rec, "waste")[0] + talon[::-1], n
+        elif p.game == "clock":  # round the table; the centre's Kings: tests/test_clock.py
+            assert [names(pile) for pile in pos.down[:12]] == rows[:12], n
         elif hasattr(pos, "slots"):
             assert names(pos.slots) == [r[0] for r in rows], n
             assert names(pos.stock) == talon[::-1], n

@@ -71,12 +71,20 @@ class Rules(ABC):
     #: of a kind they never play is refused as such, before the position's own reasons.
     reserve_moves: bool = False
     pile_moves: bool = False
+    #: Whether they move a card onto a named place: a foundation or tableau pile (`7H>F2`,
+    #: `7H>P3`: Calculation).
+    place_moves: bool = False
 
     def unknown_kind(self, move: Move) -> str:
         """Why a move of a kind these rules never play is refused, or "" for the others."""
         if move.reserve and not self.reserve_moves:
             return (f"{move}: these rules move no card to a reserve (elevens and tens do under "
                     "PySolFC's rules: reserves=pysolfc)")
+        if move.place and not self.place_moves:
+            return (f"{move}: these rules move no card onto a foundation or tableau pile "
+                    "(calculation does)")
+        if move.place and self.place_moves:
+            return ""
         if move.pile and not self.pile_moves:
             return (f"{move}: these rules move no card onto a pile (baroness does under "
                     "to_empty=True, as baroness-pysolfc plays it, fifteens-pysolfc moves "

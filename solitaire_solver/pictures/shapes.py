@@ -182,6 +182,55 @@ def rows_of_places(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
             d.card(x, y, c, "layout", c in marked)
 
 
+def foundations_and_piles(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Calculation (docs/calculation.md): the four foundations squared in a line (the top card
+    face up, each labelled with its step and the value it takes next), the stock to their right
+    (its next card face up: the whole order is known), and the four piles fanned below."""
+    from ..games.calculation.rules import SEQUENCES
+
+    x0, y0 = MARGIN, MARGIN + LABEL
+    for f, cards in enumerate(pos.foundations):
+        x = x0 + f * STEP
+        h = len(cards)
+        wants = "done" if h == 13 else "next " + "A23456789TJQK"[SEQUENCES[f][h] - 1]
+        d.label(x, y0 - 4, f"F{f + 1} +{f + 1}")
+        d.squared(x, y0, cards[::-1], f"F{f + 1}", cards, marked)
+        d.label(x, y0 + H + DEPTH * 12 + LABEL, wants)
+    xs = x0 + 4 * STEP + GAP
+    d.label(xs, y0 - 4, f"Stock {len(pos.stock)}")
+    d.squared(xs, y0, pos.stock, "stock", pos.stock[:1], marked)
+    yp = y0 + H + DEPTH * 12 + 3 * LABEL
+    for p, pile in enumerate(pos.piles):
+        x = x0 + p * STEP
+        d.label(x + W / 2, yp - 4, f"P{p + 1}", anchor="middle")
+        d.fanned(x, yp, pile, f"P{p + 1}", marked)
+
+
+def clock_face(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Clock (docs/clock.md): the twelve hour piles round a clock face (the Ace at one o'clock,
+    the Queen at twelve) and the Kings' pile in the centre; each pile's face-down cards squared,
+    the face-up cards put under it fanned below them; the pile turned next is labelled so."""
+    import math
+
+    from ..games.clock.rules import CENTRE, LABELS
+
+    radius = 2.6 * STEP
+    cx = MARGIN + radius
+    cy = MARGIN + LABEL + radius * 0.95
+    for p in range(len(pos.down)):
+        if p == CENTRE:
+            x, y = cx, cy
+        else:
+            angle = math.radians(30 * (p + 1))
+            x, y = cx + radius * math.sin(angle), cy - radius * 0.95 * math.cos(angle)
+        x, y = x - W / 2, y - H / 2
+        here = " (next)" if p == pos.at and pos.down[p] else ""
+        d.label(x, y - 4, f"{LABELS[p]}{here}")
+        d.squared(x, y, pos.down[p][::-1], f"pile {LABELS[p]}")
+        if pos.up[p]:
+            d.fanned(x + DEPTH * 3, y + H / 2, pos.up[p], f"pile {LABELS[p]}", marked, FAN / 2)
+
+
 #: The shapes a Game may name in `picture`.
 SHAPES: dict[str, Shape] = {
     "pyramid": pyramid,
@@ -192,6 +241,10 @@ SHAPES: dict[str, Shape] = {
     "grid-and-stock": grid_and_stock,
     "rows-and-reserve": rows_and_reserve,
     "rows-of-places": rows_of_places,
+
+
+    "foundations-and-piles": foundations_and_piles,
+    "clock-face": clock_face,
 }
 
 

@@ -1,0 +1,2 @@
+"""Calculation: the plug-in (game.py), the reference rules (rules.py) and the compiled core
+(_core.pyx), docs/calculation.md."""

@@ -1,0 +1,375 @@
+# cython: language_level=3
+"""Core of Calculation: four foundations built by ones..fours regardless of suit, fed from a
+one-pass stock through four piles (docs/calculation.md).
+
+A position is the stock's 48 cards (pack order less the four start cards), each with a digit:
+0 when it is still in the stock or on a foundation, 1..4 when it lies on pile P1..P4; and the four
+foundation heights h1..h4 (1..13). Those fix the position exactly: a pile holds the cards whose
+digit names it, in stock order (cards reach a pile only from the stock, one by one); and the
+stock's next card is stock[s] with s = 48 - (zero digits) + (h1+h2+h3+h4 - 4), as every zero
+digit is a card still in the stock or one of the sum(h) - 4 stock cards on the foundations.
+Which suit lies on which foundation plays no part in the rules, so heights say all of them.
+
+Packing, exact and in the engine's two words (aux's bit 63 stays 0):
+    aux     = sum(d[k] * 5**k, k < 27)                     < 5**27 < 2**63
+    removed = hidx + 28561 * sum(d[k] * 5**(k-27), k >= 27)  < 28561 * 5**21 < 2**64
+with hidx = sum((h[f] - 1) * 13**f) < 13**4 = 28561. The deal's start is (0, 0). A move changes
+one digit and at most one height, so play() adds and subtracts multiples of powers.
+
+Move modes:
+- MODE_ALL: every legal move, in the reference rules' order; no dead() test (certificates).
+- MODE_PRUNED: the exact rules below, each argued in docs/calculation.md ("The search") and
+  exercised by tests/test_calculation.py, which shows a case each one cuts:
+  1. Safe card: a pile's top or the stock's next card of value v that some foundation takes now,
+     when no foundation still waiting for a v waits for it later (every foundation not past v
+     takes v now): only that card's moves onto the foundations that take it are generated.
+  2. Empty piles: the stock's card goes onto the first empty pile only (empty piles are
+     interchangeable: nothing in the rules tells piles apart).
+  3. dead(): a pile holds a card x such that every foundation still waiting for x's value
+     first waits for some value w (one per foundation) all of whose cards off the foundations lie
+     in that pile below x: no foundation can take x before a w card, which only x's leaving can
+     uncover. The position cannot be won.
+"""
+
+from libc.stdint cimport uint64_t
+
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+
+from solitaire_solver.engine.contract import run_of
+from solitaire_solver.moves import MAX_PILE as _MAX_PILE
+from solitaire_solver.moves import MAX_PLACE as _MAX_PLACE
+from solitaire_solver.moves import PILE_SHIFT as _PILE_SHIFT
+
+MODE_ALL = 0
+MODE_PRUNED = 1
+
+DEF NSTOCK = 48
+DEF LOW = 27                  # stock cards whose digits are in aux
+DEF HSPAN = 28561             # 13**4 height vectors
+
+# The move words' place field (solitaire_solver.moves: F n is MAX_PILE + n, P n is
+# MAX_PILE + MAX_PLACE + n, at PILE_SHIFT), read once from there.
+cdef int PILE_SHIFT = _PILE_SHIFT
+cdef int MAX_PILE = _MAX_PILE
+cdef int MAX_PLACE = _MAX_PLACE
+cdef uint64_t F_CODE[4]
+cdef uint64_t P_CODE[4]
+cdef uint64_t POW5[28]
+cdef uint64_t POW13[4]
+cdef int POS[4][14]           # POS[f][v]: where value v comes on foundation f (0 = start card)
+cdef int SEQ[4][13]
+
+cdef int _init() except -1:
+    cdef int f, k, v
+    for f in range(4):
+        F_CODE[f] = (<uint64_t>(MAX_PILE + f + 1)) << PILE_SHIFT
+        P_CODE[f] = (<uint64_t>(MAX_PILE + MAX_PLACE + f + 1)) << PILE_SHIFT
+        for k in range(13):
+            v = ((f + 1) * (k + 1) - 1) % 13 + 1
+            SEQ[f][k] = v
+            POS[f][v] = k
+    POW5[0] = 1
+    for k in range(1, 28):
+        POW5[k] = POW5[k - 1] * 5
+    POW13[0] = 1
+    for k in range(1, 4):
+        POW13[k] = POW13[k - 1] * 13
+    return 0
+
+_init()
+
+
+cdef struct CalcCtx:
+    int stock[NSTOCK]         # card index of stock place k
+    int val[NSTOCK]           # its value
+    int place[64]             # stock place of a card index, -1 for a start card
+    int mode
+    int loose                 # the order of the piles tried: see calc_moves
+    uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
+
+
+cdef struct Look:
+    int d[NSTOCK]
+    int h[4]
+    int s                     # the stock's next place (NSTOCK: empty)
+    int top[4]                # stock place of each pile's top, -1 for an empty pile
+
+
+cdef inline void look(CalcCtx *c, const State *st, Look *o) noexcept nogil:
+    cdef uint64_t a = st.aux
+    cdef uint64_t r = st.removed
+    cdef uint64_t hidx = r % HSPAN
+    cdef int k, zeros = 0, sumh = 0, f
+    r = r / HSPAN
+    for k in range(LOW):
+        o.d[k] = <int>(a % 5)
+        a = a / 5
+    for k in range(LOW, NSTOCK):
+        o.d[k] = <int>(r % 5)
+        r = r / 5
+    for f in range(4):
+        o.h[f] = <int>(hidx % 13) + 1
+        hidx = hidx / 13
+        sumh += o.h[f]
+        o.top[f] = -1
+    for k in range(NSTOCK):
+        if o.d[k] == 0:
+            zeros += 1
+        else:
+            o.top[o.d[k] - 1] = k
+    o.s = NSTOCK - zeros + sumh - 4
+
+
+cdef inline int takes(Look *o, int f, int v) noexcept nogil:
+    return o.h[f] < 13 and SEQ[f][o.h[f]] == v
+
+
+cdef inline int safe(Look *o, int v) noexcept nogil:
+    """Rule 1: some foundation takes v now and none still waiting for a v waits for it later."""
+    cdef int f, now = 0
+    for f in range(4):
+        if o.h[f] < POS[f][v]:
+            return 0
+        if o.h[f] == POS[f][v]:
+            now = 1
+    return now
+
+
+cdef inline int up_moves(CalcCtx *c, Look *o, int k, uint64_t *out, int n) noexcept nogil:
+    cdef int f
+    cdef uint64_t bit = (<uint64_t>1) << c.stock[k]
+    for f in range(4):
+        if takes(o, f, c.val[k]):
+            out[n] = bit | F_CODE[f]
+            n += 1
+    return n
+
+
+cdef inline int wait(Look *o, int v) noexcept nogil:
+    """How many cards the foundation soonest waiting for value v takes before it (99: none)."""
+    cdef int f, w = 99
+    for f in range(4):
+        if o.h[f] <= POS[f][v] and POS[f][v] - o.h[f] < w:
+            w = POS[f][v] - o.h[f]
+    return w
+
+
+cdef inline uint64_t mix(uint64_t a, uint64_t b) noexcept nogil:
+    cdef uint64_t x = a * <uint64_t>0x9E3779B97F4A7C15 ^ b * <uint64_t>0xC2B2AE3D27D4EB4F
+    x ^= x >> 31
+    x *= <uint64_t>0xBF58476D1CE4E5B9
+    return x ^ (x >> 29)
+
+
+cdef int calc_moves(void *ctx, const State *st, uint64_t *out) noexcept nogil:
+    cdef CalcCtx *c = <CalcCtx *>ctx
+    cdef Look o
+    cdef int p, q, n = 0, k, m = 0, wc, t
+    cdef int order[4]
+    cdef int rank[4]
+    cdef bint seen_empty = False
+    cdef uint64_t bit
+    look(c, st, &o)
+    if c.mode == 1:
+        for p in range(4):
+            k = o.top[p]
+            if k >= 0 and safe(&o, c.val[k]):
+                return up_moves(c, &o, k, out, 0)
+        if o.s < NSTOCK and safe(&o, c.val[o.s]):
+            return up_moves(c, &o, o.s, out, 0)
+    for p in range(4):
+        if o.top[p] >= 0:
+            n = up_moves(c, &o, o.top[p], out, n)
+    if o.s >= NSTOCK:
+        return n
+    n = up_moves(c, &o, o.s, out, n)
+    bit = (<uint64_t>1) << c.stock[o.s]
+    if c.mode == 0:
+        for p in range(4):
+            out[n] = bit | P_CODE[p]
+            n += 1
+        return n
+    # The pruned search tries the piles in an order that finds wins sooner (any order is
+    # exact): first onto a card that leaves after this one (the tightest such first, or with
+    # spec["loose"] the loosest), then an empty pile, then onto a card that must leave first
+    # (the least urgent first).
+    wc = wait(&o, c.val[o.s])
+    for p in range(4):
+        if o.top[p] < 0:
+            if seen_empty:
+                continue  # rule 2
+            seen_empty = True
+            rank[m] = -1 if c.loose & 2 else 1000
+        else:
+            t = wait(&o, c.val[o.top[p]])
+            rank[m] = (100 - (t - wc) if c.loose & 1 else t - wc) if t >= wc else 2000 - t
+        if c.shake:
+            rank[m] += <int>(mix(st.removed ^ (c.shake * <uint64_t>(p + 1)), st.aux) % 5) * 3
+        order[m] = p
+        m += 1
+        q = m - 1
+        while q > 0 and rank[q - 1] > rank[q]:
+            rank[q - 1], rank[q] = rank[q], rank[q - 1]
+            order[q - 1], order[q] = order[q], order[q - 1]
+            q -= 1
+    for q in range(m):
+        out[n] = bit | P_CODE[order[q]]
+        n += 1
+    return n
+
+
+cdef inline void add_digit(State *out, int k, uint64_t d, bint minus) noexcept nogil:
+    if k < LOW:
+        if minus:
+            out.aux -= d * POW5[k]
+        else:
+            out.aux += d * POW5[k]
+    elif minus:
+        out.removed -= HSPAN * d * POW5[k - LOW]
+    else:
+        out.removed += HSPAN * d * POW5[k - LOW]
+
+
+cdef void calc_play(void *ctx, const State *st, uint64_t move, State *out) noexcept nogil:
+    cdef CalcCtx *c = <CalcCtx *>ctx
+    cdef int field = <int>(move >> PILE_SHIFT)
+    cdef uint64_t cards = move & ((<uint64_t>1 << 52) - 1)
+    cdef int card = 0, k, f, d
+    while not (cards >> card) & 1:
+        card += 1
+    k = c.place[card]
+    if k < LOW:
+        d = <int>((st.aux / POW5[k]) % 5)
+    else:
+        d = <int>(((st.removed / HSPAN) / POW5[k - LOW]) % 5)
+    out.removed = st.removed
+    out.aux = st.aux
+    if d:
+        add_digit(out, k, d, True)          # off its pile
+    if field > MAX_PILE + MAX_PLACE:         # onto pile P(field - 20)
+        add_digit(out, k, <uint64_t>(field - MAX_PILE - MAX_PLACE), False)
+    else:                                    # onto foundation F(field - 16)
+        f = field - MAX_PILE - 1
+        out.removed += POW13[f]
+
+
+cdef int calc_won(void *ctx, const State *st) noexcept nogil:
+    return st.aux == 0 and st.removed == HSPAN - 1
+
+
+cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
+    """Rule 3: a pile's card x that can never leave: every foundation still waiting for x's
+    value first waits for a value all of whose cards off the foundations lie below x."""
+    cdef CalcCtx *c = <CalcCtx *>ctx
+    cdef Look o
+    cdef int off[14]           # cards of each value not on a foundation
+    cdef int below[14]         # of them, in this pile below the card looked at
+    cdef int p, k, v, w, f, j, stuck
+    look(c, st, &o)
+    for v in range(1, 14):
+        off[v] = 0
+        for f in range(4):
+            if o.h[f] <= POS[f][v]:
+                off[v] += 1
+    for p in range(4):
+        if o.top[p] < 0:
+            continue
+        for v in range(14):
+            below[v] = 0
+        for k in range(o.top[p] + 1):
+            if o.d[k] != p + 1:
+                continue
+            v = c.val[k]
+            stuck = 1
+            for f in range(4):
+                if o.h[f] > POS[f][v]:
+                    continue   # past v: it takes no v
+                stuck = 0
+                for j in range(o.h[f], POS[f][v]):
+                    w = SEQ[f][j]
+                    if below[w] and below[w] == off[w]:
+                        stuck = 1
+                        break
+                if not stuck:
+                    break
+            if stuck:
+                return 1
+            below[v] += 1
+    return 0
+
+
+cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=0) except *:
+    cdef int k
+    if len(stock) != NSTOCK:
+        raise ValueError("a Calculation stock has 48 cards")
+    for k in range(64):
+        c.place[k] = -1
+    for k in range(NSTOCK):
+        c.stock[k] = <int>stock[k]
+        c.val[k] = c.stock[k] % 13 + 1
+        c.place[c.stock[k]] = k
+    c.mode = mode
+    c.loose = loose
+    c.shake = shake
+
+
+cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
+                    uint64_t shake=0) except *:
+    setup(c, stock, mode, loose, shake)
+    game_clear(g)
+    g.ctx = c
+    g.moves = calc_moves
+    g.play = calc_play
+    g.won = calc_won
+    if mode == MODE_PRUNED:
+        g.dead = calc_dead
+    g.max_moves = 24          # four tops onto four foundations, the stock's card onto eight places
+    g.max_depth = 100         # 48 cards turned, at most 48 lifted off the piles
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/engine/contract.py). spec: "stock" (the 48
+    stock cards, next first; the start cards are the game's, outside the core), optionally "mode"
+    (MODE_PRUNED by default; a certificate always searches MODE_ALL, closed under every legal
+    move), "loose" (1: the other order of piles, calc_moves) and "root"."""
+    cdef CalcCtx c
+    cdef Game g
+    cdef State root
+    cdef int mode = spec.get("mode", MODE_PRUNED)
+    if objective != "decide":
+        raise ValueError(f"calculation has no objective {objective!r}")
+    if mode not in (MODE_ALL, MODE_PRUNED):
+        raise ValueError(f"unknown move mode {mode}")
+    if certificate:
+        mode = MODE_ALL
+    make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0))
+    root = root_of(spec)
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes, certificate))
+
+
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): every legal move at (removed, aux) and where it leads; with
+    spec["mode"] = MODE_PRUNED, the moves the pruned search generates instead."""
+    cdef CalcCtx c
+    cdef Game g
+    make_game(&g, &c, spec["stock"], spec.get("mode", MODE_ALL))
+    return expand_state(&g, removed, aux)
+
+
+def is_dead(object stock, uint64_t removed, uint64_t aux):
+    """Rule 3 in a position (for tests)."""
+    cdef CalcCtx c
+    cdef State s
+    setup(&c, stock, MODE_PRUNED)
+    s.removed = removed
+    s.aux = aux
+    return bool(calc_dead(&c, &s))
+
+
+#: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
+#: searched on random input beside core_spec's own.
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED})
+#: The spec keys that make expand() list the moves of the pruned search instead of every legal
+#: move, and whether those are some of the legal ones.
+PRUNED_EXPAND = ({"mode": MODE_PRUNED}, True)

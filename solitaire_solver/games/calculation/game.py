@@ -1,0 +1,132 @@
+"""Calculation (Broken Intervals): the whole stock's order is known, so a deal is decided by an
+exhaustive search; a block is proved by that search, with a certificate on request
+(docs/calculation.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...cards import value
+from ...deal import Deal, as_deal, deal_text
+from ...engine.backend import core_module
+from ...engine.contract import Limits
+from ...moves import from_codes
+from ...result import BlockProof, counted
+from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
+from .rules import (
+    FOUNDATIONS,
+    CalculationRules,
+    layout_of,
+    looks_like_layout,
+    parse_layout,
+)
+
+
+class Calculation(Game):
+    name = "calculation"
+    aliases = ("broken-intervals",)
+    summary = ("four foundations built by ones, twos, threes and fours regardless of suit; the "
+               "stock's cards go onto them or onto four piles; win with all 52 on the foundations")
+    options = {
+        "start": Option("first", ("first", "last"), doc=(
+            "which card of each value 1..4 starts F1..F4: the first in pack order (the classic "
+            "rules) or the last (PySolFC's choice)")),
+    }
+    presets = {"calculation-pysolfc": {"start": "last"}}
+    pysolfc = (PySolFCGame(256, "Calculation", preset="calculation-pysolfc", rows=(4,), waste=1),)
+    docs = "calculation.md"
+    tests = "test_calculation.py"
+    picture = "foundations-and-piles"
+    core = "games.calculation._core"
+
+    def rules(self, variant: dict) -> CalculationRules:
+        return CalculationRules(last=variant.get("start") == "last")
+
+    def read_deal(self, deal: Any, variant: dict) -> Deal:
+        """A Deal, pack-order text or card list, or the layout text (docs/calculation.md): lines
+        F1..F4 (one start card each), P1..P4 (empty) and `stock` (its 48 cards, next first)."""
+        deal = deal_text(deal)
+        if isinstance(deal, str) and looks_like_layout(deal):
+            return parse_layout(deal, last=variant.get("start") == "last")
+        return as_deal(deal)
+
+    # -- PySolFC ----------------------------------------------------------------------------------
+    def pysolfc_order(self, rng: Any, cards: list[int]) -> list[int]:
+        # PySolFC's shuffle hook (pysollib/games/calculation.py, _shuffleHook): of each value
+        # 1..4 the card nearest the list's start, which its talon would deal last, goes to the
+        # talon's top, to be dealt first onto F1..F4.
+        top: dict[int, int] = {}
+        rest = []
+        for c in cards:
+            v = value(c)
+            if v <= FOUNDATIONS and v not in top:
+                top[v] = c
+            else:
+                rest.append(c)
+        return [top[v] for v in range(1, FOUNDATIONS + 1)] + rest[::-1]
+
+    def pysolfc_deal(self, order: list[int]) -> Any:
+        # The four start cards after the other 48: each is then the last of its value in the
+        # pack, as PySolFC chose it, and the preset calculation-pysolfc (start=last) lays out
+        # PySolFC's layout, the stock in its talon's order.
+        return Deal(order[FOUNDATIONS:] + order[:FOUNDATIONS])
+
+    # -- the core ---------------------------------------------------------------------------------
+    def _stock(self, deal: Deal, variant: dict) -> tuple[int, ...]:
+        return layout_of(deal.cards, variant.get("start") == "last")[1]
+
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
+        return {"stock": list(self._stock(deal, variant))}
+
+    #: The first try's restarts and each one's budget of positions (Game.first_try).
+    RESTARTS = 32
+    RESTART_STATES = 40_000
+
+    def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  certificate: bool) -> Optional[CoreAnswer]:
+        """Restarts of the same exact search, each cut at RESTART_STATES positions, in other
+        orders of the piles (spec "loose" and "shake", docs/calculation.md "The search"): how
+        soon a depth-first search wins hangs on the order it tries first, and one lost in a
+        hopeless corner is better restarted than left there. A win is a win; when every restart
+        is cut, the status is "given-up" and the main search goes on with the limits left
+        (Game.answer). None without the core or with a certificate."""
+        core = core_module(self.core) if self.core else None
+        if core is None or certificate or objective != "decide":
+            return None
+        base = self.core_spec(deal, variant, objective, False)
+        states, seconds = 0, 0.0
+        status = "given-up"
+        for t in range(self.RESTARTS):
+            left = limits.less({"states": states, "seconds": seconds})
+            budget = min(self.RESTART_STATES, left.max_states or self.RESTART_STATES)
+            run = core.solve(dict(base, loose=t % 4, shake=0 if t < 4 else t), objective,
+                             left._replace(max_states=budget), False)
+            states += run.stats.get("states", 0)
+            seconds += run.stats.get("seconds", 0.0)
+            stats = dict(run.stats, states=states, seconds=seconds,
+                         first_try=f"restart {t + 1} of {self.RESTARTS}: {run.status}")
+            if run.status == "won":
+                stats["backend"] = "core"
+                return CoreAnswer("won", from_codes(run.path), stats)
+            if run.status == "exhausted":
+                status = "exhausted"
+                break  # the search ended without a win: the main search will show it too
+            if run.status != "limit-states" or budget < self.RESTART_STATES:
+                status = run.status  # the call's own limit
+                break
+        return CoreAnswer(status, [], stats)
+
+    def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
+        states = answer.stats.get("states", 0)
+        if answer.certificate is not None or answer.stats.get("backend") == "reference":
+            sentence = all_explored(states) + " and none is won"
+        else:
+            sentence = (f"no line of play wins: an exhaustive search explored "
+                        f"{counted(states, 'position')}, skipping only lines that exact rules "
+                        "show cannot win (docs/calculation.md)")
+        return BlockProof(kind="exhaustive", sentence=sentence, states=states,
+                          certificate=answer.certificate)
+
+
+#: The games this folder serves (the registry reads it: games/__init__.py).
+GAMES = (Calculation(),)

@@ -1,0 +1,265 @@
+"""Calculation (Broken Intervals): four foundations built by ones, twos, threes and fours regardless
+of suit, fed from a one-pass stock through four piles (docs/calculation.md).
+
+The reference rules: the executable specification the core is tested against.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from ...cards import CARD_NAMES, value
+from ...deal import Deal
+from ...errors import LayoutError
+from ...moves import Move
+from ..rules import LayoutCards, Rules
+
+FOUNDATIONS = 4
+PILES = 4
+STOCK = 52 - FOUNDATIONS
+
+
+def next_value(last: int, step: int) -> int:
+    """The value after `last` on a foundation built by `step`, counted round 13 (K = 13)."""
+    return (last + step - 1) % 13 + 1
+
+
+def sequence(f: int) -> tuple[int, ...]:
+    """The thirteen values of foundation f (0-based: F1 builds by ones), its start card first."""
+    step = f + 1
+    return tuple((step * k - 1) % 13 + 1 for k in range(1, 14))
+
+
+SEQUENCES = tuple(sequence(f) for f in range(FOUNDATIONS))
+
+
+def start_cards(cards: Sequence[int], last: bool) -> tuple[int, ...]:
+    """The cards that start F1..F4: of each value 1..4 the first card in pack order (the classic
+    rules), or the last (`last`: PySolFC's choice)."""
+    order = reversed(cards) if last else cards
+    found: dict[int, int] = {}
+    for c in order:
+        v = value(c)
+        if v <= FOUNDATIONS and v not in found:
+            found[v] = c
+    return tuple(found[v] for v in range(1, FOUNDATIONS + 1))
+
+
+def layout_of(cards: Sequence[int], last: bool = False) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the four start cards of F1..F4, the stock of the other 48 in pack order)."""
+    bases = start_cards(cards, last)
+    gone = set(bases)
+    return bases, tuple(c for c in cards if c not in gone)
+
+
+@dataclass(frozen=True)
+class CalculationPosition:
+    dealt: tuple[int, ...]                    # the stock's cards turned so far, in order
+    stock: tuple[int, ...]                    # the cards still to be turned, the next first
+    foundations: tuple[tuple[int, ...], ...]  # F1..F4, each from its start card up
+    piles: tuple[tuple[int, ...], ...]        # P1..P4, each from its bottom card to its top
+
+    @property
+    def removed(self) -> int:
+        """No card leaves the table: the foundations' cards stay in play, in sight (0)."""
+        return 0
+
+
+def heights(pos: CalculationPosition) -> tuple[int, ...]:
+    return tuple(len(f) for f in pos.foundations)
+
+
+def accepts(pos: CalculationPosition, f: int, card: int) -> bool:
+    """Foundation f (0-based) takes `card` next."""
+    h = len(pos.foundations[f])
+    return h < 13 and SEQUENCES[f][h] == value(card)
+
+
+class CalculationRules(Rules):
+    """Turn the stock's cards one at a time, each onto a foundation it fits or onto a pile; a
+    pile's top card may go onto a foundation it fits; win with every card on the foundations."""
+
+    game = "calculation"
+    place_moves = True
+
+    def __init__(self, last: bool = False) -> None:
+        #: PySolFC's choice of start cards: of each value 1..4 the last in pack order.
+        self.last = last
+
+    def start(self, deal: Deal) -> CalculationPosition:
+        bases, stock = layout_of(deal.cards, self.last)
+        return CalculationPosition((), stock, tuple((c,) for c in bases), ((),) * PILES)
+
+    def moves(self, pos: CalculationPosition) -> list[Move]:
+        out = []
+        for pile in pos.piles:
+            if pile:
+                out += [Move.to_place(pile[-1], "F", f + 1) for f in range(FOUNDATIONS)
+                        if accepts(pos, f, pile[-1])]
+        if pos.stock:
+            c = pos.stock[0]
+            out += [Move.to_place(c, "F", f + 1) for f in range(FOUNDATIONS) if accepts(pos, f, c)]
+            out += [Move.to_place(c, "P", p + 1) for p in range(PILES)]
+        return out
+
+    def apply(self, pos: CalculationPosition, move: Move) -> CalculationPosition:
+        c, k = move.cards[0], move.pile - 1
+        dealt, stock, piles = pos.dealt, pos.stock, list(pos.piles)
+        if stock and stock[0] == c:
+            dealt, stock = dealt + (c,), stock[1:]
+        else:
+            p = next(p for p, pile in enumerate(piles) if pile and pile[-1] == c)
+            piles[p] = piles[p][:-1]
+        found = list(pos.foundations)
+        if move.place == "F":
+            found[k] = found[k] + (c,)
+        else:
+            piles[k] = piles[k] + (c,)
+        return CalculationPosition(dealt, stock, tuple(found), tuple(piles))
+
+    def won(self, pos: CalculationPosition) -> bool:
+        return all(len(f) == 13 for f in pos.foundations)
+
+    def key(self, pos: CalculationPosition) -> tuple[int, int]:
+        return pack(pos)
+
+    def cards_left(self, pos: CalculationPosition) -> int:
+        return 52 - sum(heights(pos))
+
+    def render(self, pos: CalculationPosition) -> str:
+        return layout_text(pos)
+
+    def why_illegal(self, pos: CalculationPosition, move: Move) -> str:
+        if move.word is not None or not move.place or len(move.cards) != 1:
+            return f"{move} is not a move of Calculation (a card onto F1..F4 or P1..P4)"
+        c = move.cards[0]
+        tops = {pile[-1]: p for p, pile in enumerate(pos.piles) if pile}
+        if move.place == "P":
+            if pos.stock and pos.stock[0] == c:  # pragma: no cover - every such move is legal
+                return f"{move} is not a legal move here"
+            if c in tops:
+                return f"{move}: {CARD_NAMES[c]} lies on pile P{tops[c] + 1}, and a pile's card " \
+                       "goes only onto a foundation"
+            return f"{move}: only the stock's next card goes onto a pile" + _next(pos)
+        if not (pos.stock and pos.stock[0] == c) and c not in tops:
+            return f"{move}: {CARD_NAMES[c]} is neither the stock's next card nor a pile's top" \
+                   + _next(pos)
+        f = move.pile - 1
+        h = len(pos.foundations[f])
+        if h == 13:
+            return f"{move}: F{f + 1} is complete"
+        return f"{move}: F{f + 1} takes a {_VALUE_NAMES[SEQUENCES[f][h]]} next, not a " \
+               f"{_VALUE_NAMES[value(c)]}"
+
+
+_VALUE_NAMES = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten",
+                "Jack", "Queen", "King")
+
+
+def _next(pos: CalculationPosition) -> str:
+    return f" (the stock's next card is {CARD_NAMES[pos.stock[0]]})" if pos.stock else \
+        " (the stock is empty)"
+
+
+# -- the position's key ----------------------------------------------------------------------------
+#
+# Suits play no part once a card is on a foundation, so the heights say all of the foundations.
+# Each stock card has a digit: 0 while in the stock or once on a foundation, p when it lies on pile
+# Pp. The digits and the heights fix the position: a pile holds the cards of its digit in stock
+# order, and the stock's next card is the one after the turned ones, which are the nonzero
+# digits and the sum(heights) - 4 stock cards on the foundations. The key packs them as the core
+# does (docs/calculation.md, "The search"): the two words of its positions, so that a
+# certificate's keys are the core's positions themselves.
+
+LOW = 27           # stock places whose digits go into the second word
+HSPAN = 13 ** 4    # height vectors
+
+
+def pack(pos: CalculationPosition) -> tuple[int, int]:
+    """(removed, aux): removed = hidx + 13**4 * (digits 27..47 in base 5), aux = digits 0..26 in
+    base 5, hidx = sum((h_f - 1) * 13**f)."""
+    order = pos.dealt + pos.stock
+    pile_of = {c: p + 1 for p, pile in enumerate(pos.piles) for c in pile}
+    digits = [pile_of.get(c, 0) for c in order]
+    hidx = sum((len(f) - 1) * 13 ** i for i, f in enumerate(pos.foundations))
+    aux = sum(d * 5 ** k for k, d in enumerate(digits[:LOW]))
+    high = sum(d * 5 ** k for k, d in enumerate(digits[LOW:]))
+    return hidx + HSPAN * high, aux
+
+
+def unpack(stock: Sequence[int], removed: int, aux: int) -> tuple[int, tuple[int, ...],
+                                                                  tuple[tuple[int, ...], ...]]:
+    """(cards turned, heights, piles) of a packed position of the deal whose stock is `stock`."""
+    hidx, high = removed % HSPAN, removed // HSPAN
+    digits = []
+    for k in range(STOCK):
+        if k == LOW:
+            aux = high
+        digits.append(aux % 5)
+        aux //= 5
+    hs = tuple(hidx // 13 ** i % 13 + 1 for i in range(FOUNDATIONS))
+    piles = tuple(tuple(c for c, d in zip(stock, digits) if d == p + 1) for p in range(PILES))
+    return STOCK - digits.count(0) + sum(hs) - FOUNDATIONS, hs, piles
+
+
+# -- layout text -----------------------------------------------------------------------------------
+#
+# Nine lines: F1..F4 (each from its start card up), P1..P4 (bottom card first, `-` when empty),
+# then the stock (its next card first). At the deal's start only the four start cards and the
+# stock are there; a layout text is read as a start.
+
+_LINE = re.compile(r"^\s*(F[1-4]|P[1-4]|stock)\s*:?(.*)$", re.IGNORECASE)
+
+
+def layout_text(pos: CalculationPosition) -> str:
+    lines = [f"F{f + 1}: " + " ".join(CARD_NAMES[c] for c in cards)
+             for f, cards in enumerate(pos.foundations)]
+    lines += [f"P{p + 1}: " + (" ".join(CARD_NAMES[c] for c in pile) or "-")
+              for p, pile in enumerate(pos.piles)]
+    lines.append("stock: " + (" ".join(CARD_NAMES[c] for c in pos.stock) or "-"))
+    return "\n".join(lines)
+
+
+def looks_like_layout(text: str) -> bool:
+    """A text with a line that starts `F1`..`F4`, `P1`..`P4` or `stock` (a pack's text never
+    does: no card is written F or P, nor `stock`)."""
+    return any(_LINE.match(line) for line in text.splitlines() if line.strip())
+
+
+def parse_layout(text: str, last: bool = False) -> Deal:
+    """The deal of a layout text at its start: F1..F4 holding one start card each (an Ace, Two,
+    Three and Four), the piles empty, and the stock's 48 cards (next first). LayoutError names
+    the line and the card of any problem."""
+    reader = LayoutCards()
+    found: dict[str, list[int]] = {}
+    for no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        m = _LINE.match(line)
+        if m is None:
+            raise LayoutError(f"line {no}: {line.strip()[:30]!r} is not F1..F4, P1..P4 or stock")
+        name = m.group(1).upper() if m.group(1).lower() != "stock" else "stock"
+        if name in found:
+            raise LayoutError(f"line {no}: {name} is given twice")
+        words = [w for w in re.split(r"[\s,]+", m.group(2).strip()) if w and w != "-"]
+        found[name] = reader.read(no, name, words)
+    for f in range(FOUNDATIONS):
+        name = f"F{f + 1}"
+        cards = found.get(name)
+        if cards is None:
+            raise LayoutError(f"the layout has no line {name}")
+        if len(cards) != 1 or value(cards[0]) != f + 1:
+            raise LayoutError(f"{name} starts with one {_VALUE_NAMES[f + 1]} (a layout is read at "
+                              f"the deal's start), not {' '.join(CARD_NAMES[c] for c in cards) or 'nothing'}")
+    for p in range(PILES):
+        if found.get(f"P{p + 1}"):
+            raise LayoutError(f"P{p + 1} is not empty: a layout is read at the deal's start")
+    stock = found.get("stock")
+    if stock is None or len(stock) != STOCK:
+        raise LayoutError(f"the stock holds {STOCK} cards, not {0 if stock is None else len(stock)}")
+    bases = [found[f"F{f + 1}"][0] for f in range(FOUNDATIONS)]
+    # The start cards go first in the pack (the classic rules take the first of each value) or
+    # last (PySolFC's take the last), so the pack made deals this layout under either.
+    return Deal(stock + bases if last else bases + stock)

@@ -1,0 +1,450 @@
+"""Calculation: rules, notation, layout, the core's packing and moves against the reference rules,
+each pruning rule (shown cutting, and exact), proofs, PySolFC's deals."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import solitaire_solver as ss
+from solitaire_solver.cards import CARD_NAMES, card_index, value
+from solitaire_solver.engine.contract import Limits
+from solitaire_solver.engine.search import reference_search
+from solitaire_solver.errors import LayoutError, MoveError
+from solitaire_solver.games import get_game
+from solitaire_solver.games.calculation.rules import (
+    LOW,
+    SEQUENCES,
+    CalculationPosition,
+    CalculationRules,
+    layout_of,
+    layout_text,
+    pack,
+    unpack,
+)
+from solitaire_solver.games.rules import replay
+from solitaire_solver.moves import Move
+from solitaire_solver.pysolfc import pysolfc_preset
+from solitaire_solver.result import BlockProof
+
+GAME, _ = get_game("calculation")
+VAR = GAME.variant()
+RULES = CalculationRules()
+deals = st.permutations(range(52)).map(ss.Deal)
+GOLDEN = Path(__file__).resolve().parent / "data" / "pysolfc-layouts" / "256-calculation.jsonl"
+
+
+def C(text: str) -> list[int]:
+    return [card_index(t) for t in text.split()]
+
+
+def core():
+    from solitaire_solver.games.calculation import _core
+    return _core
+
+
+def spec_of(deal: ss.Deal, **extra) -> dict:
+    return dict(GAME.core_spec(deal, VAR, "decide", False), **extra)
+
+
+def upward(pos, moves):
+    """Random play that mostly builds: a move onto a foundation when there is one, else onto the
+    pile whose top most often leaves after the card (random play alone buries everything)."""
+    ups = [m for m in moves if m.place == "F"]
+    return ups or moves
+
+
+#: Seeded deals with a winning line the core finds at once (filled on first use).
+_WON: list = []
+
+
+def won_lines() -> list:
+    if not _WON:
+        for seed in range(40):
+            deal = ss.Deal.from_seed(seed)
+            r = ss.solve("calculation", deal, max_states=300_000)
+            if r.status is ss.Status.WON:
+                _WON.append((deal, list(r.moves)))
+    return _WON
+
+
+def late_position(rng: random.Random, left: int) -> tuple[ss.Deal, list[Move], CalculationPosition]:
+    """A position with `left` stock cards still to turn: reached by random upward play, or (half
+    the time, with the core) along a winning line, then a few random moves off it."""
+    if rng.random() < 0.5 and core_built():
+        deal, win = rng.choice(won_lines())
+        pos, line = RULES.start(deal), []
+        for m in win:
+            if len(pos.stock) <= left:
+                break
+            line.append(m)
+            pos = RULES.apply(pos, m)
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            moves = RULES.moves(pos)
+            if not moves:
+                break
+            m = rng.choice(moves)
+            line.append(m)
+            pos = RULES.apply(pos, m)
+        return deal, line, pos
+    deal = ss.random_deal(rng.randrange(10**9))
+    pos, line = RULES.start(deal), []
+    while len(pos.stock) > left:
+        moves = RULES.moves(pos)
+        m = rng.choice(upward(pos, moves)) if rng.random() < 0.8 else rng.choice(moves)
+        line.append(m)
+        pos = RULES.apply(pos, m)
+    return deal, line, pos
+
+
+def core_built() -> bool:
+    from solitaire_solver.engine.backend import core_module
+    return core_module(GAME.core) is not None
+
+
+# -- rules, notation, layout -----------------------------------------------------------------------
+
+def test_the_foundations_build_by_their_steps():
+    assert "".join("A23456789TJQK"[v - 1] for v in SEQUENCES[1]) == "2468TQA3579JK"
+    assert "".join("A23456789TJQK"[v - 1] for v in SEQUENCES[2]) == "369Q258JA47TK"
+    assert "".join("A23456789TJQK"[v - 1] for v in SEQUENCES[3]) == "48Q37J26TA59K"
+    for seq in SEQUENCES:
+        assert sorted(seq) == list(range(1, 14)) and seq[-1] == 13
+
+
+def test_start_cards_first_or_last_of_their_value():
+    deal = ss.Deal.from_seed(3)
+    first, stock = layout_of(deal.cards)
+    last, stock2 = layout_of(deal.cards, last=True)
+    assert [value(c) for c in first] == [1, 2, 3, 4] == [value(c) for c in last]
+    for v, a, b in zip(range(1, 5), first, last):
+        ks = [k for k, c in enumerate(deal.cards) if value(c) == v]
+        assert deal.cards.index(a) == ks[0] and deal.cards.index(b) == ks[-1]
+    assert len(stock) == len(stock2) == 48
+    assert [c for c in deal.cards if c not in first] == list(stock)
+
+
+def test_moves_notation_reads_and_writes():
+    for text, out in [("7H>F2", "7H>F2"), ("7h > p3", "7H>P3"), ("TD>f4", "TD>F4")]:
+        m = Move.from_text(text)
+        assert str(m) == out and Move.from_code(m.code) == m
+    assert Move.from_text("7H>F2") != Move.from_text("7H>P2") != Move.from_text("7H>2")
+    for bad in ("7H>F5", "7H>P0", "7H>F", "7H>Q1", "ZZ>F1"):
+        with pytest.raises(MoveError):
+            Move.from_text(bad)
+
+
+def test_reference_moves_and_reasons():
+    deal = ss.Deal(C("AC 2C 3C 4C 2H 9S") + [c for c in range(52) if c not in C(
+        "AC 2C 3C 4C 2H 9S")])
+    pos = RULES.start(deal)
+    assert [str(m) for m in RULES.moves(pos)] == ["2H>F1", "2H>P1", "2H>P2", "2H>P3", "2H>P4"]
+    pos = RULES.play(pos, Move.from_text("2H>P2"))
+    assert [str(m) for m in RULES.moves(pos)][:2] == ["2H>F1", "9S>P1"]
+    for text, why in [("2H>P1", "goes only onto a foundation"), ("9S>F1", "takes a Two"),
+                      ("KS>P1", "only the stock's next card"), ("KS>F1", "neither")]:
+        with pytest.raises(MoveError, match=why):
+            RULES.play(pos, Move.from_text(text))
+    with pytest.raises(MoveError, match="onto a foundation or tableau"):
+        replay(get_game("fourteen")[0].rules({}), deal, [Move.from_text("2H>F1")])
+
+
+def test_layout_text_reads_back_as_the_deal():
+    for seed in range(5):
+        deal = ss.Deal.from_seed(seed)
+        for var in ({}, {"start": "last"}):
+            g, v = GAME, GAME.variant(**var)
+            text = g.rules(v).render(g.rules(v).start(deal))
+            back = g.read(text, v)
+            assert g.rules(v).start(back) == g.rules(v).start(deal)
+    text = layout_text(RULES.start(ss.Deal.from_seed(1)))
+    assert text.splitlines()[0].startswith("F1: A") and text.splitlines()[4] == "P1: -"
+
+
+def test_bad_layouts_are_refused_with_their_place():
+    text = layout_text(RULES.start(ss.Deal.from_seed(1)))
+    lines = text.splitlines()
+    cases = [
+        ("\n".join(lines[1:]), "no line F1"),
+        ("\n".join(["F1:" + lines[1][3:], "F2:" + lines[0][3:]] + lines[2:]),
+         "F1 starts with one Ace"),
+        ("\n".join(lines[:5] + ["P2: " + lines[8].split()[1]] + lines[6:8]
+                   + ["stock: " + " ".join(lines[8].split()[2:])]), "P2 is not empty"),
+        ("\n".join(lines[:8] + [lines[8].rsplit(" ", 1)[0]]), "holds 48 cards, not 47"),
+        (text + "\nF1: AS", "F1 is given twice"),
+        (text.replace("stock:", "stock: XX"), "'XX' is not a card"),
+        (text.replace("P3", "Q3"), "is not F1..F4"),
+    ]
+    for bad, why in cases:
+        with pytest.raises(LayoutError, match=why):
+            GAME.read(bad, VAR)
+
+
+# -- the core against the reference ----------------------------------------------------------------
+
+def test_the_key_is_an_exact_packing():
+    rng = random.Random(5)
+    for _ in range(40):
+        deal, _, pos = late_position(rng, rng.randrange(0, 48))
+        removed, aux = pack(pos)
+        assert 0 <= removed < 1 << 64 and 0 <= aux < 1 << 63
+        stock = layout_of(deal.cards)[1]
+        turned, hs, piles = unpack(stock, removed, aux)
+        assert (turned, hs, piles) == (len(pos.dealt), tuple(len(f) for f in pos.foundations),
+                                       pos.piles)
+    # Every digit at its largest (4) and every height at its largest: still in range.
+    assert 5**LOW - 1 < 1 << 63
+    assert 13**4 * 5 ** (48 - LOW) - 1 < 1 << 64
+
+
+@pytest.mark.core
+@given(deals, st.randoms(use_true_random=False))
+def test_core_moves_and_keys_match_reference(deal, rng):
+    spec = spec_of(deal)
+    pos = RULES.start(deal)
+    for _ in range(120):
+        want = {m: RULES.key(RULES.apply(pos, m)) for m in RULES.moves(pos)}
+        have = {Move.from_code(w): (r, a) for w, r, a in core().expand(spec, *RULES.key(pos))}
+        assert have == want
+        pruned = {Move.from_code(w): (r, a)
+                  for w, r, a in core().expand(dict(spec, mode=core().MODE_PRUNED),
+                                               *RULES.key(pos))}
+        assert pruned.items() <= want.items()
+        if not want:
+            break
+        pos = RULES.apply(pos, rng.choice(upward(pos, list(want)) if rng.random() < .7
+                                          else list(want)))
+
+
+def decide(pos, deal, mode, **limits) -> str:
+    spec = spec_of(deal, mode=mode, root=RULES.key(pos))
+    return core().solve(spec, "decide", Limits(**limits), False).status
+
+
+@pytest.mark.core
+def test_core_agrees_with_the_reference_search_from_late_positions():
+    rng = random.Random(7)
+    seen = {"won": 0, "exhausted": 0, "limit-states": 0}
+    for _ in range(60):
+        deal, _, pos = late_position(rng, rng.randrange(2, 7))
+        ref = reference_search(RULES, pos, 50_000).status
+        seen[ref] += 1
+        if ref == "limit-states":
+            continue
+        assert decide(pos, deal, core().MODE_ALL) == ref
+        assert decide(pos, deal, core().MODE_PRUNED) == ref
+    assert seen["won"] >= 5 and seen["exhausted"] >= 5, seen
+
+
+# -- the pruning rules: each cuts, and keeps the answer ----------------------------------------------
+
+def position(foundations: list[str], piles: list[str], stock: str) -> tuple[ss.Deal, CalculationPosition]:
+    """A position built by hand, with the deal that reaches it (the line is found by replaying:
+    foundation cards straight up from the stock, then the piles' cards in order)."""
+    fs = [C(f) for f in foundations]
+    ps = [C(p) for p in piles]
+    rest = C(stock)
+    used = {c for x in fs + ps for c in x} | set(rest)
+    assert len(used) == sum(map(len, fs + ps)) + len(rest)
+    tail = [c for c in range(52) if c not in used]
+    pack_ = [f[0] for f in fs]
+    line = []
+    # the cards on the foundations, dealt in an order that each fits when turned
+    heights = [1] * 4
+    ups = [f[1:] for f in fs]
+    while any(ups):
+        for f in range(4):
+            if ups[f]:
+                c = ups[f].pop(0)
+                pack_.append(c)
+                line.append(Move.to_place(c, "F", f + 1))
+                heights[f] += 1
+    for p, pile in enumerate(ps):
+        for c in pile:
+            pack_.append(c)
+            line.append(Move.to_place(c, "P", p + 1))
+    deal = ss.Deal(pack_ + rest + tail)
+    return deal, replay(RULES, deal, line)
+
+
+@pytest.mark.core
+def test_rule_1_a_safe_card_goes_up_alone():
+    # F1 waits for a Five; F2..F4 are past Five: the stock's 5H is the last Five and goes up.
+    deal, pos = position(["AC 2C 3C 4C", "2H 4H 6H 8H TH QH AH 3H 5C", "3D 6D 9D QD 2D 5D",
+                          "4S 8S QS 3S 7S JS 2S 6S TS AS 5S"], ["KC", "", "", ""], "5H 9C")
+    full = [str(Move.from_code(w)) for w, _, _ in core().expand(spec_of(deal), *RULES.key(pos))]
+    cut = [str(Move.from_code(w)) for w, _, _ in core().expand(
+        spec_of(deal, mode=core().MODE_PRUNED), *RULES.key(pos))]
+    assert full == ["5H>F1", "5H>P1", "5H>P2", "5H>P3", "5H>P4"]
+    assert cut == ["5H>F1"]
+    # Two foundations wait for a Six, one of them later: a Six is not safe.
+    deal, pos = position(["AC 2C 3C 4C 5C", "2H", "3D", "4S"], ["", "", "", ""], "6H 9C")
+    cut = [str(Move.from_code(w)) for w, _, _ in core().expand(
+        spec_of(deal, mode=core().MODE_PRUNED), *RULES.key(pos))]
+    assert cut[0] == "6H>F1" and "6H>P1" in cut
+
+
+@pytest.mark.core
+def test_rule_2_only_the_first_empty_pile():
+    deal, pos = position(["AC", "2H", "3D", "4S"], ["KC", "", "QC", ""], "9C")
+    full = [str(Move.from_code(w)) for w, _, _ in core().expand(spec_of(deal), *RULES.key(pos))]
+    cut = [str(Move.from_code(w)) for w, _, _ in core().expand(
+        spec_of(deal, mode=core().MODE_PRUNED), *RULES.key(pos))]
+    assert sorted(full) == ["9C>P1", "9C>P2", "9C>P3", "9C>P4"]
+    assert sorted(cut) == ["9C>P1", "9C>P2", "9C>P3"]
+
+
+@pytest.mark.core
+def test_rule_3_a_card_that_can_never_leave():
+    # F1 waits for a Five then a Six; F2..F4 are past both. The one Six left lies on the one
+    # Five left: F1 can take the Six only after a Five, which only the Six's leaving uncovers.
+    done = ["2D 4D 6D 8D TD QD AD 3D 5D 7D 9D JD KD", "3S 6S 9S QS 2S 5S 8S JS AS 4S 7S TS KS",
+            "4H 8H QH 3H 7H JH 2H 6C TH AH 5C 9H KH"]
+    deal, pos = position(["AC 2C 3C 4C", *done], ["5H 6H", "KC QC JC TC 9C", "", ""], "7C 8C")
+    assert core().is_dead(spec_of(deal)["stock"], *RULES.key(pos))
+    assert reference_search(RULES, pos).status == "exhausted"
+    # The same with the Five on top: it leaves first, not dead, and the deal is won.
+    deal2, pos2 = position(["AC 2C 3C 4C", *done], ["6H 5H", "KC QC JC TC 9C", "", ""], "7C 8C")
+    assert not core().is_dead(spec_of(deal2)["stock"], *RULES.key(pos2))
+    assert reference_search(RULES, pos2).status == "won"
+
+
+@pytest.mark.core
+def test_rule_3_is_sound_on_random_positions():
+    rng = random.Random(11)
+    fired = 0
+    for _ in range(300):
+        deal, _, pos = late_position(rng, rng.randrange(2, 6))
+        if core().is_dead(spec_of(deal)["stock"], *RULES.key(pos)):
+            fired += 1
+            assert reference_search(RULES, pos).status == "exhausted", RULES.render(pos)
+    assert fired >= 10
+
+
+@pytest.mark.core
+def test_the_pruned_search_visits_fewer_positions():
+    rng = random.Random(3)
+    less = 0
+    for _ in range(30):
+        deal, _, pos = late_position(rng, 7)
+        spec = spec_of(deal, root=RULES.key(pos))
+        full = core().solve(dict(spec, mode=core().MODE_ALL), "decide", Limits(), False)
+        cut = core().solve(dict(spec, mode=core().MODE_PRUNED), "decide", Limits(), False)
+        assert full.status == cut.status
+        if full.status == "exhausted":
+            less += cut.stats["states"] < full.stats["states"]
+    assert less >= 3
+
+
+# -- answers, lines and proofs -----------------------------------------------------------------------
+
+@pytest.mark.core
+def test_wins_replay_under_the_reference_rules():
+    won = 0
+    for seed in range(8):
+        deal = ss.Deal.from_seed(seed)
+        r = ss.solve("calculation", deal, max_seconds=5, check=True)
+        assert r.status in (ss.Status.WON, ss.Status.UNKNOWN)
+        if r.status is ss.Status.WON:
+            won += 1
+            pos = replay(RULES, deal, r.moves)
+            assert RULES.won(pos)
+            assert ss.verify("calculation", deal, r).ok
+            short = ss.Result("calculation", ss.Status.WON, moves=r.moves[:-1], variant=VAR)
+            assert ss.verify("calculation", deal, short).ok is False
+    assert won >= 5
+
+
+def blocked_late(rng, left=6):
+    while True:
+        deal, line, pos = late_position(rng, left)
+        if reference_search(RULES, pos).status == "exhausted":
+            return deal, line
+
+
+@pytest.mark.core
+def test_exhaustive_proofs_with_a_certificate_check_and_resist_tampering():
+    rng = random.Random(2)
+    for _ in range(4):
+        deal, line = blocked_late(rng)
+        r = ss.solve("calculation", deal, after=line, certificate=True)
+        assert r.status is ss.Status.BLOCKED and r.proof.kind == "exhaustive"
+        assert r.proof.certificate and ss.verify("calculation", deal, r, after=line).ok
+        # without a certificate verify re-searches
+        plain = ss.solve("calculation", deal, after=line)
+        assert plain.status is ss.Status.BLOCKED and ss.verify("calculation", deal, plain,
+                                                                 after=line).ok
+        cert = set(r.proof.certificate)
+        cert.discard(next(iter(cert - {RULES.key(replay(RULES, deal, line))}), None))
+        forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
+            kind="exhaustive", sentence=r.proof.sentence, states=r.proof.states,
+            certificate=frozenset(cert)), after=tuple(line))
+        v = ss.verify("calculation", deal, forged, after=line)
+        assert v.ok is False
+
+
+@pytest.mark.core
+def test_a_won_position_is_never_called_blocked():
+    rng = random.Random(8)
+    for _ in range(20):
+        deal, line, pos = late_position(rng, 5)
+        r = ss.solve("calculation", deal, after=line)
+        assert (r.status is ss.Status.WON) == (reference_search(RULES, pos).status == "won")
+
+
+@pytest.mark.core
+def test_position_and_hint_late_in_a_deal():
+    rng = random.Random(12)
+    for _ in range(10):
+        deal, line, pos = late_position(rng, 4)
+        p = ss.position("calculation", deal, after=line)
+        assert [str(m) for m in p.legal] == [str(m) for m in RULES.moves(pos)]
+        h = ss.hint("calculation", deal, after=line)
+        won = reference_search(RULES, pos).status == "won"
+        assert (h.move is not None) == won
+        if won:
+            assert h.move in RULES.moves(pos)
+            assert reference_search(RULES, RULES.apply(pos, h.move)).status == "won"
+
+
+@pytest.mark.core
+def test_limits_give_unknown_never_blocked():
+    r = ss.solve("calculation", ss.Deal.from_seed(2), max_states=50)
+    assert r.status is ss.Status.UNKNOWN
+
+
+def test_pure_reference_answers_late_positions(pure_backend):
+    rng = random.Random(4)
+    deal, line = blocked_late(rng, 5)
+    r = ss.solve("calculation", deal, after=line)
+    assert r.status is ss.Status.BLOCKED and r.stats["backend"] == "reference"
+    assert ss.verify("calculation", deal, r, after=line).ok
+
+
+def test_a_forged_win_is_refused():
+    deal = ss.Deal.from_seed(1)
+    fake = ss.Result("calculation", ss.Status.WON, variant=VAR, moves=(Move.from_text("KS>F1"),))
+    v = ss.verify("calculation", deal, fake)
+    assert v.ok is False and "move 1" in v.reason
+
+
+# -- PySolFC ----------------------------------------------------------------------------------------
+
+def test_pysolfc_layouts_are_dealt_by_the_preset():
+    g, fixed = get_game("calculation-pysolfc")
+    rules = g.rules(g.variant(**fixed))
+    for line in GOLDEN.read_text().splitlines():
+        rec = json.loads(line)
+        stacks = {(s["kind"], s["index"]): s["cards"] for s in rec["stacks"]}
+        deal = ss.pysolfc_deal("calculation", rec["deal"])
+        pos = rules.start(deal)
+        assert [CARD_NAMES[f[0]] for f in pos.foundations] == [
+            stacks[("foundations", i)][0] for i in range(4)]
+        assert [CARD_NAMES[c] for c in pos.stock] == (stacks[("waste", 0)]
+                                                      + stacks[("talon", 0)][::-1])
+    assert pysolfc_preset("calculation") == "calculation-pysolfc"
