@@ -26,6 +26,13 @@ PILE_SHIFT = 57
 MAX_PILE = 16
 _PILE_FIELD = 31 << PILE_SHIFT
 _PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")
+#: A pile moved onto another pile (Accordion), written `QH>QS`: the moving pile's top card and the
+#: top card it goes onto. Its code is the moving card's bit, this flag (bit 62) and the index of the
+#: card it goes onto in the 6 bits at ONTO_SHIFT (the words' and the pile number's bits, which a
+#: move of this kind does not use).
+ONTO_FLAG = 1 << 62
+ONTO_SHIFT = 52
+_ONTO_FIELD = 63 << ONTO_SHIFT
 
 
 def word_code(word: str) -> int:
@@ -36,17 +43,19 @@ def word_code(word: str) -> int:
 @dataclass(frozen=True)
 class Move:
     """A removal (its cards, ascending index order), a single-word move such as `draw`, one
-    card put into a reserve (`reserve`, written `JH>R`), or one card moved onto the pile (or row)
-    numbered `pile` (1-based, written `QH>3`)."""
+    card put into a reserve (`reserve`, written `JH>R`), one card moved onto the pile (or row)
+    numbered `pile` (1-based, written `QH>3`), or the pile whose top is `cards[0]` moved onto the
+    pile whose top is the card `onto` (written `QH>QS`; -1 for every other kind)."""
 
     cards: tuple[int, ...] = ()
     word: Optional[str] = None
     reserve: bool = False
     pile: int = 0
+    onto: int = -1
 
     @classmethod
     def from_text(cls, text: str) -> Move:
-        """Read `5H+6C`, `KS`, `JH>R`, `QH>3` or a word; cards in any order and case."""
+        """Read `5H+6C`, `KS`, `JH>R`, `QH>3`, `QH>QS` or a word; cards in any order and case."""
         if not isinstance(text, str):
             raise MoveError(f"a move is text, not {text!r}")
         t = text.strip()
@@ -62,8 +71,15 @@ class Move:
         if to_pile:
             where = to_pile.group(2)
             if not (where.isascii() and where.isdigit()):  # "²" is a digit to isdigit()
-                raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, or the "
-                                "number of a pile)")
+                try:
+                    target = card_index(where)
+                except CardError:
+                    raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, the "
+                                    "number of a pile, or a card)") from None
+                try:
+                    return cls.onto_card(card_index(to_pile.group(1)), target)
+                except CardError as e:
+                    raise MoveError(f"not a move: {text!r} ({e})") from None
             pile = int(where)
             if not 1 <= pile <= MAX_PILE:
                 raise MoveError(f"not a move: {text!r} (piles are numbered from 1, at most "
@@ -116,6 +132,15 @@ class Move:
         return cls(cards=(card,), pile=pile)
 
     @classmethod
+    def onto_card(cls, card: int, onto: int) -> Move:
+        """The move of the pile whose top is `card` onto the pile whose top is `onto`."""
+        _check_card(card)
+        _check_card(onto)
+        if card == onto:
+            raise MoveError(f"a pile does not move onto itself ({CARD_NAMES[card]})")
+        return cls(cards=(card,), onto=onto)
+
+    @classmethod
     def from_code(cls, code: int) -> Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52 (MoveError for a
         code that no move has)."""
@@ -127,6 +152,8 @@ class Move:
     def code(self) -> int:
         if self.word is not None:
             return word_code(self.word)
+        if self.onto >= 0:
+            return mask(self.cards) | ONTO_FLAG | self.onto << ONTO_SHIFT
         return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0) | self.pile << PILE_SHIFT
 
     @property
@@ -141,6 +168,8 @@ class Move:
             return CARD_NAMES[self.cards[0]] + ">R"
         if self.pile:
             return f"{CARD_NAMES[self.cards[0]]}>{self.pile}"
+        if self.onto >= 0:
+            return f"{CARD_NAMES[self.cards[0]]}>{CARD_NAMES[self.onto]}"
         return "+".join(CARD_NAMES[c] for c in self.cards)
 
     def __repr__(self) -> str:
@@ -158,11 +187,12 @@ def _from_code(code: int) -> Move:
         raise MoveError(f"not a move code: {code!r} (codes are unsigned 64-bit words)")
     move = _decode(code)
     # Decoding reads only some fields, so a code with stray bits (two words, a word with cards,
-    # a pile number and the reserve flag) would pass for another move: the move's own code and
-    # shape must agree.
-    one_card = move.reserve or move.pile
+    # a pile number and the reserve flag, a pile onto itself) would pass for another move: the
+    # move's own code and shape must agree.
+    one_card = move.reserve or move.pile or move.onto >= 0
     if (move.code != code or move.pile > MAX_PILE or (move.word is None and not move.cards)
-            or (one_card and len(move.cards) != 1)):
+            or (one_card and len(move.cards) != 1)
+            or move.onto > 51 or (move.onto >= 0 and move.cards == (move.onto,))):
         raise MoveError(f"not a move code: {code} ({code:#x}): no move has it")
     return move
 
@@ -170,6 +200,9 @@ def _from_code(code: int) -> Move:
 def _decode(code: int) -> Move:
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
+    if code & ONTO_FLAG:
+        return Move(cards=tuple(indexes(code & _CARD_BITS)),
+                    onto=(code & _ONTO_FIELD) >> ONTO_SHIFT)
     if code & _PILE_FIELD:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), pile=(code & _PILE_FIELD) >> PILE_SHIFT)
     flags = (code >> _WORD_SHIFT) & ((1 << len(WORDS)) - 1)

@@ -71,6 +71,8 @@ class Rules(ABC):
     #: of a kind they never play is refused as such, before the position's own reasons.
     reserve_moves: bool = False
     pile_moves: bool = False
+    #: Whether these rules move a pile onto another pile named by its top card (`QH>QS`).
+    onto_moves: bool = False
 
     def unknown_kind(self, move: Move) -> str:
         """Why a move of a kind these rules never play is refused, or "" for the others."""
@@ -81,6 +83,8 @@ class Rules(ABC):
             return (f"{move}: these rules move no card onto a pile (baroness does under "
                     "to_empty=True, as baroness-pysolfc plays it, and fifteens-pysolfc moves "
                     "the reserve's top card onto a row)")
+        if move.onto >= 0 and not self.onto_moves:
+            return f"{move}: these rules move no pile onto another (accordion does)"
         return ""
 
     def why_illegal(self, pos: Any, move: Move) -> str:
