@@ -15,6 +15,17 @@ Every core module (solitaire_solver.games.slots._core, _fourteen, _nestor, _pyra
 `expand` lists the core's legal moves of one packed position (every legal move, no pruning) and
 where each leads: the tests play the core and the reference rules side by side with it.
 
+A wide core (a game whose position does not fit _engine's two words: Montana) searches with
+engine/_wide.pyx instead: it packs its position into `words` 64-bit words (1..8, its own layout)
+and keeps this same contract by passing a position as ONE Python int, word i in bits
+64 i .. 64 i + 63, where a one-word core passes `removed`, with `aux` always 0: spec["root"] is
+(int, 0), expand(spec, position, 0) lists (move word, int, 0), a certificate is a list of
+(int, 0), and Game.core_position / certificate_key read and write that int. So every caller (the
+plug-in's hooks, the generic tests) handles both kinds of core alike. The wide search is exact on
+move graphs with cycles, also past the memory budget (engine/_wide.pyx), and returns the same
+(status, path, stats, certificate) with the same stats keys (stats["path_hits"]: positions of
+the current line met again after the table forgot them).
+
 A core may also offer `decide_cards(cards, spec, max_states, max_seconds, memory_bytes)`: solve's
 decide run for a deal given as its cards (a list of 52 card indexes) and the rest of its spec,
 without a certificate, as (status, path, stats, end, ready), where ready says that end shows the

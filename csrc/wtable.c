@@ -1,0 +1,203 @@
+#if defined(__linux__)
+#define _DEFAULT_SOURCE /* madvise under -std=c99 */
+#include <sys/mman.h>
+#endif
+
+#include "wtable.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The window, the start, the floor and the small tables' limit are ttable.c's, for the same
+ * reasons (see there). */
+#define WT_WINDOW 32
+#define WT_TAIL WT_TAIL_SLOTS
+#define WT_START_SLOTS 64
+#define WT_MIN_SLOTS 1024
+#define WT_SMALL_SLOTS 4096
+typedef char wt_tail_is_the_window_less_one[WT_TAIL == WT_WINDOW - 1 ? 1 : -1];
+
+uint64_t wt_hash(const uint64_t *key, int words) {
+    /* splitmix64's finaliser after each word: positions differ in few bits of few words */
+    uint64_t h = 0x9E3779B97F4A7C15ULL * (uint64_t)words;
+    for (int i = 0; i < words; i++) {
+        h ^= key[i];
+        h ^= h >> 30;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 27;
+        h *= 0x94D049BB133111EBULL;
+        h ^= h >> 31;
+    }
+    return h;
+}
+
+static inline int wt_is_zero(const uint64_t *k, int words) {
+    for (int i = 0; i < words; i++)
+        if (k[i]) return 0;
+    return 1;
+}
+
+static inline int wt_equal(const uint64_t *a, const uint64_t *b, int words) {
+    for (int i = 0; i < words; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
+
+int wt_init(wtable *t, int words, size_t budget_bytes) {
+    memset(t, 0, sizeof(*t));
+    if (words < 1 || words > WT_MAX_WORDS) return -1;
+    size_t entry = (size_t)words * sizeof(uint64_t);
+    size_t max = WT_MIN_SLOTS;
+    while (max <= budget_bytes / entry / 2) max *= 2;
+    size_t n = max < WT_START_SLOTS ? max : WT_START_SLOTS;
+    t->slots = (uint64_t *)calloc((n + WT_TAIL) * (size_t)words, sizeof(uint64_t));
+    if (t->slots == NULL) return -1;
+    t->words = words;
+    t->mask = n - 1;
+    t->room = n + WT_TAIL;
+    t->max_slots = max;
+    return 0;
+}
+
+void wt_free(wtable *t) {
+    free(t->slots);
+    t->slots = NULL;
+}
+
+size_t wt_capacity(const wtable *t) { return t->mask + 1; }
+
+size_t wt_bytes(const wtable *t) {
+    return (t->mask + 1 + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
+}
+
+size_t wt_max_bytes(const wtable *t) {
+    return (t->max_slots + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
+}
+
+/* Place a key in a table of mask + 1 homes: the first empty slot of its window, else its home
+ * slot. Returns 1 when another key was overwritten. */
+static int wt_place(uint64_t *slots, size_t mask, const uint64_t *key, int words) {
+    size_t home = (size_t)wt_hash(key, words) & mask;
+    for (size_t i = 0; i < WT_WINDOW; i++) {
+        uint64_t *s = slots + (home + i) * (size_t)words;
+        if (wt_is_zero(s, words)) {
+            memcpy(s, key, (size_t)words * sizeof(uint64_t));
+            return 0;
+        }
+    }
+    memcpy(slots + home * (size_t)words, key, (size_t)words * sizeof(uint64_t));
+    return 1;
+}
+
+/* Double inside the room, as tt_double_in_place does (ttable.c gives the argument): the tail's
+ * keys set aside, every key taken out and placed again in slot order, the tail's last. */
+static size_t wt_double_in_place(wtable *t) {
+    int w = t->words;
+    size_t n = t->mask + 1, lost = 0, nt = 0;
+    uint64_t tail[WT_TAIL * WT_MAX_WORDS];
+    uint64_t key[WT_MAX_WORDS];
+    uint64_t *s = t->slots;
+    for (size_t i = n; i < n + WT_TAIL; i++)
+        if (!wt_is_zero(s + i * w, w)) {
+            memcpy(tail + nt * w, s + i * w, w * sizeof(uint64_t));
+            memset(s + i * w, 0, w * sizeof(uint64_t));
+            nt++;
+        }
+    for (size_t i = 0; i < n; i++) {
+        if (wt_is_zero(s + i * w, w)) continue;
+        memcpy(key, s + i * w, w * sizeof(uint64_t));
+        memset(s + i * w, 0, w * sizeof(uint64_t));
+        lost += (size_t)wt_place(s, 2 * n - 1, key, w);
+    }
+    for (size_t k = 0; k < nt; k++) lost += (size_t)wt_place(s, 2 * n - 1, tail + k * w, w);
+    t->mask = 2 * n - 1;
+    return lost;
+}
+
+static void wt_grow(wtable *t) {
+    int w = t->words;
+    size_t n = (t->mask + 1) * 2, lost = 0;
+    if (n + WT_TAIL <= t->room) {
+        lost = wt_double_in_place(t);
+    } else {
+        size_t room = n > WT_SMALL_SLOTS ? t->max_slots : n;
+        uint64_t *grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
+        while (grown == NULL && room > n) {
+            room /= 2;
+            grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
+        }
+        if (grown == NULL) {
+            t->max_slots = t->mask + 1;
+            return;
+        }
+        if (room > n) t->max_slots = room;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (room > n) {
+            uintptr_t a = ((uintptr_t)grown + 4095) & ~(uintptr_t)4095;
+            uintptr_t e = (uintptr_t)(grown + (room + WT_TAIL) * (size_t)w) & ~(uintptr_t)4095;
+            if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
+        }
+#endif
+        for (size_t i = 0; i < t->room; i++)
+            if (!wt_is_zero(t->slots + i * w, w))
+                lost += (size_t)wt_place(grown, n - 1, t->slots + i * w, w);
+        free(t->slots);
+        t->slots = grown;
+        t->mask = n - 1;
+        t->room = room + WT_TAIL;
+    }
+    t->used -= lost;
+    t->replaced += lost;
+}
+
+int wt_visit(wtable *t, const uint64_t *key) {
+    int w = t->words;
+    t->probes++;
+    if (wt_is_zero(key, w)) {
+        if (t->has_zero) {
+            t->hits++;
+            return 1;
+        }
+        t->has_zero = 1;
+        t->used++;
+        t->inserts++;
+        return 0;
+    }
+    for (;;) {
+        size_t home = (size_t)wt_hash(key, w) & t->mask;
+        for (size_t i = 0; i < WT_WINDOW; i++) {
+            uint64_t *s = t->slots + (home + i) * (size_t)w;
+            if (wt_is_zero(s, w)) {
+                memcpy(s, key, (size_t)w * sizeof(uint64_t));
+                t->used++;
+                t->inserts++;
+                if (t->used * 2 > t->mask + 1 && t->mask + 1 < t->max_slots) wt_grow(t);
+                return 0;
+            }
+            if (wt_equal(s, key, w)) {
+                t->hits++;
+                return 1;
+            }
+        }
+        if (t->mask + 1 < t->max_slots) {
+            wt_grow(t);
+            continue;
+        }
+        /* At the budget: forget the key at the home slot (the search only re-explores it). */
+        memcpy(t->slots + home * (size_t)w, key, (size_t)w * sizeof(uint64_t));
+        t->replaced++;
+        return 0;
+    }
+}
+
+int wt_contains(const wtable *t, const uint64_t *key) {
+    int w = t->words;
+    if (wt_is_zero(key, w)) return t->has_zero;
+    size_t home = (size_t)wt_hash(key, w) & t->mask;
+    for (size_t i = 0; i < WT_WINDOW; i++) {
+        const uint64_t *s = t->slots + (home + i) * (size_t)w;
+        if (wt_is_zero(s, w)) return 0;
+        if (wt_equal(s, key, w)) return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,55 @@
+/* A bounded table of wide keys: positions of `words` 64-bit words (1..WT_MAX_WORDS), for games
+ * whose position does not fit ttable's two words (docs/architecture.md, "Wide positions").
+ *
+ * Same policy as ttable.h: open addressing with a window of WT_WINDOW slots, starts small and
+ * doubles when half full (or a window fills), up to the budget; past the budget a key whose
+ * window is full replaces the entry at its home slot, so a search that outgrows the budget keeps
+ * running and only re-explores. Keys are stored whole and compared whole: a lookup answers 1
+ * only for a key that was stored (never for another key of the same hash). The all-zero key,
+ * which marks an empty slot, is kept in a flag of its own. Memory: the largest power of two of
+ * slots that fits the budget (at least WT_MIN_SLOTS), plus the window's tail; past WT_SMALL_SLOTS
+ * the table takes the room of its largest size once and doubles in place, as ttable does. */
+#ifndef SS_WTABLE_H
+#define SS_WTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define WT_MAX_WORDS 8
+#define WT_TAIL_SLOTS 31
+
+typedef struct {
+    uint64_t *slots;     /* (mask + 1 + WT_TAIL_SLOTS) keys of `words` words; all zero: empty */
+    int words;
+    int has_zero;        /* the all-zero key is stored */
+    size_t mask;         /* homes - 1 (a power of two) */
+    size_t max_slots;    /* the budget, in slots */
+    size_t room;         /* slots allocated (homes, tail and room to double into) */
+    size_t used;         /* keys stored */
+    uint64_t probes;     /* lookups */
+    uint64_t hits;       /* lookups that found the key */
+    uint64_t inserts;    /* keys stored in an empty slot */
+    uint64_t replaced;   /* keys stored over another key (forgotten) */
+} wtable;
+
+/* A table of keys of `words` words within budget_bytes (room for WT_MIN_SLOTS under any budget).
+ * Returns 0, or -1 when out of memory or words is out of range. */
+int wt_init(wtable *t, int words, size_t budget_bytes);
+void wt_free(wtable *t);
+
+/* Look the key up; store it when absent. Returns 1 when it was there, else 0. */
+int wt_visit(wtable *t, const uint64_t *key);
+
+/* 1 when the key is stored, without storing it. */
+int wt_contains(const wtable *t, const uint64_t *key);
+
+size_t wt_capacity(const wtable *t);
+/* The bytes of the table's slots (its capacity and tail; the room it may double into is
+ * counted as it is used). */
+size_t wt_bytes(const wtable *t);
+/* The bytes the table may reach under its budget. */
+size_t wt_max_bytes(const wtable *t);
+
+uint64_t wt_hash(const uint64_t *key, int words);
+
+#endif

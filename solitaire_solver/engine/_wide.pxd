@@ -1,0 +1,42 @@
+# The search for games whose position is wider than _engine's State (two words): a position is
+# `words` 64-bit words (1..WT_MAX_WORDS) that the game packs as it likes; the engine knows
+# nothing of their meaning. One-word games keep _engine: nothing here is on their path.
+from libc.stdint cimport uint64_t
+
+ctypedef int (*wgen_fn)(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil
+ctypedef void (*wplay_fn)(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil
+ctypedef int (*wtest_fn)(void *ctx, const uint64_t *s) noexcept nogil
+
+ctypedef struct WideGame:
+    void *ctx
+    int words           # words of a position (1..WT_MAX_WORDS)
+    wgen_fn moves       # writes the legal moves of s into out, returns how many (<= max_moves)
+    wplay_fn play       # the position after a legal move (out never aliases s)
+    wtest_fn won        # 1 when s is won
+    wtest_fn dead       # NULL, or 1 when s provably cannot be won (a pruning rule of the game)
+    int max_moves       # bound on moves() of any position
+    # 0, or a bound on the positions of a line that repeats none (a game promises it; the
+    # search raises past it). Moves may lead back to a position: the search never needs it.
+    int max_depth
+
+# A WideGame with every field zero: cores fill in what they use.
+cdef void wide_clear(WideGame *g) noexcept nogil
+
+# Depth-first search from root (g.words words). Returns (status, path, stats, certificate) as
+# _engine.depth_first does: status a SEARCH_* code of _engine.pxd, path the move words of a win,
+# certificate (when asked for, on an exhausted search) the explored positions as (int, 0) pairs
+# (pos_int). Exact on move graphs with cycles, also past the memory budget (_wide.pyx).
+cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_states,
+                             double max_seconds, size_t memory_bytes, bint certificate)
+
+# The moves g generates at a position (a Python int, pos_int) and where each leads: the
+# contract's expand() of a wide core, as [(word, position int, 0)].
+cdef list wide_expand(WideGame *g, object position)
+
+# A position's words as one Python int, word i in bits 64 i .. 64 i + 63 (the contract's form).
+cdef object pos_int(const uint64_t *s, int words)
+# The words of a position given as that int (ValueError when it does not fit).
+cdef int int_pos(object x, int words, uint64_t *out) except -1
+
+# spec["root"] = (int, 0) into out, returning 1; 0 (out untouched) when the spec has none.
+cdef int wide_root(dict spec, int words, uint64_t *out) except -1

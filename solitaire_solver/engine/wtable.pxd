@@ -1,0 +1,26 @@
+# Declarations of csrc/wtable.h (the bounded table of wide keys).
+from libc.stdint cimport uint64_t
+
+
+cdef extern from "wtable.h" nogil:
+    enum: WT_MAX_WORDS
+    enum: WT_TAIL_SLOTS
+    ctypedef struct wtable:
+        uint64_t *slots
+        int words
+        int has_zero
+        size_t mask
+        size_t max_slots
+        size_t used
+        uint64_t probes
+        uint64_t hits
+        uint64_t inserts
+        uint64_t replaced
+    int wt_init(wtable *t, int words, size_t budget_bytes)
+    void wt_free(wtable *t)
+    int wt_visit(wtable *t, const uint64_t *key)
+    int wt_contains(const wtable *t, const uint64_t *key)
+    size_t wt_capacity(const wtable *t)
+    size_t wt_bytes(const wtable *t)
+    size_t wt_max_bytes(const wtable *t)
+    uint64_t wt_hash(const uint64_t *key, int words)

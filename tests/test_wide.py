@@ -1,0 +1,149 @@
+"""The wide search (engine/_wide.pyx) and its table (csrc/wtable.c): full keys, exact on graphs
+with cycles, also past the memory budget."""
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.core
+
+
+def wide():
+    from solitaire_solver.engine import _wide
+    return _wide
+
+
+def reachable(succ, root):
+    seen, todo = {root}, [root]
+    while todo:
+        for u in succ[todo.pop()]:
+            if u not in seen:
+                seen.add(u)
+                todo.append(u)
+    return seen
+
+
+def check_run(succ, root, target, run):
+    status, path, stats, cert = run
+    if status == 0:  # SEARCH_WON: a walk from root along edges to target
+        v = root
+        for u in path:
+            assert u in succ[v]
+            v = u
+        assert v == target
+    elif status == 1:  # SEARCH_EXHAUSTED
+        assert target not in reachable(succ, root)
+        if cert is not None:
+            assert set(cert) == reachable(succ, root)
+    return status
+
+
+@given(st.integers(1, 60).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.integers(0, n - 1), max_size=4), min_size=n, max_size=n),
+    st.integers(0, n - 1), st.integers(-1, n - 1), st.integers(1, 8), st.booleans())))
+def test_graph_search_is_reachability(case):
+    succ, root, target, words, cert = case
+    run = wide().graph_search(succ, root, target, words=words, certificate=cert)
+    want = target in reachable(succ, root)
+    assert check_run(succ, root, target, run) == (0 if want else 1)
+
+
+def chain_with_back_edges(n, back):
+    """0 -> 1 -> ... -> n-1, each node also back to the node `back` before it: one line holds
+    every node, and each back edge leads to a position on it."""
+    return [([v + 1] if v + 1 < n else []) + ([v - back] if v >= back else []) for v in range(n)]
+
+
+def line_with_leaves(n, back, leaves):
+    """chain_with_back_edges with `leaves` dead ends below each node of the line, tried first:
+    they fill the table, which then forgets positions of the line."""
+    m = n + n * leaves
+    return [[n + v * leaves + i for i in range(leaves)] + succ for v, succ in
+            enumerate(chain_with_back_edges(n, back))] + [[] for _ in range(m - n)]
+
+
+def test_past_the_budget_a_cycle_on_the_line_is_not_entered_again():
+    # The table forgets positions of the line, and a back edge to one of them must not start
+    # the line again (that would loop until the stack passes the budget): the path set keeps
+    # them.
+    succ = line_with_leaves(2000, 7, 20)
+    status, path, stats, cert = wide().graph_search(succ, 0, -1, words=2, memory_bytes=1 << 20)
+    assert status == 1
+    assert stats["table_replaced"] > 0 and stats["path_hits"] > 0
+    status, path, *_ = wide().graph_search(succ, 0, 1999, words=2, memory_bytes=1 << 20)
+    assert status == 0 and path == list(range(1, 2000))
+
+
+def test_within_the_budget_the_path_set_is_not_needed():
+    succ = chain_with_back_edges(500, 3)
+    status, _, stats, _ = wide().graph_search(succ, 0, -1, words=2)
+    assert status == 1 and stats["table_replaced"] == 0 and stats["path_hits"] == 0
+
+
+def test_tiny_table_on_random_cyclic_graphs_answers_exactly_or_stops_at_a_limit():
+    rng = random.Random(5)
+    exact = 0
+    for _ in range(30):
+        # levels of nodes, edges to the next level and back to the one before (cycles)
+        levels, width = rng.randrange(10, 30), rng.randrange(300, 1000)
+        n = levels * width
+        succ = []
+        for v in range(n):
+            lv = v // width
+            succ.append([(lv + 1) * width + rng.randrange(width) for _ in range(rng.randrange(3))]
+                        if lv + 1 < levels else [])
+            if lv and rng.random() < 0.3:
+                succ[-1].append((lv - 1) * width + rng.randrange(width))
+        target = rng.choice([-1, rng.randrange(n)])
+        run = wide().graph_search(succ, 0, target, words=4, memory_bytes=1 << 18,
+                                  max_states=200000)
+        status = check_run(succ, 0, target, run)
+        # won, exhausted, or a limit (states, or memory for the stack): never a wrong answer
+        assert status in (0, 1, 2, 4)
+        exact += status != 2 and run[2]["table_replaced"] > 0
+    assert exact > 0
+
+
+def test_the_stack_stops_at_the_memory_limit():
+    # A line of 100,000 positions of 8 words does not fit 64 KiB: a limit, not a crash.
+    succ = chain_with_back_edges(100000, 1)
+    status, _, stats, _ = wide().graph_search(succ, 0, -1, words=8, memory_bytes=1 << 16)
+    assert status == 4  # SEARCH_LIMIT_MEMORY
+
+
+def test_state_limit_counts_as_the_one_word_search():
+    succ = chain_with_back_edges(100, 2)
+    status, _, stats, _ = wide().graph_search(succ, 0, -1, max_states=10)
+    assert status == 2 and stats["states"] == 10
+    status, _, stats, _ = wide().graph_search(succ, 0, -1, max_states=100)
+    assert status == 1 and stats["states"] == 100
+
+
+@given(st.integers(1, 8), st.lists(st.lists(st.integers(0, 3), min_size=8, max_size=8),
+                                   max_size=300), st.integers(0, 1 << 16))
+def test_table_holds_full_keys(words, keys, budget):
+    # Keys that share every word but one, the all-zero key among them: a key is found only
+    # after it was stored, under any budget (a forgotten key is not found; another key never is).
+    ops = [("visit", tuple(k[:words])) for k in keys]
+    got, stats = wide().table_ops(ops, words, budget)
+    stored = set()
+    for (_, k), hit in zip(ops, got):
+        if hit:
+            assert k in stored
+        stored.add(k)
+    probe = [("contains", (9,) * words)] + [("contains", k) for _, k in ops]
+    got, _ = wide().table_ops(ops + probe, words, budget)
+    assert got[len(ops)] == 0
+    if stats["replaced"] == 0:
+        assert all(got[len(ops) + 1:]) and stats["used"] == len(stored)
+
+
+def test_table_keeps_within_its_budget():
+    ops = [("visit", (i, i >> 3, 7)) for i in range(200000)]
+    got, stats = wide().table_ops(ops, 3, 1 << 20)
+    assert not any(got) and stats["replaced"] > 0
+    assert stats["max_bytes"] <= (1 << 20) + 31 * 24 and stats["bytes"] <= stats["max_bytes"]
+    with pytest.raises(ValueError):
+        wide().table_ops([], 9)
