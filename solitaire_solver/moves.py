@@ -27,12 +27,11 @@ MAX_PILE = 16
 _PILE_FIELD = 31 << PILE_SHIFT
 _PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")
 #: A pile moved onto another pile (Accordion), written `QH>QS`: the moving pile's top card and the
-#: top card it goes onto. Its code is the moving card's bit, this flag (bit 62) and the index of the
-#: card it goes onto in the 6 bits at ONTO_SHIFT (the words' and the pile number's bits, which a
-#: move of this kind does not use).
-ONTO_FLAG = 1 << 62
-ONTO_SHIFT = 52
-_ONTO_FIELD = 63 << ONTO_SHIFT
+#: top card it goes onto. Its code is both cards' bits with ONTO_LOW when the card of the lower
+#: index moves, ONTO_HIGH when the higher one does: the flags of the first two words, which a word
+#: never carries with cards.
+ONTO_LOW = 1 << _WORD_SHIFT
+ONTO_HIGH = 1 << (_WORD_SHIFT + 1)
 
 
 def word_code(word: str) -> int:
@@ -153,7 +152,8 @@ class Move:
         if self.word is not None:
             return word_code(self.word)
         if self.onto >= 0:
-            return mask(self.cards) | ONTO_FLAG | self.onto << ONTO_SHIFT
+            return (mask(self.cards) | 1 << self.onto
+                    | (ONTO_LOW if self.cards[0] < self.onto else ONTO_HIGH))
         return mask(self.cards) | (RESERVE_FLAG if self.reserve else 0) | self.pile << PILE_SHIFT
 
     @property
@@ -192,7 +192,7 @@ def _from_code(code: int) -> Move:
     one_card = move.reserve or move.pile or move.onto >= 0
     if (move.code != code or move.pile > MAX_PILE or (move.word is None and not move.cards)
             or (one_card and len(move.cards) != 1)
-            or move.onto > 51 or (move.onto >= 0 and move.cards == (move.onto,))):
+            or (move.onto >= 0 and move.cards == (move.onto,))):
         raise MoveError(f"not a move code: {code} ({code:#x}): no move has it")
     return move
 
@@ -200,9 +200,10 @@ def _from_code(code: int) -> Move:
 def _decode(code: int) -> Move:
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
-    if code & ONTO_FLAG:
-        return Move(cards=tuple(indexes(code & _CARD_BITS)),
-                    onto=(code & _ONTO_FIELD) >> ONTO_SHIFT)
+    flags = code & ~_CARD_BITS
+    if flags in (ONTO_LOW, ONTO_HIGH) and bin(code & _CARD_BITS).count("1") == 2:
+        low, high = indexes(code & _CARD_BITS)
+        return Move(cards=(low,), onto=high) if flags == ONTO_LOW else Move(cards=(high,), onto=low)
     if code & _PILE_FIELD:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), pile=(code & _PILE_FIELD) >> PILE_SHIFT)
     flags = (code >> _WORD_SHIFT) & ((1 << len(WORDS)) - 1)

@@ -8,16 +8,21 @@ from typing import Any, Optional
 
 from ...deal import Deal, as_deal, deal_text
 from ...errors import VerificationError
-from ...result import BlockProof, counted
+from ...moves import Move, from_codes
+from ...result import BlockProof, Verification, counted
 from ..base import CoreAnswer, Game, PySolFCGame, all_explored
 from .rules import (
     AccordionRules,
+    canonical,
+    check_certificate,
     check_groups,
     deal_piles,
     parse_layout,
+    position_of,
     read_piles,
     structural_block,
     structural_sentence,
+    tops_of,
 )
 
 
@@ -85,7 +90,48 @@ class Accordion(Game):
         return BlockProof(kind="exhaustive", sentence=sentence, states=states,
                           certificate=answer.certificate)
 
+    def check_proof(self, deal: Deal, variant: dict, proof: BlockProof,
+                    max_states: Optional[int], start: Any = None,
+                    max_seconds: Optional[float] = None, memory_bytes: int = 0) -> Verification:
+        # Accordion's certificate may hold a row for each of its renamings and rows its cut
+        # leaves unexpanded: its own check (check_certificate) re-derives both.
+        if proof.kind == "exhaustive" and proof.certificate is not None:
+            rules = self.rules(variant)
+            return check_certificate(rules, rules.start(deal) if start is None else start,
+                                     proof.certificate)
+        return super().check_proof(deal, variant, proof, max_states, start, max_seconds,
+                                   memory_bytes)
+
+    # -- the core ---------------------------------------------------------------------------------
+    core = "games.accordion._core"
     picture = "row-of-piles"
+
+    def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
+        return {"tops": [p[-1] for p in deal_piles(deal)]}
+
+    def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:
+        return position_of(pos.tops), 0
+
+    def certificate_key(self, removed: int, aux: int, variant: dict) -> Any:
+        return tops_of(removed)
+
+    def core_line(self, core: Any, spec: dict, deal: Deal, start: Any, path: list) -> list[Move]:
+        # The search renames the rows below its root (the "canonical" rule): each word after the
+        # first names cards of the renamed row, which sit where the real row's cards do.
+        tops = list(start.tops if start is not None else deal_piles(deal) and
+                    [p[-1] for p in deal_piles(deal)])
+        renamed = spec.get("canonical", True)
+        out = []
+        for k, m in enumerate(from_codes(path)):
+            if m.onto < 0:
+                raise VerificationError(f"the core's move {m} is not a move of Accordion")
+            row = canonical(tops) if renamed and k else tuple(tops)
+            i, j = row.index(m.cards[0]), row.index(m.onto)
+            out.append(Move.onto_card(tops[i], tops[j]))
+            tops[j] = tops[i]
+            del tops[i]
+        return out
+
 
 
 #: The games this folder serves (the registry reads it: games/__init__.py).

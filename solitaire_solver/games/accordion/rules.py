@@ -14,14 +14,18 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ...cards import CARD_NAMES, card_index
 from ...deal import Deal
-from ...errors import CardError, LayoutError
+from ...errors import CardError, LayoutError, VerificationError
 from ...moves import Move
+from ...result import Verification, certificate_from_json, counted
 from ..rules import Rules
 
 #: The distances a pile moves left: onto its neighbour or three places left.
 STEPS = (1, 3)
 #: Piles of a layout text per line (the text reads back however it is wrapped).
 PER_LINE = 13
+#: The most piles of a row.
+MAX_PILES = 52
+_EMPTY = 63
 
 Piles = tuple[tuple[int, ...], ...]
 
@@ -164,7 +168,9 @@ class AccordionRules(Rules):
         tops = pos.tops
         out = []
         for i in range(1, len(tops)):
-            for step in STEPS:
+            # Each pile's jump before its step: the order the core's search tries first
+            # (docs/accordion.md, "Move order"), which the reference search then follows.
+            for step in (3, 1):
                 if i >= step and match(tops[i], tops[i - step]):
                     out.append(Move.onto_card(tops[i], tops[i - step]))
         return out
@@ -248,6 +254,17 @@ def groups(tops: Sequence[int]) -> list[list[int]]:
     return out
 
 
+def canonical(tops: Sequence[int]) -> tuple[int, ...]:
+    """The row with its suits and ranks renamed in the order they first appear (the first suit
+    seen becomes clubs, the first rank the Ace, ...). The rules compare a rank only with a rank
+    and a suit only with a suit, so two rows of the same canonical form are won or lost together,
+    and a move of one is a move of the other at the same places."""
+    suits: dict[int, int] = {}
+    ranks: dict[int, int] = {}
+    return tuple(suits.setdefault(c // 13, len(suits)) * 13 + ranks.setdefault(c % 13, len(ranks))
+                 for c in tops)
+
+
 def structural_block(tops: Sequence[int]) -> Optional[dict]:
     """The proof details when the tops fall into two groups or more, else None."""
     gs = groups(tops)
@@ -283,3 +300,69 @@ def check_groups(tops: Sequence[int], d: dict) -> Optional[str]:
     if len(actual) < 2:
         return "the tops form one group"
     return None
+
+
+# -- the core's position as one int (its wide form, docs/architecture.md) --------------------------
+#
+# 6 bits a top, ten a 64-bit word (top k in bits 64 (k // 10) + 6 (k mod 10)), the slots past the
+# last pile holding 63, over n // 10 + 1 words for a row of n piles (so a row always ends in 63).
+
+def position_of(tops: Sequence[int]) -> int:
+    """The core's position int of a row of tops."""
+    n = len(tops)
+    if not 1 <= n <= MAX_PILES:
+        raise ValueError(f"a row has 1..{MAX_PILES} piles, not {n}")
+    x = 0
+    for k in range(10 * (n // 10 + 1)):
+        c = tops[k] if k < n else _EMPTY
+        x |= c << (64 * (k // 10) + 6 * (k % 10))
+    return x
+
+
+def tops_of(x: int) -> tuple[int, ...]:
+    """The row of tops of a core's position int (position_of's inverse)."""
+    out: list[int] = []
+    while len(out) <= MAX_PILES:
+        for j in range(10):
+            c = (x >> (6 * j)) & 63
+            if c == _EMPTY:
+                return tuple(out)
+            if c >= 52:
+                raise ValueError(f"not a row of tops: {c} is no card")
+            out.append(c)
+        x >>= 64
+    raise ValueError("not a row of tops: no end")
+
+
+# -- the certificate of an exhaustive proof ---------------------------------------------------------
+
+def check_certificate(rules: Rules, start: AccordionPosition, cert: Any) -> Verification:
+    """Every row the certificate lists is lost, and so is the start: the start's canonical form
+    is one of theirs, and each listed row is not won and either falls into groups (its tops share
+    no rank or suit across them: lost, docs/accordion.md) or every move from it leads to a row
+    whose canonical form is listed. By induction on the piles left, every row whose canonical form
+    is listed is lost (renamed rows are won or lost together). VerificationError otherwise."""
+    keys = certificate_from_json(cert)
+    rows = []
+    for k in keys:
+        if (not isinstance(k, tuple) or not 1 <= len(k) <= MAX_PILES or len(set(k)) != len(k)
+                or not all(type(c) is int and 0 <= c < 52 for c in k)):
+            raise VerificationError(f"the certificate holds {k!r:.60}, which is no row of tops")
+        rows.append(k)
+    forms = {canonical(k) for k in rows}
+    if canonical(start.tops) not in forms:
+        raise VerificationError("the certificate does not contain the start position")
+    cut = 0
+    for k in rows:
+        pos = AccordionPosition(tuple((c,) for c in k))
+        if rules.won(pos):
+            raise VerificationError("the certificate contains a won position")
+        if len(groups(k)) > 1:
+            cut += 1
+            continue
+        for m in rules.moves(pos):
+            if canonical(rules.apply(pos, m).tops) not in forms:
+                raise VerificationError(f"the move {m} leads out of the certificate (from the "
+                                        f"row {' '.join(CARD_NAMES[c] for c in k)})")
+    return Verification(True, f"the certificate is closed: {counted(len(rows), 'position')}, "
+                              f"none won ({cut} lost by their groups)")

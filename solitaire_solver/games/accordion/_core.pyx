@@ -1,0 +1,284 @@
+# cython: language_level=3
+"""Core of Accordion on the wide engine (engine/_wide.pyx).
+
+A position is the row of tops, left to right (a pile's covered cards never play again): 6 bits a
+card, ten cards a word (card k in bits 6 (k mod 10) of word k // 10), the slots past the last
+pile holding 63. A search from a row of n piles uses n // 10 + 1 words (so a row always ends in a
+63): at most 6 for the 52 piles of a deal. At the Python boundary a position is one int (the
+contract's wide form), and a move word is a Move code (`QH>QS`, moves.ONTO_LOW / ONTO_HIGH).
+
+The search's rules, each a spec key (True by default in solve(); expand() lists every legal move
+and its real successor unless a key asks otherwise). Each is argued exact in docs/accordion.md:
+- "cut": a row whose tops fall into two groups or more that share no rank or suit is lost
+  (rules.groups); the search expands no move from it (it stays in a certificate, where the
+  checker re-derives the cut).
+- "canonical": ranks and suits renamed in the order they first appear in the row (rules.canonical):
+  the rules compare ranks only with ranks and suits only with suits, so renamed rows are won or
+  lost together, and the table holds one row for all its renamings. A line's later moves are
+  then in renamed cards: Game.core_line renames them back.
+- "order": the moves in a good order for finding a win first (docs/accordion.md); any order
+  explores the same positions when there is no win.
+"""
+
+from libc.stdint cimport uint64_t
+
+from solitaire_solver.engine._wide cimport (
+    WideGame, wide_clear, wide_depth_first, wide_expand,
+)
+from solitaire_solver.engine.contract import run_of
+from solitaire_solver.games.accordion.rules import position_of, tops_of
+from solitaire_solver.moves import ONTO_HIGH as _ONTO_HIGH, ONTO_LOW as _ONTO_LOW
+
+cdef uint64_t ONTO_LOW = _ONTO_LOW
+cdef uint64_t ONTO_HIGH = _ONTO_HIGH
+cdef uint64_t CARD_BITS = (<uint64_t>1 << 52) - 1
+
+DEF MAXN = 52
+DEF EMPTY = 63
+
+cdef struct AccCtx:
+    int words
+    bint cut
+    bint canonical
+    bint order
+
+
+cdef inline int unpack(const uint64_t *s, int words, int *t) noexcept nogil:
+    """The row's tops into t; returns their number."""
+    cdef int k = 0, w, j, c
+    for w in range(words):
+        for j in range(10):
+            c = <int>((s[w] >> (6 * j)) & 63)
+            if c == EMPTY:
+                return k
+            t[k] = c
+            k += 1
+    return k
+
+
+cdef inline void pack(const int *t, int n, int words, uint64_t *out) noexcept nogil:
+    cdef int w, j, k
+    cdef uint64_t x
+    for w in range(words):
+        x = 0
+        for j in range(10):
+            k = 10 * w + j
+            x |= (<uint64_t>(t[k] if k < n else EMPTY)) << (6 * j)
+        out[w] = x
+
+
+cdef inline bint match(int a, int b) noexcept nogil:
+    return a % 13 == b % 13 or a // 13 == b // 13
+
+
+cdef inline void rename(int *t, int n) noexcept nogil:
+    """Ranks and suits renamed in the order they first appear (rules.canonical)."""
+    cdef int smap[4]
+    cdef int rmap[13]
+    cdef int ns = 0, nr = 0, i, s, r
+    for i in range(4):
+        smap[i] = -1
+    for i in range(13):
+        rmap[i] = -1
+    for i in range(n):
+        s = t[i] // 13
+        r = t[i] % 13
+        if smap[s] < 0:
+            smap[s] = ns
+            ns += 1
+        if rmap[r] < 0:
+            rmap[r] = nr
+            nr += 1
+        t[i] = smap[s] * 13 + rmap[r]
+
+
+cdef inline bint split(const int *t, int n) noexcept nogil:
+    """The tops fall into two groups or more sharing no rank or suit (rules.groups): the suits
+    joined to the first top's suit through ranks they share are not all the suits present."""
+    cdef int ranks_of[4]
+    cdef int present = 0, suits, ranks, before, i, s
+    if n < 2:
+        return False
+    for s in range(4):
+        ranks_of[s] = 0
+    for i in range(n):
+        ranks_of[t[i] // 13] |= 1 << (t[i] % 13)
+        present |= 1 << (t[i] // 13)
+    suits = 1 << (t[0] // 13)
+    before = 0
+    while suits != before:
+        before = suits
+        ranks = 0
+        for s in range(4):
+            if (suits >> s) & 1:
+                ranks |= ranks_of[s]
+        for s in range(4):
+            if ranks_of[s] & ranks:
+                suits |= 1 << s
+    return suits != present
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+    int __builtin_clzll(unsigned long long) nogil
+
+
+cdef inline uint64_t word_of(int a, int b) noexcept nogil:
+    """The Move code of the pile topped by a moving onto the pile topped by b."""
+    return ((<uint64_t>1) << a) | ((<uint64_t>1) << b) | (ONTO_LOW if a < b else ONTO_HIGH)
+
+
+cdef int acc_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
+    cdef AccCtx *c = <AccCtx *>ctx
+    cdef int t[MAXN]
+    cdef int n = unpack(s, c.words, t), i, k = 0
+    if c.cut and split(t, n):
+        return 0
+    if c.order:
+        # Left to right, each pile's jump of three before its step of one (docs/accordion.md,
+        # "Move order").
+        for i in range(1, n):
+            if i >= 3 and match(t[i], t[i - 3]):
+                out[k] = word_of(t[i], t[i - 3])
+                k += 1
+            if match(t[i], t[i - 1]):
+                out[k] = word_of(t[i], t[i - 1])
+                k += 1
+        return k
+    for i in range(1, n):
+        if match(t[i], t[i - 1]):
+            out[k] = word_of(t[i], t[i - 1])
+            k += 1
+        if i >= 3 and match(t[i], t[i - 3]):
+            out[k] = word_of(t[i], t[i - 3])
+            k += 1
+    return k
+
+
+cdef void acc_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil:
+    cdef AccCtx *c = <AccCtx *>ctx
+    cdef int t[MAXN]
+    cdef int n = unpack(s, c.words, t), i, a, b, lo, hi, ia = -1, ib = -1
+    cdef uint64_t cards = move & CARD_BITS
+    lo = __builtin_ctzll(cards)
+    hi = 63 - __builtin_clzll(cards)
+    if move & ONTO_LOW:
+        a, b = lo, hi
+    else:
+        a, b = hi, lo
+    for i in range(n):
+        if t[i] == a:
+            ia = i
+        elif t[i] == b:
+            ib = i
+    t[ib] = a
+    for i in range(ia, n - 1):
+        t[i] = t[i + 1]
+    n -= 1
+    if c.canonical:
+        rename(t, n)
+    pack(t, n, c.words, out)
+
+
+cdef int acc_won(void *ctx, const uint64_t *s) noexcept nogil:
+    return ((s[0] >> 6) & 63) == EMPTY
+
+
+def words_for(int n):
+    """The words of a search from a row of n piles."""
+    return n // 10 + 1
+
+
+cdef void make_game(WideGame *g, AccCtx *c, int words, bint cut, bint canonical,
+                    bint order) noexcept:
+    c.words = words
+    c.cut = cut
+    c.canonical = canonical
+    c.order = order
+    wide_clear(g)
+    g.ctx = c
+    g.words = words
+    g.moves = acc_moves
+    g.play = acc_play
+    g.won = acc_won
+    g.max_moves = 2 * MAXN
+    g.max_depth = MAXN + 1
+
+
+cdef int _root(dict spec, int *t) except -1:
+    """The root row into t and its number of piles: spec["root"] (an int) or spec["tops"]."""
+    root = spec.get("root")
+    if root is not None:
+        x, aux = root
+        if aux != 0:
+            raise ValueError(f"a wide core's position is (int, 0), not {root!r}")
+        tops = tops_of(x)
+        if x != position_of(tops):
+            raise ValueError(f"not a row of tops: {x!r}")
+    else:
+        tops = spec["tops"]
+    n = len(tops)
+    if not 1 <= n <= MAXN:
+        raise ValueError(f"a row has 1..{MAXN} piles, not {n}")
+    for i in range(n):
+        t[i] = tops[i]
+    return n
+
+
+def solve(dict spec, str objective, limits, bint certificate):
+    """The contract's entry point (solitaire_solver/engine/contract.py). spec: "tops" (the start
+    row's top cards, left to right), optionally "root" (a position int, 0) and the rules' keys
+    "cut", "canonical", "order" (each True unless given)."""
+    cdef AccCtx c
+    cdef WideGame g
+    cdef int t[MAXN]
+    cdef uint64_t root[8]
+    cdef int n
+    if objective != "decide":
+        raise ValueError(f"accordion has no objective {objective!r}")
+    n = _root(spec, t)
+    make_game(&g, &c, words_for(n), spec.get("cut", True), spec.get("canonical", True),
+              spec.get("order", True))
+    pack(t, n, c.words, root)
+    return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                    limits.memory_bytes, certificate))
+
+
+def expand(dict spec, object position, object aux):
+    """The contract's expand(): every legal move at a position and its real successor; the
+    spec's keys "cut", "canonical", "order" (False unless given) list what the search does."""
+    cdef AccCtx c
+    cdef WideGame g
+    if aux != 0:
+        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
+    tops = tops_of(position)
+    make_game(&g, &c, words_for(len(tops)), spec.get("cut", False),
+              spec.get("canonical", False), spec.get("order", False))
+    return wide_expand(&g, position)
+
+
+def is_split(tops):
+    """The "cut" rule at a row of tops (for tests)."""
+    cdef int t[MAXN]
+    cdef int i
+    for i in range(len(tops)):
+        t[i] = tops[i]
+    return bool(split(t, len(tops)))
+
+
+def canonical(tops):
+    """The row renamed as the "canonical" rule renames it (for tests)."""
+    cdef int t[MAXN]
+    cdef int i, n = len(tops)
+    for i in range(n):
+        t[i] = tops[i]
+    rename(t, n)
+    return tuple(t[i] for i in range(n))
+
+
+#: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
+SEARCH_MODES = ({}, {"cut": False, "canonical": False, "order": False}, {"cut": False},
+                {"canonical": False}, {"order": False})
+#: The spec keys that make expand() list the moves of the search (its cut and order, without the
+#: renaming, so that its successors are the real ones), and that those are legal moves.
+PRUNED_EXPAND = ({"cut": True, "order": True}, True)
