@@ -16,17 +16,19 @@ and its real successor unless a key asks otherwise). Each is argued exact in doc
   the rules compare ranks only with ranks and suits only with suits, so renamed rows are won or
   lost together, and the table holds one row for all its renamings. A line's later moves are
   then in renamed cards: Game.core_line renames them back.
-- "order": the moves in a good order for finding a win first (docs/accordion.md); any order
-  explores the same positions when there is no win.
+- "order": the moves in a good order for finding a win first, in attempts of growing budgets
+  with the order's noise seeded anew (docs/accordion.md); any order explores the same positions
+  when there is no win.
 """
 
 from libc.stdint cimport uint64_t
 
+from solitaire_solver.engine._engine cimport SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME
 from solitaire_solver.engine._wide cimport (
     WideGame, wide_clear, wide_depth_first, wide_expand,
 )
 from solitaire_solver.engine.contract import run_of
-from solitaire_solver.games.accordion.rules import position_of, tops_of
+from solitaire_solver.games.accordion.rules import position_of, tops_of, width
 from solitaire_solver.moves import ONTO_HIGH as _ONTO_HIGH, ONTO_LOW as _ONTO_LOW
 
 cdef uint64_t ONTO_LOW = _ONTO_LOW
@@ -41,6 +43,7 @@ cdef struct AccCtx:
     bint cut
     bint canonical
     bint order
+    uint64_t seed      # the attempt's seed of the move order's noise
 
 
 cdef inline int unpack(const uint64_t *s, int words, int *t) noexcept nogil:
@@ -128,6 +131,47 @@ cdef inline uint64_t word_of(int a, int b) noexcept nogil:
     return ((<uint64_t>1) << a) | ((<uint64_t>1) << b) | (ONTO_LOW if a < b else ONTO_HIGH)
 
 
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    x ^= x >> 33
+    x *= 0xff51afd7ed558ccdULL
+    x ^= x >> 33
+    x *= 0xc4ceb9fe1a85ec53ULL
+    x ^= x >> 33
+    return x
+
+
+cdef int ordered(AccCtx *c, const int *t, int n, uint64_t *out) noexcept nogil:
+    """The moves, those covering a top that shares rank or suit with fewer others than the
+    moving top does first, with noise from the attempt's seed (docs/accordion.md, "Move
+    order")."""
+    cdef int deg[MAXN]
+    cdef int key[2 * MAXN]
+    cdef uint64_t w
+    cdef int i, j, k = 0, step, x
+    for i in range(n):
+        deg[i] = 0
+        for j in range(n):
+            if j != i and match(t[i], t[j]):
+                deg[i] += 1
+    for i in range(1, n):
+        for step in range(3, 0, -2):
+            if i >= step and match(t[i], t[i - step]):
+                out[k] = word_of(t[i], t[i - step])
+                key[k] = (deg[i - step] - deg[i]) * 64 + <int>(mix(c.seed ^ out[k]) >> 58) * 4
+                k += 1
+    for i in range(1, k):
+        w = out[i]
+        x = key[i]
+        j = i - 1
+        while j >= 0 and key[j] > x:
+            out[j + 1] = out[j]
+            key[j + 1] = key[j]
+            j -= 1
+        out[j + 1] = w
+        key[j + 1] = x
+    return k
+
+
 cdef int acc_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
     cdef AccCtx *c = <AccCtx *>ctx
     cdef int t[MAXN]
@@ -135,16 +179,7 @@ cdef int acc_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
     if c.cut and split(t, n):
         return 0
     if c.order:
-        # Left to right, each pile's jump of three before its step of one (docs/accordion.md,
-        # "Move order").
-        for i in range(1, n):
-            if i >= 3 and match(t[i], t[i - 3]):
-                out[k] = word_of(t[i], t[i - 3])
-                k += 1
-            if match(t[i], t[i - 1]):
-                out[k] = word_of(t[i], t[i - 1])
-                k += 1
-        return k
+        return ordered(c, t, n, out)
     for i in range(1, n):
         if match(t[i], t[i - 1]):
             out[k] = word_of(t[i], t[i - 1])
@@ -213,7 +248,7 @@ cdef int _root(dict spec, int *t) except -1:
         if aux != 0:
             raise ValueError(f"a wide core's position is (int, 0), not {root!r}")
         tops = tops_of(x)
-        if x != position_of(tops):
+        if x != position_of(tops, width(x)):
             raise ValueError(f"not a row of tops: {x!r}")
     else:
         tops = spec["tops"]
@@ -225,23 +260,64 @@ cdef int _root(dict spec, int *t) except -1:
     return n
 
 
+#: The first attempt's budget of positions and its growth from one attempt to the next
+#: (docs/accordion.md, "Restarts").
+FIRST_BUDGET = 500
+GROWTH = 1.5
+
+
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "tops" (the start
     row's top cards, left to right), optionally "root" (a position int, 0) and the rules' keys
-    "cut", "canonical", "order" (each True unless given)."""
+    "cut", "canonical", "order" (each True unless given).
+
+    With "order" and no certificate the search runs in attempts, each a whole depth-first search
+    with the move order's noise seeded anew and a budget of positions growing by GROWTH: an
+    attempt that wins or exhausts its tree decides (the order changes which positions are
+    reached first, never which are reachable); one that spends its budget gives way to the
+    next. The limits bound the attempts together."""
     cdef AccCtx c
     cdef WideGame g
     cdef int t[MAXN]
     cdef uint64_t root[8]
     cdef int n
+    cdef long long spent = 0, budget = FIRST_BUDGET, cap
+    cdef double seconds = 0.0
     if objective != "decide":
         raise ValueError(f"accordion has no objective {objective!r}")
     n = _root(spec, t)
-    make_game(&g, &c, words_for(n), spec.get("cut", True), spec.get("canonical", True),
-              spec.get("order", True))
+    order = bool(spec.get("order", True))
+    make_game(&g, &c, words_for(n), spec.get("cut", True), spec.get("canonical", True), order)
     pack(t, n, c.words, root)
-    return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
-                                    limits.memory_bytes, certificate))
+    if certificate or not order:
+        return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                        limits.memory_bytes, certificate))
+    attempts = 0
+    totals = {}
+    while True:
+        attempts += 1
+        c.seed = mix(<uint64_t>attempts)
+        cap = budget
+        if limits.max_states:
+            cap = min(cap, limits.max_states - spent)
+        left_seconds = 0.0
+        if limits.max_seconds:
+            left_seconds = max(1e-6, limits.max_seconds - seconds)
+        status, path, stats, cert = wide_depth_first(&g, root, cap, left_seconds,
+                                                     limits.memory_bytes, False)
+        spent += stats["states"]
+        seconds += stats["seconds"]
+        for key, value in stats.items():
+            if key in ("states", "moves_generated", "pruned", "dead_ends", "seconds",
+                       "path_hits"):
+                totals[key] = totals.get(key, 0) + value
+        stats.update(totals)
+        stats["attempts"] = attempts
+        if status != SEARCH_LIMIT_STATES or (limits.max_states and spent >= limits.max_states):
+            return run_of(status, path, stats, cert)
+        if limits.max_seconds and seconds >= limits.max_seconds:
+            return run_of(SEARCH_LIMIT_TIME, path, stats, cert)
+        budget = <long long>(budget * GROWTH) + 1
 
 
 def expand(dict spec, object position, object aux):
@@ -252,7 +328,9 @@ def expand(dict spec, object position, object aux):
     if aux != 0:
         raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
     tops = tops_of(position)
-    make_game(&g, &c, words_for(len(tops)), spec.get("cut", False),
+    if position != position_of(tops, width(position)):
+        raise ValueError(f"not a row of tops: {position!r}")
+    make_game(&g, &c, max(words_for(len(tops)), width(position)), spec.get("cut", False),
               spec.get("canonical", False), spec.get("order", False))
     return wide_expand(&g, position)
 

@@ -307,16 +307,22 @@ def check_groups(tops: Sequence[int], d: dict) -> Optional[str]:
 # 6 bits a top, ten a 64-bit word (top k in bits 64 (k // 10) + 6 (k mod 10)), the slots past the
 # last pile holding 63, over n // 10 + 1 words for a row of n piles (so a row always ends in 63).
 
-def position_of(tops: Sequence[int]) -> int:
-    """The core's position int of a row of tops."""
+def position_of(tops: Sequence[int], words: int = 0) -> int:
+    """The core's position int of a row of tops, over n // 10 + 1 words or `words` if more (a
+    search keeps its root's width for every row it reaches)."""
     n = len(tops)
     if not 1 <= n <= MAX_PILES:
         raise ValueError(f"a row has 1..{MAX_PILES} piles, not {n}")
     x = 0
-    for k in range(10 * (n // 10 + 1)):
+    for k in range(10 * max(n // 10 + 1, words)):
         c = tops[k] if k < n else _EMPTY
         x |= c << (64 * (k // 10) + 6 * (k % 10))
     return x
+
+
+def width(x: int) -> int:
+    """The words of a core's position int."""
+    return max(1, (x.bit_length() + 63) // 64)
 
 
 def tops_of(x: int) -> tuple[int, ...]:
