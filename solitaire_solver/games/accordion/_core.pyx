@@ -22,6 +22,7 @@ and its real successor unless a key asks otherwise). Each is argued exact in doc
 """
 
 from libc.stdint cimport uint64_t
+from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME
 from solitaire_solver.engine._wide cimport (
@@ -70,8 +71,16 @@ cdef inline void pack(const int *t, int n, int words, uint64_t *out) noexcept no
         out[w] = x
 
 
+# A card's rank and suit, looked up rather than divided (EMPTY's are out of range).
+cdef int RANK[64]
+cdef int SUIT[64]
+for _c in range(64):
+    RANK[_c] = _c % 13 if _c < 52 else 13
+    SUIT[_c] = _c // 13 if _c < 52 else 4
+
+
 cdef inline bint match(int a, int b) noexcept nogil:
-    return a % 13 == b % 13 or a // 13 == b // 13
+    return RANK[a] == RANK[b] or SUIT[a] == SUIT[b]
 
 
 cdef inline void rename(int *t, int n) noexcept nogil:
@@ -84,8 +93,8 @@ cdef inline void rename(int *t, int n) noexcept nogil:
     for i in range(13):
         rmap[i] = -1
     for i in range(n):
-        s = t[i] // 13
-        r = t[i] % 13
+        s = SUIT[t[i]]
+        r = RANK[t[i]]
         if smap[s] < 0:
             smap[s] = ns
             ns += 1
@@ -105,9 +114,9 @@ cdef inline bint split(const int *t, int n) noexcept nogil:
     for s in range(4):
         ranks_of[s] = 0
     for i in range(n):
-        ranks_of[t[i] // 13] |= 1 << (t[i] % 13)
-        present |= 1 << (t[i] // 13)
-    suits = 1 << (t[0] // 13)
+        ranks_of[SUIT[t[i]]] |= 1 << RANK[t[i]]
+        present |= 1 << SUIT[t[i]]
+    suits = 1 << SUIT[t[0]]
     before = 0
     while suits != before:
         before = suits
@@ -146,13 +155,18 @@ cdef int ordered(AccCtx *c, const int *t, int n, uint64_t *out) noexcept nogil:
     order")."""
     cdef int deg[MAXN]
     cdef int key[2 * MAXN]
+    cdef int in_suit[5]
+    cdef int in_rank[14]
     cdef uint64_t w
     cdef int i, j, k = 0, step, x
+    # A top's partners: the other tops of its suit and of its rank (no other top has both).
+    memset(in_suit, 0, sizeof(in_suit))
+    memset(in_rank, 0, sizeof(in_rank))
     for i in range(n):
-        deg[i] = 0
-        for j in range(n):
-            if j != i and match(t[i], t[j]):
-                deg[i] += 1
+        in_suit[SUIT[t[i]]] += 1
+        in_rank[RANK[t[i]]] += 1
+    for i in range(n):
+        deg[i] = in_suit[SUIT[t[i]]] + in_rank[RANK[t[i]]] - 2
     for i in range(1, n):
         for step in range(3, 0, -2):
             if i >= step and match(t[i], t[i - step]):
