@@ -15,14 +15,16 @@ from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import GAMES
 from solitaire_solver.moves import Move
 
-#: Variants whose reference searches stay short enough for many positions. Pyramid's and
-#: PySolFC's Fifteens' searches are too long for the pure-Python fallback (a deal our Fifteens
-#: loses can take it minutes), so their cases need the core.
-NEEDS_CORE = ("pyramid", "fifteens-pysolfc")
+#: Variants whose reference searches stay short enough for many positions. Pyramid's, PySolFC's
+#: Fifteens' and Accordion's searches are too long for the pure-Python fallback (a deal our
+#: Fifteens loses can take it minutes, an Accordion row of twenty piles lost as long), so their
+#: cases need the core.
+NEEDS_CORE = ("pyramid", "fifteens-pysolfc", "accordion")
 CASES = [(g.name, {}) for g in GAMES if g.name not in NEEDS_CORE] + [
     pytest.param("pyramid", {"passes": 1, "goal": "pyramid"}, marks=pytest.mark.core,
                  id="pyramid-1-pass"),
     pytest.param("fifteens-pysolfc", {}, marks=pytest.mark.core, id="fifteens-pysolfc"),
+    pytest.param("accordion", {}, marks=pytest.mark.core, id="accordion"),
     ("nestor", {"reserve": "open"})]
 #: Plies of random play where the default (1..15) leaves only positions that win: an Accordion
 #: deal is lost, if ever, near its end (docs/accordion.md).
