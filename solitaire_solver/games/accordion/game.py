@@ -40,6 +40,9 @@ class Accordion(Game):
     def rules(self, variant: dict) -> AccordionRules:
         return AccordionRules()
 
+    layout_note = ("a row of piles is read as it is given: a game in progress too, each pile its "
+                   "cards from the bottom to the top joined by /, or its top card alone")
+
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal, pack-order text or card list (the 52 piles of the start), or a row of piles
         of a game in progress: a text of piles parted by spaces (`4C/2C/KD` a pile from its
@@ -81,8 +84,13 @@ class Accordion(Game):
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
-        if answer.certificate is not None or answer.stats.get("backend") == "reference":
+        if answer.stats.get("backend") == "reference":
             sentence = all_explored(states) + " and none is won"
+        elif answer.certificate is not None:
+            sentence = (f"no line of play wins: the search reached {counted(states, 'row')}, none "
+                        "won, each explored or lost by its groups, and every row reachable is "
+                        "one of them with its ranks and suits renamed (the certificate, "
+                        "docs/accordion.md)")
         else:
             sentence = (f"no line of play wins: an exhaustive search explored "
                         f"{counted(states, 'position')}, "
