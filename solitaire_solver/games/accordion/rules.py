@@ -342,6 +342,27 @@ def tops_of(x: int) -> tuple[int, ...]:
 
 # -- the certificate of an exhaustive proof ---------------------------------------------------------
 
+def certificate_rows(rules: Rules, start: AccordionPosition) -> frozenset:
+    """The certificate check_certificate reads, made by the reference rules: the start's tops and
+    the renamed rows reached from it, a row in groups not expanded. Every row in it but the start
+    is reached from a row of it that is not in groups, so none can be left out (the pure-Python
+    backend's certificate; the core's search collects the same kind of rows)."""
+    first = start.tops
+    rows = {first}
+    todo = [first]
+    while todo:
+        k = todo.pop()
+        if len(groups(k)) > 1:
+            continue
+        pos = AccordionPosition(tuple((c,) for c in k))
+        for m in rules.moves(pos):
+            child = canonical(rules.apply(pos, m).tops)
+            if child not in rows:
+                rows.add(child)
+                todo.append(child)
+    return frozenset(rows)
+
+
 def check_certificate(rules: Rules, start: AccordionPosition, cert: Any) -> Verification:
     """Every row the certificate lists is lost, and so is the start: the start's canonical form
     is one of theirs, and each listed row is not won and either falls into groups (its tops share
