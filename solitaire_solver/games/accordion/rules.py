@@ -168,8 +168,8 @@ class AccordionRules(Rules):
         tops = pos.tops
         out = []
         for i in range(1, len(tops)):
-            # Each pile's jump before its step: the order the core's search tries first
-            # (docs/accordion.md, "Move order"), which the reference search then follows.
+            # Each pile's jump before its step: the reference search follows this order, which
+            # finds wins sooner than steps first on seeded deals (the core orders its own).
             for step in (3, 1):
                 if i >= step and match(tops[i], tops[i - step]):
                     out.append(Move.onto_card(tops[i], tops[i - step]))
