@@ -33,6 +33,12 @@ _PILE_TEXT = re.compile(r"^(\S+?)\s*>\s*(\S*)$")
 #: MAX_PILE + n, P n is MAX_PILE + MAX_PLACE + n, so no two moves share a code.
 PLACES = ("F", "P")
 MAX_PLACE = 4
+#: A pile moved onto another pile (Accordion), written `QH>QS`: the moving pile's top card and the
+#: top card it goes onto. Its code is both cards' bits with ONTO_LOW when the card of the lower
+#: index moves, ONTO_HIGH when the higher one does: the flags of the first two words, which a word
+#: never carries with cards.
+ONTO_LOW = 1 << _WORD_SHIFT
+ONTO_HIGH = 1 << (_WORD_SHIFT + 1)
 
 
 def word_code(word: str) -> int:
@@ -43,8 +49,9 @@ def word_code(word: str) -> int:
 @dataclass(frozen=True)
 class Move:
     """A removal (its cards, ascending index order), a single-word move such as `draw`, one
-    card put into a reserve (`reserve`, written `JH>R`), or one card moved onto the pile (or row)
-    numbered `pile` (1-based, written `QH>3`)."""
+    card put into a reserve (`reserve`, written `JH>R`), one card moved onto the pile (or row)
+    numbered `pile` (1-based, written `QH>3`), or the pile whose top is `cards[0]` moved onto the
+    pile whose top is the card `onto` (written `QH>QS`; -1 for every other kind)."""
 
     cards: tuple[int, ...] = ()
     word: Optional[str] = None
@@ -53,10 +60,13 @@ class Move:
     #: "" for a numbered pile (`QH>3`), else the letter of a named place: `F` a foundation
     #: (`7H>F2`), `P` a tableau pile (`7H>P3`), numbered by `pile` (1..MAX_PLACE).
     place: str = ""
+    #: The top card of the pile this pile moves onto (`QH>QS`: Accordion); -1 for every other
+    #: kind of move.
+    onto: int = -1
 
     @classmethod
     def from_text(cls, text: str) -> Move:
-        """Read `5H+6C`, `KS`, `JH>R`, `QH>3` or a word; cards in any order and case."""
+        """Read `5H+6C`, `KS`, `JH>R`, `QH>3`, `QH>QS` or a word; cards in any order and case."""
         if not isinstance(text, str):
             raise MoveError(f"a move is text, not {text!r}")
         t = text.strip()
@@ -74,8 +84,15 @@ class Move:
             if where[:1].upper() in PLACES:
                 return cls._to_place(text, to_pile.group(1), where[:1].upper(), where[1:])
             if not (where.isascii() and where.isdigit()):  # "²" is a digit to isdigit()
-                raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, the "
-                                "number of a pile, or F or P and a number)")
+                try:
+                    target = card_index(where)
+                except CardError:
+                    raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, the "
+                                    "number of a pile, F or P and a number, or a card)") from None
+                try:
+                    return cls.onto_card(card_index(to_pile.group(1)), target)
+                except CardError as e:
+                    raise MoveError(f"not a move: {text!r} ({e})") from None
             pile = int(where)
             if not 1 <= pile <= MAX_PILE:
                 raise MoveError(f"not a move: {text!r} (piles are numbered from 1, at most "
@@ -149,6 +166,15 @@ class Move:
         return cls(cards=(card,), pile=pile)
 
     @classmethod
+    def onto_card(cls, card: int, onto: int) -> Move:
+        """The move of the pile whose top is `card` onto the pile whose top is `onto`."""
+        _check_card(card)
+        _check_card(onto)
+        if card == onto:
+            raise MoveError(f"a pile does not move onto itself ({CARD_NAMES[card]})")
+        return cls(cards=(card,), onto=onto)
+
+    @classmethod
     def from_code(cls, code: int) -> Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52 (MoveError for a
         code that no move has)."""
@@ -160,6 +186,9 @@ class Move:
     def code(self) -> int:
         if self.word is not None:
             return word_code(self.word)
+        if self.onto >= 0:
+            return (mask(self.cards) | 1 << self.onto
+                    | (ONTO_LOW if self.cards[0] < self.onto else ONTO_HIGH))
         field = self.pile
         if self.place:
             field += MAX_PILE + MAX_PLACE * PLACES.index(self.place)
@@ -177,6 +206,8 @@ class Move:
             return CARD_NAMES[self.cards[0]] + ">R"
         if self.pile:
             return f"{CARD_NAMES[self.cards[0]]}>{self.place}{self.pile}"
+        if self.onto >= 0:
+            return f"{CARD_NAMES[self.cards[0]]}>{CARD_NAMES[self.onto]}"
         return "+".join(CARD_NAMES[c] for c in self.cards)
 
     def __repr__(self) -> str:
@@ -194,11 +225,12 @@ def _from_code(code: int) -> Move:
         raise MoveError(f"not a move code: {code!r} (codes are unsigned 64-bit words)")
     move = _decode(code)
     # Decoding reads only some fields, so a code with stray bits (two words, a word with cards,
-    # a pile number and the reserve flag) would pass for another move: the move's own code and
-    # shape must agree.
-    one_card = move.reserve or move.pile
+    # a pile number and the reserve flag, a pile onto itself) would pass for another move: the
+    # move's own code and shape must agree.
+    one_card = move.reserve or move.pile or move.onto >= 0
     if (move.code != code or move.pile > (MAX_PLACE if move.place else MAX_PILE)
-            or (move.word is None and not move.cards) or (one_card and len(move.cards) != 1)):
+            or (move.word is None and not move.cards) or (one_card and len(move.cards) != 1)
+            or (move.onto >= 0 and move.cards == (move.onto,))):
         raise MoveError(f"not a move code: {code} ({code:#x}): no move has it")
     return move
 
@@ -206,6 +238,10 @@ def _from_code(code: int) -> Move:
 def _decode(code: int) -> Move:
     if code & RESERVE_FLAG:
         return Move(cards=tuple(indexes(code & _CARD_BITS)), reserve=True)
+    flags = code & ~_CARD_BITS
+    if flags in (ONTO_LOW, ONTO_HIGH) and bin(code & _CARD_BITS).count("1") == 2:
+        low, high = indexes(code & _CARD_BITS)
+        return Move(cards=(low,), onto=high) if flags == ONTO_LOW else Move(cards=(high,), onto=low)
     if code & _PILE_FIELD:
         field = (code & _PILE_FIELD) >> PILE_SHIFT
         cards = tuple(indexes(code & _CARD_BITS))

@@ -15,10 +15,11 @@ from solitaire_solver.engine.search import reference_search
 from solitaire_solver.games import GAMES
 from solitaire_solver.moves import Move
 
-#: Variants whose reference searches stay short enough for many positions. Pyramid's and
-#: PySolFC's Fifteens' searches are too long for the pure-Python fallback (a deal our Fifteens
-#: loses can take it minutes), so their cases need the core.
-NEEDS_CORE = ("pyramid", "fifteens-pysolfc")
+#: Variants whose reference searches stay short enough for many positions. Pyramid's, PySolFC's
+#: Fifteens' and Accordion's searches are too long for the pure-Python fallback (a deal our
+#: Fifteens loses can take it minutes, an Accordion row of twenty piles lost as long), so their
+#: cases need the core.
+NEEDS_CORE = ("pyramid", "fifteens-pysolfc", "accordion")
 #: Montana's full deal seldom ends within a short reference search: its small ranks do.
 SMALL = {"montana": {"ranks": 5, "redeals": 1}}
 #: Games whose positions early in a deal take minutes to decide (a Calculation deal keeps 48
@@ -28,7 +29,11 @@ CASES = [(g.name, SMALL.get(g.name, {})) for g in GAMES if g.name not in NEEDS_C
     pytest.param("pyramid", {"passes": 1, "goal": "pyramid"}, marks=pytest.mark.core,
                  id="pyramid-1-pass"),
     pytest.param("fifteens-pysolfc", {}, marks=pytest.mark.core, id="fifteens-pysolfc"),
+    pytest.param("accordion", {}, marks=pytest.mark.core, id="accordion"),
     ("nestor", {"reserve": "open"})]
+#: Plies of random play where the default (1..15) leaves only positions that win: an Accordion
+#: deal is lost, if ever, near its end (docs/accordion.md).
+PLIES = {"accordion": (1, 45)}
 
 
 def random_play(game, deal, rng, plies, **variant):
@@ -46,7 +51,8 @@ def test_solve_after_agrees_with_the_reference_from_the_same_position(game, vari
     seen = {ss.Status.WON: 0, ss.Status.BLOCKED: 0}
     for seed in range(15 if game == "pyramid" else 40):
         deal = ss.random_deal(seed)
-        line, rules, pos = random_play(game, deal, rng, rng.randrange(1, 16), **variant)
+        line, rules, pos = random_play(game, deal, rng, rng.randrange(*PLIES.get(game, (1, 16))),
+                                       **variant)
         ref = reference_search(rules, pos, max_states=3000)
         if ref.status not in ("won", "exhausted"):
             continue

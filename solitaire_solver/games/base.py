@@ -155,9 +155,12 @@ class Game:
         try:
             return self.read_deal(deal, variant)
         except LayoutError as e:
-            raise LayoutError(f"{e} (a layout is read as the deal's start; for a position later "
-                              "in the game give the start and the moves played, after= or "
-                              "--after)") from None
+            raise LayoutError(f"{e} ({self.layout_note})") from None
+
+    #: What read() adds to a LayoutError: how a layout is read (a game whose layout text may be a
+    #: position in progress, Accordion's row of piles, says so instead).
+    layout_note: str = ("a layout is read as the deal's start; for a position later in the game "
+                        "give the start and the moves played, after= or --after")
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal from a Deal, pack-order text or a card list; games with a layout text accept it."""

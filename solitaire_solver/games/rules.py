@@ -74,6 +74,8 @@ class Rules(ABC):
     #: Whether they move a card onto a named place: a foundation or tableau pile (`7H>F2`,
     #: `7H>P3`: Calculation).
     place_moves: bool = False
+    #: Whether these rules move a pile onto another pile named by its top card (`QH>QS`).
+    onto_moves: bool = False
 
     def unknown_kind(self, move: Move) -> str:
         """Why a move of a kind these rules never play is refused, or "" for the others."""
@@ -90,6 +92,8 @@ class Rules(ABC):
                     "to_empty=True, as baroness-pysolfc plays it, fifteens-pysolfc moves "
                     "the reserve's top card onto a row, and montana and montana-pysolfc a Two "
                     "into a row's first place)")
+        if move.onto >= 0 and not self.onto_moves:
+            return f"{move}: these rules move no pile onto another (accordion does)"
         return ""
 
     def why_illegal(self, pos: Any, move: Move) -> str:

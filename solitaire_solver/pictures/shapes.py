@@ -231,6 +231,22 @@ def clock_face(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
             d.fanned(x + DEPTH * 3, y + H / 2, pos.up[p], f"pile {LABELS[p]}", marked, FAN / 2)
 
 
+def row_of_piles(d: Drawing, rules: Any, pos: Any, marked: frozenset) -> None:
+    """Accordion (docs/accordion.md): the row of piles left to right, in lines of thirteen as its
+    layout text sets them, each pile squared with its top card face up (the cards it covers are
+    out of sight), numbered from 1."""
+    from ..games.accordion.rules import PER_LINE
+
+    x0, y0 = MARGIN, MARGIN + LABEL
+    deepest = max((len(p) for p in pos.piles), default=1)
+    line_height = H + DEPTH * (deepest - 1) + GAP + LABEL
+    for p, pile in enumerate(pos.piles):
+        x = x0 + (p % PER_LINE) * (STEP + DEPTH * (deepest - 1))
+        y = y0 + (p // PER_LINE) * line_height
+        d.label(x + W / 2, y - 4, str(p + 1), anchor="middle")
+        d.squared(x, y, pile[::-1], f"pile {p + 1}", pile[-1:], marked)
+
+
 #: The shapes a Game may name in `picture`.
 SHAPES: dict[str, Shape] = {
     "pyramid": pyramid,
@@ -241,10 +257,9 @@ SHAPES: dict[str, Shape] = {
     "grid-and-stock": grid_and_stock,
     "rows-and-reserve": rows_and_reserve,
     "rows-of-places": rows_of_places,
-
-
     "foundations-and-piles": foundations_and_piles,
     "clock-face": clock_face,
+    "row-of-piles": row_of_piles,
 }
 
 
