@@ -1,4 +1,5 @@
 # Cython's declarations for solver.py where it is compiled (pure-Python mode): the plain
 # call's answer and its Result are C functions, not Python-level calls.
 cdef object _text_answer(tuple entry, str text)
-cdef object _made(str game, object status, object moves, object proof, dict stats, dict variant)
+cdef object _made(str game, object status, object moves, object proof, dict stats, dict variant,
+                  str deal)

@@ -98,7 +98,6 @@ class Solver:
         if type(deal) is str and after is None and certificate is False and check is False:
             quick = self._decide_text(deal)
             if quick is not None:
-                quick.__dict__["_deal"] = deal  # for its pictures in a notebook
                 return quick
         if not isinstance(certificate, bool) or not isinstance(check, bool):
             raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
@@ -231,26 +230,30 @@ def _text_answer(entry: tuple, text: str) -> Optional[Result]:
     status, path, stats, end, ready, cards = run
     if status == "won":
         stats["backend"] = "core"
-        return _made(name, _WON, partial(_line, path), None, stats, variant.copy())
+        return _made(name, _WON, partial(_line, path), None, stats, variant.copy(), text)
     if ready:
         # No search was needed for the proof (states 0), as Game.structural_result says;
         # it is made for the call's variant, whatever the Result's reader does to its own.
         return _made(name, _BLOCKED, (), partial(_structural, g, cards, variant.copy(), status,
-                                                  stats, end), {"states": 0}, variant.copy())
+                                                  stats, end), {"states": 0}, variant.copy(),
+                     text)
     stats["backend"] = "core"
     deal, var = checked_deal(cards), variant.copy()
     ans = CoreAnswer(status, from_codes(path), stats, end=end)
     proof = g.structural_after(deal, var, ans)
-    if proof is not None:
-        return g.structural_result(proof, var, "decide")
-    return g.result_of(deal, var, "decide", limits, ans)
+    out = (g.result_of(deal, var, "decide", limits, ans) if proof is None
+           else g.structural_result(proof, var, "decide"))
+    out.__dict__["_deal"] = text  # for its pictures in a notebook (pictures/notebook.py)
+    return out
 
 
-def _made(game: str, status: Status, moves: Any, proof: Any, stats: dict,
-          variant: dict) -> Result:
-    """make_result(game, status, moves, proof, stats, variant), a C function where compiled
-    (solver.pxd), for _text_answer."""
-    fields = RESULT_FIELDS.copy()
+def _made(game: str, status: Status, moves: Any, proof: Any, stats: dict, variant: dict,
+          deal: str) -> Result:
+    """make_result(game, status, moves, proof, stats, variant) keeping the deal's text for its
+    pictures in a notebook (pictures/notebook.py), a C function where compiled (solver.pxd),
+    for _text_answer."""
+    fields = _TEXT_FIELDS.copy()
+    fields["_deal"] = deal
     fields["game"] = game
     fields["status"] = status
     fields["_moves"] = moves
@@ -263,6 +266,8 @@ def _made(game: str, status: Status, moves: Any, proof: Any, stats: dict,
 
 
 _new, _setattr = object.__new__, object.__setattr__
+#: A Result's dictionary with the deal kept (Solver.solve keeps it the same way).
+_TEXT_FIELDS = {**RESULT_FIELDS, "_deal": None}
 
 
 def _structural(g: Game, cards: tuple, variant: dict, status: str, stats: dict,
@@ -325,7 +330,6 @@ def solve(
         if plain:
             quick = solver._decide_text(deal)
             if quick is not None:
-                quick.__dict__["_deal"] = deal
                 return quick
     else:
         solver = Solver(game, objective=objective, max_states=max_states,

@@ -210,10 +210,11 @@ def test_critical_positions_lose_with_most_moves(name):
 
 @pytest.mark.core
 def test_step_wins_where_the_rules_win():
-    """The cores' step() (contract.py) says won exactly where the reference rules do."""
+    """The cores' step() (contract.py) says won exactly where the reference rules do (where a
+    core offers one: a game without walks the reference rules)."""
     for g in GAMES:
         core = core_module(g.core) if g.core else None
-        if core is None:
+        if core is None or not hasattr(core, "step"):
             continue
         var = g.variant()
         rules = g.rules(var)
