@@ -43,4 +43,6 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
         ((0.0005, 0.0035, 0.01, 0.0245), 1100, 1640),
     'pyramid first_to_waste=True goal=pyramid':
         ((0.0045, 0.023, 0.053, 0.114), 1309, 1944),
+    'clock':
+        ((1.0, 1.0, 1.0, 1.0), 7746, 100000),
 }

@@ -29,6 +29,17 @@ CASES = [(g.name, {}) for g in GAMES] + [
     ("baroness", {"to_empty": True}), ("pyramid", {"passes": "unlimited"})]
 
 
+#: Games whose reference search takes minutes on the pure-Python fallback for this file's
+#: positions (tests/test_positions.py's NEEDS_CORE, and the new games whose deals run long):
+#: their cases run with the core only.
+SLOW_PURE = ("pyramid", "fifteens-pysolfc", "accordion", "calculation", "calculation-pysolfc",
+             "montana", "montana-pysolfc")
+
+
+def on_core_if_slow(cases: list) -> list:
+    return [pytest.param(c, marks=pytest.mark.core) if c[0] in SLOW_PURE else c for c in cases]
+
+
 def ids(case):
     name, var = case
     return name + "".join(f"-{k}={v}" for k, v in var.items())
@@ -118,7 +129,7 @@ def test_order_independent_games_rate_by_their_verdict_and_the_walk_agrees():
         assert r.critical == ()
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+@pytest.mark.parametrize("case", on_core_if_slow(CASES), ids=ids)
 def test_every_move_verdict_is_the_answer_after_it(case):
     checked = 0
     for g, var, deal, moves, pos in late_positions(*case, 6, seed=8, plies=(0, 12)):
@@ -192,7 +203,8 @@ def test_games_with_cycles_agree_with_value_iteration(name, given):
     assert compared >= 2
 
 
-@pytest.mark.parametrize("name", ["fourteen", "nestor", "pyramid"])
+@pytest.mark.parametrize("name", ["fourteen", "nestor",
+                                  pytest.param("pyramid", marks=pytest.mark.core)])
 def test_critical_positions_lose_with_most_moves(name):
     found = 0
     for seed in range(8):
@@ -331,6 +343,7 @@ def fourteen_table(monkeypatch):
     monkeypatch.setitem(tiers.BOUNDARIES, "elevens", ((1.0, 1.0, 1.0, 1.0), 100, 900))
 
 
+@pytest.mark.core  # a survey of rated deals: the same machinery on both backends, slow on pure
 def test_deals_of_a_tier(fourteen_table):
     found = list(ss.deals("fourteen", tier="hard", count=3, start=5))
     assert len(found) == 3 and [d.number for d in found] == sorted(d.number for d in found)
@@ -352,6 +365,7 @@ def test_deals_of_a_tier(fourteen_table):
         next(ss.deals("pyramid", tier="hard", passes=7))
 
 
+@pytest.mark.core  # as test_deals_of_a_tier
 def test_survey_by_tier_resumes_and_prints_the_tier(fourteen_table, tmp_path, capsys):
     import json
 
@@ -445,5 +459,6 @@ def test_deals_by_tier_from_pysolfc_numbers(monkeypatch):
     won: list = []
     ss.survey("nestor", pysolfc=range(1, 120), won_only=won, workers=1, tier="hard")
     found = list(ss.deals("nestor", tier="hard", count=len(won), start=1, pysolfc=True))
-    assert won and [d.number for d in found] == won
+    # the survey lists numbers as its chunks finish, deals() in order
+    assert won and [d.number for d in found] == sorted(won)
     assert all(d.deal == ss.pysolfc_deal("nestor", d.number) for d in found)

@@ -13,6 +13,31 @@ from ..errors import CardError, LayoutError, MoveError
 from ..moves import Move
 
 
+def pile_cards(tokens: Iterable[Any], p: int, where: dict) -> list[int]:
+    """The cards of pile p of a typed layout, each a card name or index (LayoutError naming the
+    pile and the card's place in it for anything else, or for a card already in `where`, the
+    (pile, place) of every card read so far, which it extends)."""
+    cards = []
+    for i, tok in enumerate(tokens, start=1):
+        try:
+            if isinstance(tok, bool) or not isinstance(tok, (int, str)):
+                raise CardError(repr(tok))
+            if isinstance(tok, int):
+                if not 0 <= tok < 52:
+                    raise CardError(repr(tok))
+                c = tok
+            else:
+                c = card_index(tok)
+        except CardError:
+            raise LayoutError(f"pile {p}, card {i}: {tok!r} is not a card") from None
+        if c in where:
+            q, j = where[c]
+            raise LayoutError(f"pile {p}, card {i}: {CARD_NAMES[c]} is a duplicate "
+                              f"(already pile {q}, card {j})")
+        where[c] = (p, i)
+        cards.append(c)
+    return cards
+
 class Rules(ABC):
     """The rules of one game (with its variant settings fixed)."""
 

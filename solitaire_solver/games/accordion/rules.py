@@ -17,7 +17,7 @@ from ...deal import Deal
 from ...errors import CardError, LayoutError, VerificationError
 from ...moves import Move
 from ...result import Verification, certificate_from_json, counted
-from ..rules import Rules
+from ..rules import Rules, pile_cards
 
 #: The distances a pile moves left: onto its neighbour or three places left.
 STEPS = (1, 3)
@@ -106,26 +106,7 @@ def read_piles(piles: Sequence[Any]) -> Deal:
             tokens = [pile]
         if not tokens or tokens == [""]:
             raise LayoutError(f"pile {p} has no card")
-        cards = []
-        for i, tok in enumerate(tokens, start=1):
-            try:
-                if isinstance(tok, bool) or not isinstance(tok, (int, str)):
-                    raise CardError(repr(tok))
-                if isinstance(tok, int):
-                    if not 0 <= tok < 52:
-                        raise CardError(repr(tok))
-                    c = tok
-                else:
-                    c = card_index(tok)
-            except CardError:
-                raise LayoutError(f"pile {p}, card {i}: {tok!r} is not a card") from None
-            if c in where:
-                q, j = where[c]
-                raise LayoutError(f"pile {p}, card {i}: {CARD_NAMES[c]} is a duplicate "
-                                  f"(already pile {q}, card {j})")
-            where[c] = (p, i)
-            cards.append(c)
-        out.append(cards)
+        out.append(pile_cards(tokens, p, where))
     if len(out) == 52 and all(len(p) == 1 for p in out):
         return Deal([p[0] for p in out])
     return AccordionLayout(out)

@@ -12,9 +12,9 @@ from typing import Any, Optional, Sequence
 
 from ...cards import CARD_NAMES, card_index, value
 from ...deal import Deal
-from ...errors import CardError, LayoutError
+from ...errors import LayoutError
 from ...moves import Move
-from ..rules import Rules
+from ..rules import Rules, pile_cards
 
 PILES = 12
 FULL = (1 << 52) - 1
@@ -72,26 +72,7 @@ def read_layout(piles: Sequence[Any]) -> Deal:
             raise LayoutError(
                 f"pile {p} has {len(tokens)} cards; piles 0..3 hold five cards and piles 4..11 four"
             )
-        cards = []
-        for i, tok in enumerate(tokens, start=1):
-            try:
-                if isinstance(tok, bool) or not isinstance(tok, (int, str)):
-                    raise CardError(repr(tok))
-                if isinstance(tok, int):
-                    if not 0 <= tok < 52:
-                        raise CardError(repr(tok))
-                    c = tok
-                else:
-                    c = card_index(tok)
-            except CardError:
-                raise LayoutError(f"pile {p}, card {i}: {tok!r} is not a card") from None
-            if c in where:
-                q, j = where[c]
-                raise LayoutError(f"pile {p}, card {i}: {CARD_NAMES[c]} is a duplicate "
-                                  f"(already pile {q}, card {j})")
-            where[c] = (p, i)
-            cards.append(c)
-        out.append(cards)
+        out.append(pile_cards(tokens, p, where))
     return Deal(pack_order(out))
 
 

@@ -1357,41 +1357,37 @@ cdef object group_of(const int *pyramid, const int *others, int n_others,
     return None
 
 
+cdef void rules_game(PyrCtx *c, Game *g, dict spec) except *:
+    """The Game of the rules' moves for expand, step, random_win and playouts: every legal move,
+    unless spec["all_moves"] is False (then the moves the decide search generates)."""
+    cdef int passes = spec["passes"]
+    cdef bint all_moves = spec.get("all_moves", True)
+    setup(c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
+          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL,
+          passes == 0 or not all_moves, False)
+    game_clear(g)
+    g.ctx = c
+    g.moves = pyr_moves
+    g.play = pyr_play
+    g.won = pyr_won
+    g.max_moves = 96
+
+
 def expand(dict spec, uint64_t removed, uint64_t aux):
     """The contract's expand(): the core's moves of one position and where they lead. Every
     legal move, unless spec["all_moves"] is False: then the moves the decide search generates."""
     cdef PyrCtx c
     cdef Game g
-    cdef int passes = spec["passes"]
-    cdef bint all_moves = spec.get("all_moves", True)
-    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
-          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
-    game_clear(&g)
-    g.ctx = &c
-    g.moves = pyr_moves
-    g.play = pyr_play
-    g.won = pyr_won
-    g.max_moves = 96
+    rules_game(&c, &g, spec)
     return expand_state(&g, removed, aux)
-
 
 
 def step(dict spec, uint64_t removed, uint64_t aux):
     """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
     cdef PyrCtx c
     cdef Game g
-    cdef int passes = spec["passes"]
-    cdef bint all_moves = spec.get("all_moves", True)
-    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
-          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
-    game_clear(&g)
-    g.ctx = &c
-    g.moves = pyr_moves
-    g.play = pyr_play
-    g.won = pyr_won
-    g.max_moves = 96
+    rules_game(&c, &g, spec)
     return step_state(&g, removed, aux)
-
 
 
 def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
@@ -1399,18 +1395,8 @@ def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, doub
     """The contract's random_win(): the random player's exact chance (engine)."""
     cdef PyrCtx c
     cdef Game g
-    cdef int passes = spec["passes"]
-    cdef bint all_moves = spec.get("all_moves", True)
-    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
-          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
-    game_clear(&g)
-    g.ctx = &c
-    g.moves = pyr_moves
-    g.play = pyr_play
-    g.won = pyr_won
-    g.max_moves = 96
+    rules_game(&c, &g, spec)
     return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
-
 
 
 def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
@@ -1418,16 +1404,7 @@ def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_
     """The contract's playouts(): how many random lines win (engine)."""
     cdef PyrCtx c
     cdef Game g
-    cdef int passes = spec["passes"]
-    cdef bint all_moves = spec.get("all_moves", True)
-    setup(&c, spec["cards"], passes, spec["goal_all"], spec["stock_waste_pairs"],
-          spec.get("overlap_pairs", False), FORCE_NONE if all_moves else FORCE_ALL, passes == 0 or not all_moves, False)
-    game_clear(&g)
-    g.ctx = &c
-    g.moves = pyr_moves
-    g.play = pyr_play
-    g.won = pyr_won
-    g.max_moves = 96
+    rules_game(&c, &g, spec)
     return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
