@@ -135,32 +135,40 @@ def test_the_score_objective_wins_where_no_line_wins():
     assert ss.hint("pyramid", deal, passes=1, objective="shortest").move is None
 
 
-def decided_one_by_one(game, deal, line, **variant):
-    """The first k after which the game is lost, deciding every prefix (the slow way)."""
-    wins = [ss.solve(game, deal, after=line[:k], **variant).won for k in range(len(line) + 1)]
-    if not wins[0]:
+def decided_by_solving(game, deal, line, claim, **variant):
+    """(winnable, blunder) as solve() finds them, each of analyze's claims checked by deciding
+    the prefixes it names. Winnable prefixes come first: a position that can be won after k
+    moves can be won after fewer (play on along the line to it), so the first lost prefix is
+    the one after a winnable one, and deciding those two settles where play went wrong."""
+    def won(k):
+        return ss.solve(game, deal, after=line[:k], **variant).won
+
+    winnable, blunder = claim
+    if not won(0):
         return False, None
-    if wins[-1]:
+    if won(len(line)):
         return True, None
-    return True, wins.index(False)
+    assert blunder is not None, "analyze says the line keeps a win: it does not"
+    return True, blunder if won(blunder - 1) and not won(blunder) else "no boundary there"
 
 
 @pytest.mark.parametrize("game,variant", CASES)
-def test_analyze_agrees_with_deciding_every_prefix(game, variant):
+def test_analyze_agrees_with_solving_the_prefixes_it_names(game, variant):
     rng = random.Random(1)
     found = 0
     for seed in range(5 if game == "pyramid" else 12):
         deal = ss.random_deal(seed)
         line, rules, _ = random_play(game, deal, rng, 30, **variant)
         a = ss.analyze(game, deal, line, **variant)
-        winnable, blunder = decided_one_by_one(game, deal, line, **variant)
+        winnable, blunder = decided_by_solving(game, deal, line, (a.winnable, a.blunder), **variant)
         assert (a.winnable, a.blunder) == (winnable, blunder), seed
         assert a.decided <= 2 + max(1, len(line)).bit_length()
         if blunder is not None:
             found += 1
             assert a.before.won and a.before.after == tuple(line[: blunder - 1])
             assert a.after.blocked and a.after.after == tuple(line[:blunder])
-            assert ss.verify(game, deal, a.after, after=line[:blunder], **variant).ok
+            if found == 1:  # without a certificate, verify re-searches in pure Python: once
+                assert ss.verify(game, deal, a.after, after=line[:blunder], **variant).ok
             assert f"move {blunder} ({line[blunder - 1]})" in str(a)
     g = ss.get_game(game)[0]
     # Per variant: Tens under PySolFC's rules (reserves=pysolfc) is order-dependent, the rest not.
