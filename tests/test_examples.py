@@ -85,6 +85,7 @@ def test_pysolfc_game_refuses_a_number_of_thousands_of_digits_in_one_line():
         assert err[0].startswith("pysolfc_game: PySolFC game number ") and len(err[0]) < 200
 
 
+@pytest.mark.core  # exact chances and a tier scan in pure Python: too heavy for the fallback
 def test_rate_deals(tmp_path):
     page = tmp_path / "rating.html"
     p = run(EXAMPLES / "rate_deals.py", "fourteen", "1", "--html", page)
