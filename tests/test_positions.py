@@ -201,15 +201,15 @@ def test_position_as_text_unicode_and_json():
 
 
 def test_cli_hint_analyze_show(capsys):
-    deal = ss.random_deal(1)
+    deal = ss.random_deal(3)
     r = ss.solve("pyramid", deal)
     good = " ".join(str(m) for m in r.moves[:4])
-    assert cli_main(["hint", "pyramid", "--seed", "1", "--after", good]) == 0
+    assert cli_main(["hint", "pyramid", "--seed", "3", "--after", good]) == 0
     assert capsys.readouterr().out.startswith(f"play {r.moves[4]}")
-    assert cli_main(["show", "pyramid", "--seed", "1", "--after", good, "--json"]) == 0
+    assert cli_main(["show", "pyramid", "--seed", "3", "--after", good, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["after"] == good.split()
     # A line that stays winnable exits 0; one that throws the game away exits 1.
-    assert cli_main(["analyze", "pyramid", "--seed", "1", *good.split()]) == 0
+    assert cli_main(["analyze", "pyramid", "--seed", "3", *good.split()]) == 0
     assert "stays winnable" in capsys.readouterr().out
     rng = random.Random(0)
     for seed in range(30):
@@ -223,7 +223,7 @@ def test_cli_hint_analyze_show(capsys):
             break
     else:
         pytest.fail("no Fourteen line with a blunder")
-    assert cli_main(["hint", "pyramid", "--seed", "1", "--after", "KS"]) == 3
+    assert cli_main(["hint", "pyramid", "--seed", "3", "--after", "KS"]) == 3
     assert "move 1 (KS)" in capsys.readouterr().err
 
 
