@@ -113,7 +113,7 @@ def test_a_longer_line_claimed_as_the_fewest_moves_is_not_ok():
 
 
 def test_a_shorter_line_refutes_a_claim_of_the_fewest_moves():
-    deal = ss.random_deal(1)
+    deal = ss.random_deal(6)
     head = list(ss.solve("pyramid", deal).moves)
     rules = PYRAMID.rules(PYRAMID.variant())
     # Near the end of the decide search's line, a position from which its line is longer than
