@@ -350,15 +350,10 @@ def expand(dict spec, object position, object aux):
 
 
 def step(dict spec, object position, object aux):
-    """The contract's step(): (won, expand(spec, position, aux)) in one call, each successor at
-    its own row's width (rules.position_of, as Game.core_position packs it), so that a walk
-    over step() meets each row under one int."""
-    cdef uint64_t s[8]
+    """The contract's step(): (won, expand(spec, position, aux)) in one call (every successor
+    at the position's own width, as expand keeps it: one walk meets each row under one int)."""
     moves = expand(spec, position, aux)
-    n = len(tops_of(position))
-    s[0] = <uint64_t>(position & 0xFFFFFFFFFFFFFFFF)
-    keep = (1 << (64 * words_for(n - 1))) - 1
-    return (((s[0] >> 6) & 63) == EMPTY, [(w, x & keep, a) for w, x, a in moves])
+    return ((position >> 6) & 63) == EMPTY, moves
 
 
 cdef int _walk_game(WideGame *g, AccCtx *c, dict spec, object position, uint64_t *root) except -1:
