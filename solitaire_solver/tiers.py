@@ -20,7 +20,7 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'thirteens':
         ((1.0, 1.0, 1.0, 1.0), 38915, 62053),
     'block-elevens':
-        ((1.0, 1.0, 1.0, 1.0), 20206, 63479),
+        ((1.0, 1.0, 1.0, 1.0), 31764, 100000),
     'baroness':
         ((0.0, 0.0, 4.406807419e-05, 0.001), 1216, 6679),
     'baroness last_deal=together to_empty=True':
@@ -53,4 +53,6 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
         ((0.0, 0.0, 0.0, 0.0), 86, 126),
     'montana':
         ((0.0, 0.0, 0.0005, 0.001), 23, 78),
+    'calculation start=last':
+        ((0.0, 0.0, 0.0, 0.0), 94, 146),
 }
