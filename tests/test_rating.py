@@ -342,8 +342,7 @@ def test_the_cores_random_win_is_the_walk_in_python(name):
 #: The cores that came with the wide engine or after it (Calculation's is one-word, Accordion's and
 #: Montana's wide), with small Montanas whose whole graphs fit.
 NEW_CORES = [("calculation", {}), ("calculation-pysolfc", {}), ("accordion", {}),
-             ("montana-pysolfc", {}), ("montana", {"ranks": 5}), ("montana", {"ranks": 4}),
-             ("montana", {"ranks": 4, "redeals": 2})]
+             ("montana-pysolfc", {}), ("montana", {"ranks": 5}), ("montana", {"ranks": 4})]
 
 
 @pytest.mark.core
