@@ -13,6 +13,7 @@ from lines import keeps_winnable, random_moves
 import solitaire_solver as ss
 from solitaire_solver.engine.backend import core_module
 from solitaire_solver.games import GAMES, resolve
+from solitaire_solver.games.rules import replay
 from solitaire_solver.rating import (
     _acyclic,
     _components,
@@ -353,7 +354,7 @@ def test_the_new_cores_random_win_and_playouts_hold_the_walk_over_the_rules(case
     cycle (Montana) it says so (status 2) and the walk over the core's step() solves it; past
     its budget it says so (status 1); the core's playouts' 95% interval holds the exact value."""
     name, given = case
-    compared = cyclic = held = 0
+    compared = cyclic = held = tried = 0
     # Montana's first moves, where Twos still wander between first places (its cycles)
     small = given.get("ranks") == 4
     plies = (0, 8) if small else (20, 200)
@@ -379,12 +380,33 @@ def test_the_new_cores_random_win_and_playouts_hold_the_walk_over_the_rules(case
         assert r.exact and r.random_win == pytest.approx(want, rel=1e-9, abs=1e-15)
         if kept > 10:
             assert core.random_win(spec, x, a, kept - 1, 0.0, 1 << 28)[0] == 1
-        if 0 < want < 1:
-            lo, hi = _interval(core.playouts(spec, x, a, 3000, compared, 10_000), 3000)
-            assert lo <= want <= hi, (ids(case), moves, want, lo, hi)
-            held += 1
         compared += 1
-    assert compared >= 3 and held, (compared, held)
+    assert compared >= 3, compared
+    # The playouts, from positions on a winning line some moves before its end (where the
+    # random player's chance lies strictly between 0 and 1)
+    g, var = resolve(name, given)
+    rules, core = g.rules(var), core_module(g.core)
+    for seed in range(12):
+        deal = ss.random_deal(seed)
+        line = ss.solve(name, deal, max_seconds=5, **given).moves
+        for k in (6, 10, 14, 20, 30):
+            if k >= len(line):
+                break
+            pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
+            rroot, rstep, _ = _rules_walker(g, var, pos)
+            try:
+                want = exact_sum(rroot, rstep, 20000)[rroot]
+            except _TooBig:
+                break
+            if 0 < want < 1:
+                spec = g.core_spec(deal, var, "decide", False)
+                x, a = g.core_position(pos, var)
+                lo, hi = _interval(core.playouts(spec, x, a, 3000, seed, 10_000), 3000)
+                tried += 1
+                held += lo <= want <= hi
+    # A 95% interval misses one time in twenty: the count of misses is what can fail (these
+    # seeds' estimates converge to the exact chances with more lines)
+    assert tried >= 2 and tried - held <= 1 + tried // 10, (tried, held)
     if given.get("ranks") == 4:
         assert cyclic, "no cycle met: the test of status 2 did not run"
 
