@@ -63,7 +63,7 @@ def survey(name: str, cpu: float, max_seeds: int) -> dict:
     c0 = time.process_time()
     while seeds < max_seeds and time.process_time() - c0 < cpu:
         deal = ss.random_deal(seeds)
-        r = solver.rate(deal)
+        r = solver.rate(deal, critical=False)
         if r.status is ss.Status.WON:
             won.append((seeds, r.random_win, r.exact, greedy_wins(name, deal)))
         elif r.status is ss.Status.UNKNOWN:
@@ -127,6 +127,31 @@ def svg(data: dict, bounds: tuple) -> str:
     return "\n".join(parts) + "\n"
 
 
+def write_table(done: dict) -> None:
+    """Rewrite solitaire_solver/tiers.py with the rows surveyed in this run (label -> (bounds,
+    won, seeds)), after each game: the file is re-read first, so that an interrupted run keeps
+    the games it finished and runs side by side keep each other's rows."""
+    import importlib
+
+    from solitaire_solver import tiers
+    table = dict(importlib.reload(tiers).BOUNDARIES)
+    table.update(done)
+    lines = ['"""The tier boundaries of every surveyed game and variant (docs/difficulty.md), '
+             'written by', 'benchmarks/difficulty_survey.py: label (rating.table_label) -> '
+             '((the random player\'s chance at', 'the 20%, 40%, 60% and 80% quantiles of the '
+             'won deals), won deals rated, seeds surveyed)."""', "",
+             "BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {"]
+    for label, (b, n, seeds) in table.items():
+        # ten significant digits: a boundary is a chance some deal had, kept to a line
+        bounds = ", ".join(repr(float(f"{x:.10g}")) for x in b)
+        lines.append(f"    {label!r}:\n        (({bounds}), {n}, {seeds}),")
+    lines.append("}")
+    path = os.path.join(ROOT, "solitaire_solver", "tiers.py")
+    with open(path + ".new", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(path + ".new", path)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cpu", type=float, default=50.0)
@@ -137,8 +162,7 @@ def main(argv: list[str]) -> int:
                                    "to this JSON file, by game and variant")
     args = ap.parse_args(argv)
     names = args.labels.split(",") if args.labels else labels()
-    from solitaire_solver.tiers import BOUNDARIES
-    rows, table, raw = [], dict(BOUNDARIES), {}
+    rows, raw, done = [], {}, {}
     for name in names:
         data = survey(name, args.cpu, args.max_seeds)
         vals = [p for _, p, _, _ in data["won"]]
@@ -146,7 +170,7 @@ def main(argv: list[str]) -> int:
             print(f"{data['label']}: no won deal in {data['seeds']} seeds", file=sys.stderr)
             continue
         b = boundaries(vals)
-        table[data["label"]] = (b, len(vals), data["seeds"])
+        done[data["label"]] = (b, len(vals), data["seeds"])
         raw[data["label"]] = data
         by_tier = {t: [0, 0] for t in TIERS}
         for _, p, _, gw in data["won"]:
@@ -162,6 +186,7 @@ def main(argv: list[str]) -> int:
             os.makedirs(os.path.join(ROOT, "docs", "difficulty"), exist_ok=True)
             with open(os.path.join(ROOT, "docs", "difficulty", f"{slug}.svg"), "w") as f:
                 f.write(svg(data, b))
+            write_table(done)
     print("| game and variant | seeds | won | exact | 20% | 40% | 60% | 80% | "
           + " | ".join(f"greedy: {t}" for t in TIERS) + " | CPU s |")
     print("\n".join(rows))
@@ -169,19 +194,6 @@ def main(argv: list[str]) -> int:
         import json
         with open(args.data, "w") as f:
             json.dump(raw, f)
-    if args.write:
-        lines = ['"""The tier boundaries of every surveyed game and variant (docs/difficulty.md), '
-                 'written by', 'benchmarks/difficulty_survey.py: label (rating.table_label) -> '
-                 '((the random player\'s chance at', 'the 20%, 40%, 60% and 80% quantiles of the '
-                 'won deals), won deals rated, seeds surveyed)."""', "",
-                 "BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {"]
-        for label, (b, n, seeds) in table.items():
-            # ten significant digits: a boundary is a chance some deal had, kept to a line
-            bounds = ", ".join(repr(float(f"{x:.10g}")) for x in b)
-            lines.append(f"    {label!r}:\n        (({bounds}), {n}, {seeds}),")
-        lines.append("}")
-        with open(os.path.join(ROOT, "solitaire_solver", "tiers.py"), "w") as f:
-            f.write("\n".join(lines) + "\n")
     return 0
 
 

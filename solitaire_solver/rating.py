@@ -399,7 +399,8 @@ def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
 # -- rating ---------------------------------------------------------------------------------------
 
 def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_count: int = PLAYOUTS,
-                  exact_positions: Optional[int] = None, seed: int = 0) -> Rating:
+                  exact_positions: Optional[int] = None, seed: int = 0,
+                  critical: bool = True) -> Rating:
     """Solver.rate (docs/difficulty.md)."""
     for name, v, lo, hi in (("playouts", playouts_count, 1, None),
                             ("exact_positions", exact_positions, 1, None),
@@ -448,16 +449,18 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
                 positions += len(memo)
             except _TooBig:
                 count = playouts_count
-                wins = playouts(root, step, count, random.Random(seed))
+                wins = _core_playouts(g, var, d, start, count, seed)
+                if wins is None:
+                    wins = playouts(root, step, count, random.Random(seed))
                 p, method = wins / count, "playouts"
                 interval = _interval(wins, count)
                 positions += count
     if memo is not None and key is not None:
         child_win = _memo_win(memo, key)
-    critical = _critical(solver, rules, d, prefix, start, result, child_win)
+    crit = _critical(solver, rules, d, prefix, start, result, child_win) if critical else ()
     tier = tier_of(g, var, p) if result.won else None
     out = Rating(g.name, var, prefix, result.status, p, method != "playouts", method, interval,
-                 count, critical, tier, positions, time.perf_counter() - t0, result)
+                 count, crit, tier, positions, time.perf_counter() - t0, result)
     out.__dict__["_deal"] = d  # for its pictures (pictures/notebook.py)
     return out
 
@@ -497,6 +500,20 @@ def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any,
         return p, "exact", (p, p), kept, 0
     wins = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
     return wins / count, "playouts", _interval(wins, count), kept + count, count
+
+
+def _core_playouts(g: Game, var: dict, deal: Any, start: Any, count: int,
+                   seed: int) -> Optional[int]:
+    """The random lines won, played by the compiled core (contract.py) where it has playouts
+    and the game lets it walk (Game.rating_core); None where not. A graph with cycles too big
+    for the exact sum is estimated here, as fast as an acyclic one."""
+    core = core_module(g.core) if g.core else None
+    if core is None or not hasattr(core, "playouts") or not g.rating_core(var):
+        return None
+    spec = g.core_spec(deal, var, "decide", False)
+    spec.pop("root", None)
+    removed, aux = g.core_position(start, var)
+    return core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
 
 
 def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, result: Result,

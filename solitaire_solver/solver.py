@@ -154,15 +154,17 @@ class Solver:
         return move_verdicts(self, deal, after)
 
     def rate(self, deal: Any, after: Moves = None, *, playouts: int = 2000,
-             exact_positions: Optional[int] = None, seed: int = 0) -> Any:
+             exact_positions: Optional[int] = None, seed: int = 0,
+             critical: bool = True) -> Any:
         """How hard the position after `after` is: a rating.Rating (docs/difficulty.md). The
         random player's chance is exact where the reachable positions fit exact_positions
         (default: max_states, else 100,000, within memory_mb), else estimated from `playouts`
-        random lines drawn with `seed`."""
+        random lines drawn with `seed`. critical=False leaves out the critical positions (a
+        search per move along the winning line; a survey of chances needs none)."""
         from .rating import rate_position
         self._winning_objective("rate")
         return rate_position(self, deal, after, playouts_count=playouts,
-                             exact_positions=exact_positions, seed=seed)
+                             exact_positions=exact_positions, seed=seed, critical=critical)
 
     def analyze(self, deal: Any, moves: Moves) -> Analysis:
         """The first move of a line of play after which the game could no longer be won.
@@ -352,11 +354,13 @@ def moves(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any)
 
 
 def rate(game: Union[str, Game], deal: Any, after: Moves = None, *, playouts: int = 2000,
-         exact_positions: Optional[int] = None, seed: int = 0, **kwargs: Any) -> Any:
+         exact_positions: Optional[int] = None, seed: int = 0, critical: bool = True,
+         **kwargs: Any) -> Any:
     """Solver(game, **kwargs).rate(deal, after, ...): how hard the position is (rating.Rating,
     docs/difficulty.md). kwargs: solve()'s limits and the game's variant."""
     return Solver(game, **kwargs).rate(deal, after, playouts=playouts,
-                                       exact_positions=exact_positions, seed=seed)
+                                       exact_positions=exact_positions, seed=seed,
+                                       critical=critical)
 
 
 def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> Analysis:

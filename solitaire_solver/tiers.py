@@ -6,11 +6,11 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'elevens':
         ((1.0, 1.0, 1.0, 1.0), 10588, 100000),
     'elevens reserves=pysolfc':
-        ((1.0, 1.0, 1.0, 1.0), 15201, 34908),
+        ((1.0, 1.0, 1.0, 1.0), 42194, 97243),
     'block-ten':
         ((1.0, 1.0, 1.0, 1.0), 3699, 100000),
     'tens':
-        ((1.0, 1.0, 1.0, 1.0), 8593, 94142),
+        ((1.0, 1.0, 1.0, 1.0), 9113, 100000),
     'tens quartets=rank reserves=pysolfc':
         ((0.0, 4.783248584e-09, 6.674000853e-08, 7.359858326e-07), 1712, 18438),
     'fifteens':
@@ -18,9 +18,9 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'simple-pairs':
         ((1.0, 1.0, 1.0, 1.0), 24403, 100000),
     'thirteens':
-        ((1.0, 1.0, 1.0, 1.0), 17666, 28244),
+        ((1.0, 1.0, 1.0, 1.0), 38915, 62053),
     'block-elevens':
-        ((1.0, 1.0, 1.0, 1.0), 20206, 63479),
+        ((1.0, 1.0, 1.0, 1.0), 31764, 100000),
     'baroness':
         ((0.0, 0.0, 4.406807419e-05, 0.001), 1216, 6679),
     'baroness last_deal=together to_empty=True':
@@ -45,4 +45,14 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
         ((0.0045, 0.023, 0.053, 0.114), 1309, 1944),
     'clock':
         ((1.0, 1.0, 1.0, 1.0), 7746, 100000),
+    'accordion':
+        ((0.0, 0.0, 0.0, 0.0), 313, 313),
+    'montana redeals=2':
+        ((0.001, 0.0015, 0.002, 0.0025), 176, 179),
+    'calculation':
+        ((0.0, 0.0, 0.0, 0.0), 86, 126),
+    'montana':
+        ((0.0, 0.0, 0.0005, 0.001), 23, 78),
+    'calculation start=last':
+        ((0.0, 0.0, 0.0, 0.0), 94, 146),
 }

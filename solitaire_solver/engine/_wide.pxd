@@ -40,3 +40,15 @@ cdef int int_pos(object x, int words, uint64_t *out) except -1
 
 # spec["root"] = (int, 0) into out, returning 1; 0 (out untouched) when the spec has none.
 cdef int wide_root(dict spec, int words, uint64_t *out) except -1
+
+# The random player (rating.py, docs/difficulty.md), as _engine's step_state, random_win_state
+# and playouts_state do on two words: wide_step is the contract's step() of a wide core
+# ((won, wide_expand)); wide_random_win the memoised exact chance from root, (status, chance,
+# positions kept) with status 0 exact, 1 past the budget (or the memory or the time), 2 a
+# cycle in a graph that fits the budget (the caller solves it by its components);
+# wide_playouts how many of `count` random lines from root win (splitmix64 from seed).
+cdef tuple wide_step(WideGame *g, object position)
+cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
+                            double max_seconds, size_t memory_bytes)
+cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
+                          long long max_moves)

@@ -528,3 +528,245 @@ def graph_search(list succ, int root, int target, int words=3, long long max_sta
     finally:
         free(gr.first)
         free(gr.succ)
+
+
+# -- the random player (rating.py, docs/difficulty.md) on wide positions ----------------------------
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser, as _engine's random player uses
+    x ^= x >> 30
+    x *= 0xbf58476d1ce4e5b9ULL
+    x ^= x >> 27
+    x *= 0x94d049bb133111ebULL
+    x ^= x >> 31
+    return x
+
+
+cdef inline size_t _slot_of(const uint64_t *s, int words, size_t mask) noexcept nogil:
+    cdef uint64_t h = 0x9e3779b97f4a7c15ULL
+    cdef int i
+    for i in range(words):
+        h = _mix(h ^ s[i])
+    return <size_t>h & mask
+
+
+cdef inline bint _same(const uint64_t *a, const uint64_t *b, int words) noexcept nogil:
+    cdef int i
+    for i in range(words):
+        if a[i] != b[i]:
+            return False
+    return True
+
+
+cdef void *_grow(void *p, size_t nbytes) except NULL:
+    cdef void *q = realloc(p, nbytes)
+    if q == NULL:
+        raise MemoryError("cannot grow the random player's stack")
+    return q
+
+
+ctypedef struct _RFrame:
+    int n               # its moves, kept in the move stack from `base`
+    int i               # the next move to follow
+    double acc          # the sum of the chances of the moves followed
+    size_t slot         # its slot in the table
+    size_t base
+
+
+cdef tuple wide_step(WideGame *g, object position):
+    cdef uint64_t s[WT_MAX_WORDS]
+    int_pos(position, g.words, s)
+    return (g.won(g.ctx, s) != 0, wide_expand(g, position))
+
+
+cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
+                            double max_seconds, size_t memory_bytes):
+    cdef int W = g.words, n, cyclic = 0, status = 0
+    cdef size_t row = <size_t>W * sizeof(uint64_t)
+    cdef size_t cap = 4096, max_cap = 1024, mask, slot, depth = 0, stack_cap = 64, mv_cap, top
+    cdef size_t k, j
+    cdef uint64_t *keys = NULL
+    cdef double *vals = NULL
+    cdef unsigned char *tags = NULL      # 0 empty, 1 on the line being walked, 2 done
+    cdef _RFrame *stack = NULL
+    cdef uint64_t *line = NULL           # the line's positions, W words a frame
+    cdef uint64_t *mv = NULL
+    cdef uint64_t *nk
+    cdef double *nv
+    cdef unsigned char *nt
+    cdef _RFrame *f
+    cdef uint64_t t[WT_MAX_WORDS]
+    cdef long long count = 0, ticks = 0
+    cdef double t0 = now(), v = 0.0
+    if g.won(g.ctx, root):
+        return (0, 1.0, 1)
+    # As _engine's random_win_state: the table doubles as it fills, up to the room for `budget`
+    # positions at half load within memory_bytes (each slot W words, a chance and a tag).
+    while max_cap < 2 * <size_t>budget and max_cap * (row + 9) * 2 <= memory_bytes:
+        max_cap *= 2
+    if <size_t>budget > max_cap // 2:
+        budget = max_cap // 2
+    if cap > max_cap:
+        cap = max_cap
+    mask = cap - 1
+    mv_cap = <size_t>g.max_moves * 64
+    keys = <uint64_t *>malloc(cap * row)
+    vals = <double *>malloc(cap * sizeof(double))
+    tags = <unsigned char *>calloc(cap, 1)
+    stack = <_RFrame *>malloc(stack_cap * sizeof(_RFrame))
+    line = <uint64_t *>malloc(stack_cap * row)
+    mv = <uint64_t *>malloc(mv_cap * sizeof(uint64_t))
+    try:
+        if not (keys and vals and tags and stack and line and mv):
+            raise MemoryError("cannot allocate the random player's table")
+        n = g.moves(g.ctx, root, mv)
+        if n == 0:
+            return (0, 0.0, 1)
+        slot = _slot_of(root, W, mask)
+        memcpy(keys + slot * W, root, row)
+        tags[slot] = 1
+        count = 1
+        memcpy(line, root, row)
+        stack[0].n = n
+        stack[0].i = 0
+        stack[0].acc = 0.0
+        stack[0].slot = slot
+        stack[0].base = 0
+        depth = 1
+        while depth:
+            f = &stack[depth - 1]
+            if f.i < f.n:
+                g.play(g.ctx, line + (depth - 1) * W, mv[f.base + f.i], t)
+                f.i += 1
+                slot = _slot_of(t, W, mask)
+                while tags[slot] and not _same(keys + slot * W, t, W):
+                    slot = (slot + 1) & mask
+                if tags[slot] == 2:
+                    f.acc += vals[slot]
+                    continue
+                if tags[slot] == 1:
+                    # A cycle: the sum does not hold here, but the walk goes on to count the
+                    # positions, so that the caller learns whether the graph fits its budget.
+                    cyclic = 1
+                    continue
+                if count >= budget:
+                    status = 1
+                    break
+                ticks += 1
+                if (ticks & 1023) == 0:
+                    PyErr_CheckSignals()
+                    if max_seconds > 0 and now() - t0 > max_seconds:
+                        status = 1
+                        break
+                if <size_t>count * 2 >= cap:
+                    nk = <uint64_t *>malloc(2 * cap * row)
+                    nv = <double *>malloc(2 * cap * sizeof(double))
+                    nt = <unsigned char *>calloc(2 * cap, 1)
+                    if not (nk and nv and nt):
+                        free(nk)
+                        free(nv)
+                        free(nt)
+                        raise MemoryError("cannot grow the random player's table")
+                    for k in range(cap):
+                        if tags[k]:
+                            j = _slot_of(keys + k * W, W, 2 * cap - 1)
+                            while nt[j]:
+                                j = (j + 1) & (2 * cap - 1)
+                            memcpy(nk + j * W, keys + k * W, row)
+                            nv[j] = vals[k]
+                            nt[j] = tags[k]
+                    free(keys)
+                    free(vals)
+                    free(tags)
+                    keys, vals, tags = nk, nv, nt
+                    cap *= 2
+                    mask = cap - 1
+                    for k in range(depth):
+                        j = _slot_of(line + k * W, W, mask)
+                        while not tags[j] or not _same(keys + j * W, line + k * W, W):
+                            j = (j + 1) & mask
+                        stack[k].slot = j
+                    f = &stack[depth - 1]
+                    slot = _slot_of(t, W, mask)
+                    while tags[slot]:
+                        slot = (slot + 1) & mask
+                memcpy(keys + slot * W, t, row)
+                count += 1
+                if g.won(g.ctx, t):
+                    tags[slot] = 2
+                    vals[slot] = 1.0
+                    f.acc += 1.0
+                    continue
+                top = f.base + <size_t>f.n
+                if top + <size_t>g.max_moves > mv_cap:
+                    mv_cap *= 2
+                    mv = <uint64_t *>_grow(mv, mv_cap * sizeof(uint64_t))
+                n = g.moves(g.ctx, t, mv + top)
+                if n == 0:
+                    tags[slot] = 2
+                    vals[slot] = 0.0
+                    continue
+                tags[slot] = 1
+                if depth == stack_cap:
+                    stack_cap *= 2
+                    stack = <_RFrame *>_grow(stack, stack_cap * sizeof(_RFrame))
+                    line = <uint64_t *>_grow(line, stack_cap * row)
+                f = &stack[depth]
+                memcpy(line + depth * W, t, row)
+                f.n = n
+                f.i = 0
+                f.acc = 0.0
+                f.slot = slot
+                f.base = top
+                depth += 1
+            else:
+                v = f.acc / f.n
+                tags[f.slot] = 2
+                vals[f.slot] = v
+                depth -= 1
+                if depth:
+                    stack[depth - 1].acc += v
+        if status:
+            return (status, 0.0, count)
+        if cyclic:
+            return (2, 0.0, count)
+        return (0, v, count)
+    finally:
+        free(keys)
+        free(vals)
+        free(tags)
+        free(stack)
+        free(line)
+        free(mv)
+
+
+cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
+                          long long max_moves):
+    cdef uint64_t s[WT_MAX_WORDS]
+    cdef uint64_t t[WT_MAX_WORDS]
+    cdef uint64_t *mv = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    cdef uint64_t x = seed
+    cdef size_t row = <size_t>g.words * sizeof(uint64_t)
+    cdef long long wins = 0, k, j
+    cdef int n
+    if mv == NULL:
+        raise MemoryError("cannot allocate the move buffer")
+    try:
+        with nogil:
+            for k in range(count):
+                memcpy(s, root, row)
+                for j in range(max_moves):
+                    if g.won(g.ctx, s):
+                        wins += 1
+                        break
+                    n = g.moves(g.ctx, s, mv)
+                    if n == 0:
+                        break
+                    x += 0x9e3779b97f4a7c15ULL
+                    g.play(g.ctx, s, mv[_mix(x) % <uint64_t>n], t)
+                    memcpy(s, t, row)
+                if (k & 63) == 63:
+                    check_signals()
+        return wins
+    finally:
+        free(mv)

@@ -23,7 +23,8 @@ engine/_wide.pyx instead: it packs its position into `words` 64-bit words (1..8,
 and keeps this same contract by passing a position as ONE Python int, word i in bits
 64 i .. 64 i + 63, where a one-word core passes `removed`, with `aux` always 0: spec["root"] is
 (int, 0), expand(spec, position, 0) lists (move word, int, 0), a certificate is a list of
-(int, 0), and Game.core_position / certificate_key read and write that int. So every caller (the
+(int, 0), random_win and playouts take (spec, int, 0, ...), and Game.core_position /
+certificate_key read and write that int. So every caller (the
 plug-in's hooks, the generic tests) handles both kinds of core alike. The wide search is exact on
 move graphs with cycles, also past the memory budget (engine/_wide.pyx), and returns the same
 (status, path, stats, certificate) with the same stats keys (stats["path_hits"]: positions of

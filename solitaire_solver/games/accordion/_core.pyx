@@ -26,7 +26,7 @@ from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME
 from solitaire_solver.engine._wide cimport (
-    WideGame, wide_clear, wide_depth_first, wide_expand,
+    WideGame, wide_clear, wide_depth_first, wide_expand, wide_playouts, wide_random_win,
 )
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.games.accordion.rules import position_of, tops_of, width
@@ -347,6 +347,50 @@ def expand(dict spec, object position, object aux):
     make_game(&g, &c, max(words_for(len(tops)), width(position)), spec.get("cut", False),
               spec.get("canonical", False), spec.get("order", False))
     return wide_expand(&g, position)
+
+
+def step(dict spec, object position, object aux):
+    """The contract's step(): (won, expand(spec, position, aux)) in one call (every successor
+    at the position's own width, as expand keeps it: one walk meets each row under one int)."""
+    moves = expand(spec, position, aux)
+    return ((position >> 6) & 63) == EMPTY, moves
+
+
+cdef int _walk_game(WideGame *g, AccCtx *c, dict spec, object position, uint64_t *root) except -1:
+    """The game of random_win and playouts from a position: every legal move, its rows renamed
+    and split rows left without moves unless spec["canonical"] / spec["cut"] is False. Both
+    are exact for the random player (docs/difficulty.md): a renamed row has the same chance
+    (its moves correspond one to one), a split row is lost (chance 0)."""
+    cdef int t[MAXN]
+    cdef int n = _root(dict(spec, root=(position, 0)), t)
+    make_game(g, c, words_for(n), spec.get("cut", True), spec.get("canonical", True), False)
+    pack(t, n, c.words, root)
+    return 0
+
+
+def random_win(dict spec, object position, object aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine/_wide.pyx). Every
+    move removes a pile: no cycles."""
+    cdef AccCtx c
+    cdef WideGame g
+    cdef uint64_t root[8]
+    if aux != 0:
+        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
+    _walk_game(&g, &c, spec, position, root)
+    return wide_random_win(&g, root, budget, max_seconds, memory_bytes)
+
+
+def playouts(dict spec, object position, object aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine/_wide.pyx)."""
+    cdef AccCtx c
+    cdef WideGame g
+    cdef uint64_t root[8]
+    if aux != 0:
+        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
+    _walk_game(&g, &c, spec, position, root)
+    return wide_playouts(&g, root, count, seed, max_moves)
 
 
 def is_split(tops):

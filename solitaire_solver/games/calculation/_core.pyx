@@ -33,7 +33,10 @@ Move modes:
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport (
+    Game, State, depth_first, expand_state, game_clear, playouts_state, random_win_state, root_of,
+    step_state,
+)
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import MAX_PILE as _MAX_PILE
@@ -355,6 +358,33 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     cdef Game g
     make_game(&g, &c, spec["stock"], spec.get("mode", MODE_ALL))
     return expand_state(&g, removed, aux)
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef CalcCtx c
+    cdef Game g
+    make_game(&g, &c, spec["stock"], spec.get("mode", MODE_ALL))
+    return step_state(&g, removed, aux)
+
+
+def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine). Every move turns
+    a stock card or builds a card on a foundation, so no line comes back to a position."""
+    cdef CalcCtx c
+    cdef Game g
+    make_game(&g, &c, spec["stock"], MODE_ALL)
+    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+
+
+def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine)."""
+    cdef CalcCtx c
+    cdef Game g
+    make_game(&g, &c, spec["stock"], MODE_ALL)
+    return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
 def is_dead(object stock, uint64_t removed, uint64_t aux):

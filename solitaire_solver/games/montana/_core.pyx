@@ -28,7 +28,8 @@ from libc.string cimport memcpy
 
 from solitaire_solver.engine._engine cimport now
 from solitaire_solver.engine._wide cimport (
-    WideGame, wide_clear, wide_depth_first, wide_expand, wide_root,
+    WideGame, int_pos, wide_clear, wide_depth_first, wide_expand, wide_playouts,
+    wide_random_win, wide_root, wide_step,
 )
 from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
 from solitaire_solver.engine.wtable cimport wt_free, wt_init, wt_visit, wtable
@@ -371,6 +372,45 @@ def expand(dict spec, object position, object aux=0):
         raise ValueError("a wide core's position is (int, 0)")
     make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
     return wide_expand(&g, position)
+
+
+def step(dict spec, object position, object aux=0):
+    """The contract's step(): (won, expand(spec, position, aux)) in one call."""
+    cdef Ctx c
+    cdef WideGame g
+    if aux != 0:
+        raise ValueError("a wide core's position is (int, 0)")
+    make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
+    return wide_step(&g, position)
+
+
+def random_win(dict spec, object position, object aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine/_wide.pyx). The
+    move graph has cycles (a Two moved between first places and back, docs/difficulty.md):
+    where the walk meets one within the budget it says so (status 2) and rating.py solves the
+    graph by its components."""
+    cdef Ctx c
+    cdef WideGame g
+    cdef uint64_t s[8]
+    if aux != 0:
+        raise ValueError("a wide core's position is (int, 0)")
+    make_game(&g, &c, spec, MODE_ALL)
+    int_pos(position, c.words, s)
+    return wide_random_win(&g, s, budget, max_seconds, memory_bytes)
+
+
+def playouts(dict spec, object position, object aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine/_wide.pyx)."""
+    cdef Ctx c
+    cdef WideGame g
+    cdef uint64_t s[8]
+    if aux != 0:
+        raise ValueError("a wide core's position is (int, 0)")
+    make_game(&g, &c, spec, MODE_ALL)
+    int_pos(position, c.words, s)
+    return wide_playouts(&g, s, count, seed, max_moves)
 
 
 def start(dict spec):
