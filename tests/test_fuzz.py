@@ -311,6 +311,27 @@ def test_core_search_from_a_random_position(game, data):
 
 
 @pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)
+@examples(20)
+@given(data=st.data())
+def test_core_expand_of_any_word_lists_moves_or_refuses_it(game, data):
+    """A position given to a core from Python is any int: a core lists its moves or raises
+    ValueError, never reads past its tables (the sanitizer job runs this)."""
+    var = data.draw(variants(game), label="variant")
+    core = core_module(game.core)
+    spec = game.core_spec(data.draw(deals(game), label="deal"), var, "decide", False)
+    bits = data.draw(st.sampled_from([64, 128, 320, 384]), label="bits")
+    position = data.draw(st.integers(0, 2**bits - 1), label="position")
+    aux = data.draw(st.integers(0, 2**64 - 1) | st.just(0), label="aux")
+    for ask in (core.expand, getattr(core, "step", None)):
+        if ask is None:
+            continue
+        try:
+            ask(spec, position, aux)
+        except (ValueError, OverflowError):
+            pass
+
+
+@pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)
 @examples(6)
 @given(data=st.data())
 def test_core_expand_along_a_random_line(game, data):

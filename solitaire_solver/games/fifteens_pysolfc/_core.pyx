@@ -429,11 +429,22 @@ def solve(dict spec, str objective, limits, bint certificate):
                                limits.memory_bytes - stack, certificate))
 
 
+cdef int check_given(uint64_t removed, uint64_t aux) except -1:
+    """Refuse a packed position given from Python that is none of this game's (its counts
+    index fixed arrays): the fields in range, and key_of's key packing back to it."""
+    cdef int n = aux & 15
+    if n > MAX_PILES or (aux >> (4 + 5 * n)) & 31 > MAX_FREE or removed >> 58 or (
+            position_of(key_of(removed, aux)) != (removed, aux)):
+        raise ValueError(f"({removed}, {aux}) is not a packed position of fifteens-pysolfc")
+    return 0
+
+
 def expand(dict spec, uint64_t removed, uint64_t aux):
     """The contract's expand(): every legal move at (removed, aux) and where it leads."""
     cdef Ctx c
     cdef Game g
     make_game(&g, &c, spec["cards"], False)
+    check_given(removed, aux)
     return expand_state(&g, removed, aux)
 
 
@@ -443,6 +454,7 @@ def step(dict spec, uint64_t removed, uint64_t aux):
     cdef Ctx c
     cdef Game g
     make_game(&g, &c, spec["cards"], False)
+    check_given(removed, aux)
     return step_state(&g, removed, aux)
 
 
@@ -453,6 +465,7 @@ def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, doub
     cdef Ctx c
     cdef Game g
     make_game(&g, &c, spec["cards"], False)
+    check_given(removed, aux)
     return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
 
 
@@ -463,6 +476,7 @@ def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_
     cdef Ctx c
     cdef Game g
     make_game(&g, &c, spec["cards"], False)
+    check_given(removed, aux)
     return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
@@ -534,8 +548,15 @@ def position_of(key):
             raise ValueError(f"a card above the reserve's frozen part is 6..9, not {v!r}")
         L.free[i] = v
     L.nfree = len(free)
+    counts = [L.lone[v] + L.frozen[v] for v in range(14)]
+    for row in rows:
+        if len(row) > 1:
+            for v in row:
+                counts[v] += 1
+    for v in free:
+        counts[v] += 1
     for v in range(1, 14):
-        if L.lone[v] + L.frozen[v] > 4:
+        if counts[v] > 4:
             raise ValueError(f"more than four cards of value {v}")
     L.k = k
     encode(&L, &s)

@@ -343,6 +343,30 @@ cdef void start_position(Ctx *c, uint64_t *s) noexcept nogil:
         put(s, p, c.start[p])
 
 
+cdef int check_position(Ctx *c, object position, uint64_t *s) except -1:
+    """Unpack a position given from Python into s, refusing one that is not a placement of
+    this game's cards (a place's field indexes the card tables: a stray value would read past
+    them)."""
+    cdef int p, v, gaps = 0
+    cdef uint8_t seen[52]
+    int_pos(position, c.words, s)
+    for p in range(52):
+        seen[p] = 0
+    for p in range(c.places):
+        v = get(s, p)
+        if v == 0:
+            gaps += 1
+            continue
+        if v > 52 or value(v - 1) == 1 or value(v - 1) > c.ranks or seen[v - 1]:
+            raise ValueError(f"place {p} holds {v}: not a card of this game, or one seen before")
+        seen[v - 1] = 1
+    if gaps != ROWS:
+        raise ValueError(f"a position has {ROWS} gaps, not {gaps}")
+    if used_redeals(c, s) > c.redeals:
+        raise ValueError(f"a position with {used_redeals(c, s)} redeals played, of {c.redeals}")
+    return 0
+
+
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py); spec as the module
     docstring says. A certificate searches MODE_ALL (closed under every legal move)."""
@@ -357,8 +381,11 @@ def solve(dict spec, str objective, limits, bint certificate):
     if certificate:
         mode = MODE_ALL
     make_game(&g, &c, spec, mode)
-    if not wide_root(spec, c.words, root):
+    if spec.get("root") is None:
         start_position(&c, root)
+    else:
+        wide_root(spec, c.words, root)
+        check_position(&c, spec["root"][0], root)
     return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
                                     limits.memory_bytes, certificate))
 
@@ -368,9 +395,11 @@ def expand(dict spec, object position, object aux=0):
     contract.py) and where it leads, in the order spec["mode"] generates them."""
     cdef Ctx c
     cdef WideGame g
+    cdef uint64_t s[8]
     if aux != 0:
         raise ValueError("a wide core's position is (int, 0)")
     make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
+    check_position(&c, position, s)
     return wide_expand(&g, position)
 
 
@@ -378,9 +407,11 @@ def step(dict spec, object position, object aux=0):
     """The contract's step(): (won, expand(spec, position, aux)) in one call."""
     cdef Ctx c
     cdef WideGame g
+    cdef uint64_t s[8]
     if aux != 0:
         raise ValueError("a wide core's position is (int, 0)")
     make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
+    check_position(&c, position, s)
     return wide_step(&g, position)
 
 
@@ -396,7 +427,7 @@ def random_win(dict spec, object position, object aux, long long budget, double 
     if aux != 0:
         raise ValueError("a wide core's position is (int, 0)")
     make_game(&g, &c, spec, MODE_ALL)
-    int_pos(position, c.words, s)
+    check_position(&c, position, s)
     return wide_random_win(&g, s, budget, max_seconds, memory_bytes)
 
 
@@ -409,7 +440,7 @@ def playouts(dict spec, object position, object aux, long long count, uint64_t s
     if aux != 0:
         raise ValueError("a wide core's position is (int, 0)")
     make_game(&g, &c, spec, MODE_ALL)
-    int_pos(position, c.words, s)
+    check_position(&c, position, s)
     return wide_playouts(&g, s, count, seed, max_moves)
 
 

@@ -264,11 +264,20 @@ cdef void make_game(Game *g, NestorCtx *c, dict spec, bint prune) except *:
     g.max_depth = 40
 
 
+cdef int check_given(NestorCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that indexes past the deal's tables: a card beyond
+    the pack, or more stock cards turned than the stock holds."""
+    if removed >> 52 or aux > <uint64_t>c.nstock:
+        raise ValueError(f"({removed}, {aux}) is not a position of this Nestor deal")
+    return 0
+
+
 def expand(dict spec, uint64_t removed, uint64_t aux):
     """The contract's expand(): every legal move at (removed, aux) and where it leads."""
     cdef NestorCtx c
     cdef Game g
     make_game(&g, &c, spec, False)
+    check_given(&c, removed, aux)
     return expand_state(&g, removed, aux)
 
 
@@ -278,6 +287,7 @@ def step(dict spec, uint64_t removed, uint64_t aux):
     cdef NestorCtx c
     cdef Game g
     make_game(&g, &c, spec, False)
+    check_given(&c, removed, aux)
     return step_state(&g, removed, aux)
 
 
@@ -288,6 +298,7 @@ def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, doub
     cdef NestorCtx c
     cdef Game g
     make_game(&g, &c, spec, False)
+    check_given(&c, removed, aux)
     return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
 
 
@@ -298,6 +309,7 @@ def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_
     cdef NestorCtx c
     cdef Game g
     make_game(&g, &c, spec, False)
+    check_given(&c, removed, aux)
     return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
