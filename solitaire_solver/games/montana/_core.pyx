@@ -17,8 +17,10 @@ Move words are Move codes: a card into the gap right of the card below it (its b
 the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
 
 Modes: MODE_ALL generates every legal move in place order (certificates use it); MODE_ORDERED
-(the default) the same moves, those that lengthen a row's run first and the Twos that leave a
-first place last: an order of trial, no move left out (docs/montana.md, "The search").
+the same moves, those that lengthen a row's run first and the Twos that leave a first place last:
+an order of trial, no move left out (docs/montana.md, "The search"); MODE_LOCKED (the default)
+MODE_ORDERED's moves and the block test of locked cards (montana_dead; docs/montana.md, "Locked
+cards"), a cut proved there.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -28,7 +30,7 @@ from libc.string cimport memcpy
 
 from solitaire_solver.engine._engine cimport now
 from solitaire_solver.engine._wide cimport (
-    WideGame, wide_clear, wide_depth_first, wide_expand, wide_root,
+    WideGame, int_pos, wide_clear, wide_depth_first, wide_expand, wide_root,
 )
 from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
 from solitaire_solver.engine.wtable cimport wt_free, wt_init, wt_visit, wtable
@@ -39,13 +41,19 @@ from solitaire_solver.moves import PILE_SHIFT, word_code
 cdef enum:
     M_ALL = 0
     M_ORDERED = 1
+    M_LOCKED = 2     # M_ORDERED's moves, and the block test of locked cards (dead())
+    M_REDUCED = 3    # M_LOCKED, and only a persistent set of moves (reduce_moves)
 
 MODE_ALL = M_ALL
 MODE_ORDERED = M_ORDERED
+MODE_LOCKED = M_LOCKED
+MODE_REDUCED = M_REDUCED
 
 DEF ROWS = 4
 DEF MAXP = 52
 DEF MAX_REDEALS = 8
+DEF TWO_IDS = 52                  # reduce_moves: a Two's move into a row, after the cards' moves
+DEF ALL_IDS = TWO_IDS + 16
 
 cdef uint64_t REDEAL_WORD = word_code("redeal")
 cdef int TO_ROW_SHIFT = PILE_SHIFT
@@ -105,7 +113,7 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     cdef uint64_t m
     cdef int nl = 0
     cdef uint8_t pl[MAXP]
-    cdef bint ordered = c.mode == M_ORDERED
+    cdef bint ordered = c.mode != M_ALL
     cdef bint lengthens
     cdef uint64_t two_first = 0   # ORDERED: the Twos in a first place, as bits of their index
     for p in range(c.places):
@@ -153,6 +161,8 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     if c.redeals and used_redeals(c, s) < c.redeals:
         out[n] = REDEAL_WORD
         n += 1
+    if c.mode == M_REDUCED:
+        n = reduce_moves(c, s, out, n)
     return n
 
 
@@ -283,6 +293,192 @@ cdef int montana_won(void *ctx, const uint64_t *s) noexcept nogil:
     return 1
 
 
+cdef int movable(Ctx *c, const uint8_t *pl, const int *where, uint8_t *mov) noexcept nogil:
+    """The cards that may ever move (mov[card] = 1), a least set M closed under: a card whose
+    predecessor is in M, or whose predecessor's right neighbour (same row) is a gap or in M; a
+    Two when a first place other than its own is a gap or holds a card of M. Every other card
+    never moves again in the one-deal game (docs/montana.md, "Locked cards"). Returns |M|."""
+    cdef int N = c.ranks, p, x, y, t, ns = 0, nm = 0
+    cdef int stack[52]
+    for x in range(52):
+        mov[x] = 0
+    for p in range(c.places):
+        if pl[p]:
+            continue
+        if p % N == 0:
+            # a gap in a first place: every Two may move, so every card may
+            for x in range(52):
+                mov[x] = 1
+            return 4 * (N - 1)
+        # the gap's own move: the successor of the card left of it
+        if pl[p - 1] and value(pl[p - 1] - 1) < N and not mov[pl[p - 1]]:
+            mov[pl[p - 1]] = 1
+            stack[ns] = pl[p - 1]
+            ns += 1
+    while ns:
+        ns -= 1
+        x = stack[ns]
+        nm += 1
+        p = where[x]
+        # its successor may follow it; the card left of its place may take a successor there
+        if value(x) < N and not mov[x + 1]:
+            mov[x + 1] = 1
+            stack[ns] = x + 1
+            ns += 1
+        if p % N:
+            y = pl[p - 1]
+            if y and value(y - 1) < N and not mov[y]:
+                mov[y] = 1
+                stack[ns] = y
+                ns += 1
+        else:
+            for t in range(4):
+                y = 13 * t + 1
+                if y != x and not mov[y]:
+                    mov[y] = 1
+                    stack[ns] = y
+                    ns += 1
+    return nm
+
+
+cdef inline bint no_redeal_left(Ctx *c, const uint64_t *s) noexcept nogil:
+    return not c.redeals or used_redeals(c, s) >= c.redeals
+
+
+cdef inline void read_places(Ctx *c, const uint64_t *s, uint8_t *pl, int *where) noexcept nogil:
+    cdef int p
+    for p in range(c.places):
+        pl[p] = <uint8_t>get(s, p)
+        if pl[p]:
+            where[pl[p] - 1] = p
+
+
+cdef int montana_dead(void *ctx, const uint64_t *s) noexcept nogil:
+    """1 when a locked card (not in movable()'s set) stands where no won position has it: off
+    its column (a card of value v belongs in column v - 1 of its row, counted from 1) or not
+    right of its predecessor (docs/montana.md, "Locked cards"). Only with no redeal left: a
+    redeal moves every card outside the runs."""
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int N = c.ranks, p, x, t
+    cdef uint8_t pl[MAXP]
+    cdef int where[52]
+    cdef uint8_t mov[52]
+    if not no_redeal_left(c, s):
+        return 0
+    read_places(c, s, pl, where)
+    if movable(c, pl, where, mov) == 4 * (N - 1):
+        return 0
+    for t in range(4):
+        for x in range(13 * t + 1, 13 * t + N):
+            if mov[x]:
+                break  # M holds every card of the suit above one it holds
+            p = where[x]
+            if p % N != value(x) - 2:
+                return 1
+            if value(x) > 2 and where[x - 1] != p - 1:
+                return 1
+    return 0
+
+
+cdef inline void t_add(uint8_t *inT, int *stack, int *ns, int id) noexcept nogil:
+    if not inT[id]:
+        inT[id] = 1
+        stack[ns[0]] = id
+        ns[0] += 1
+
+
+cdef inline void t_add_card(Ctx *c, const uint8_t *mov, uint8_t *inT, int *stack, int *ns,
+                            int card) noexcept nogil:
+    """Adds the moves of `card` that may ever be played: a Two's into each row, another card's
+    one move; none for a locked card."""
+    cdef int r
+    if not mov[card]:
+        return
+    if value(card) == 2:
+        for r in range(ROWS):
+            t_add(inT, stack, ns, TWO_IDS + 4 * (card // 13) + r)
+    else:
+        t_add(inT, stack, ns, card)
+
+
+cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept nogil:
+    """MODE_REDUCED: with no redeal left, keeps of the n moves in out (in their order) only a
+    persistent set: the fewest enabled moves of a set closed as below, over each move as its
+    seed (docs/montana.md, "Independent moves"). A move's id: a card's own index for a card other
+    than a Two, TWO_IDS + 4 suit + row for a Two into a row. Returns how many are kept."""
+    cdef int N = c.ranks, i, j, x, y, q, r, ns, ne, best = n + 1, bestseed = -1, card, row
+    cdef uint8_t pl[MAXP]
+    cdef int where[52]
+    cdef uint8_t mov[52]
+    cdef uint8_t inT[ALL_IDS]
+    cdef uint8_t on[ALL_IDS]
+    cdef uint8_t keep[ALL_IDS]
+    cdef int ids[ROWS * 4 + 1]
+    cdef int stack[ALL_IDS]
+    if n < 2 or not no_redeal_left(c, s):
+        return n
+    read_places(c, s, pl, where)
+    movable(c, pl, where, mov)
+    for x in range(ALL_IDS):
+        on[x] = 0
+    for i in range(n):
+        card = __builtin_ctzll(out[i] & CARD_BITS)
+        row = <int>(out[i] >> TO_ROW_SHIFT) & 31
+        ids[i] = TWO_IDS + 4 * (card // 13) + row - 1 if row else card
+        on[ids[i]] = 1
+    for i in range(n):
+        for x in range(ALL_IDS):
+            inT[x] = 0
+        ns = 0
+        t_add(inT, stack, &ns, ids[i])
+        ne = 0
+        while ns and ne < best:
+            ns -= 1
+            x = stack[ns]
+            if x >= TWO_IDS:
+                # a Two into a row
+                card = 13 * ((x - TWO_IDS) // 4) + 1
+                r = (x - TWO_IDS) % 4
+                if on[x]:
+                    ne += 1
+                    # the same Two into another row, another Two into this row, its Three
+                    for j in range(ROWS):
+                        t_add(inT, stack, &ns, TWO_IDS + 4 * ((card - 1) // 13) + j)
+                        if mov[13 * j + 1]:
+                            t_add(inT, stack, &ns, TWO_IDS + 4 * j + r)
+                    t_add_card(c, mov, inT, stack, &ns, card + 1)
+                else:
+                    # the row's first place holds a card: it must move first
+                    t_add_card(c, mov, inT, stack, &ns, pl[r * N] - 1)
+            elif on[x]:
+                ne += 1
+                # the moves that do not commute with x's: its predecessor's and successor's
+                t_add_card(c, mov, inT, stack, &ns, x - 1)
+                if value(x) < N:
+                    t_add_card(c, mov, inT, stack, &ns, x + 1)
+            else:
+                # what must move before x can: its predecessor, or the card right of it
+                t_add_card(c, mov, inT, stack, &ns, x - 1)
+                q = where[x - 1]
+                if q % N != N - 1:
+                    y = pl[q + 1] - 1
+                    if y >= 0 and y != x:
+                        t_add_card(c, mov, inT, stack, &ns, y)
+        if ns == 0 and ne < best:
+            best = ne
+            bestseed = i
+            for x in range(ALL_IDS):
+                keep[x] = inT[x]
+    if bestseed < 0 or best >= n:
+        return n
+    j = 0
+    for i in range(n):
+        if keep[ids[i]]:
+            out[j] = out[i]
+            j += 1
+    return j
+
+
 cdef void setup(Ctx *c, dict spec, int mode) except *:
     cdef int p, N, card
     N = spec.get("ranks", 13)
@@ -332,6 +528,8 @@ cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
     g.play = montana_play
     g.won = montana_won
     g.max_moves = 4 * 4 + 1    # four gaps, each taking four Twos at most, and the redeal
+    if c.mode == M_LOCKED or c.mode == M_REDUCED:
+        g.dead = montana_dead
 
 
 cdef void start_position(Ctx *c, uint64_t *s) noexcept nogil:
@@ -348,10 +546,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t root[8]
-    cdef int mode = spec.get("mode", MODE_ORDERED)
+    cdef int mode = spec.get("mode", MODE_REDUCED)
     if objective != "decide":
         raise ValueError(f"montana has no objective {objective!r}")
-    if mode not in (MODE_ALL, MODE_ORDERED):
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
@@ -386,10 +584,21 @@ def start(dict spec):
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
-SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED})
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED}, {"mode": MODE_LOCKED},
+                {"mode": MODE_REDUCED})
 #: The spec keys that make expand() list the default search's moves, and whether those are some
 #: of the legal ones (all of them, in another order).
-PRUNED_EXPAND = ({"mode": MODE_ORDERED}, True)
+PRUNED_EXPAND = ({"mode": MODE_REDUCED}, True)
+
+
+def dead(dict spec, object position):
+    """The block test of locked cards (montana_dead) at a position (the contract's int): True
+    when some card that can never move again stands where no won position has it."""
+    cdef Ctx c
+    cdef uint64_t s[8]
+    setup(&c, spec, M_LOCKED)
+    int_pos(position, c.words, s)
+    return bool(montana_dead(&c, s))
 
 
 # -- a greedy first try: best-first by the cards in the rows' runs ----------------------------------
@@ -438,8 +647,8 @@ cdef uint64_t heap_pop(uint64_t *heap, size_t *n) noexcept nogil:
 
 def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_bytes):
     """A first try that may win sooner than the depth-first search: best-first by the cards in
-    the rows' runs (the newest position first among equals), every move legal (MODE_ALL's
-    moves), positions seen once (a table of full keys; past its budget it may see one again).
+    the rows' runs (the newest position first among equals), the moves and cuts of spec["mode"]
+    (MODE_REDUCED by default: a won position stays reachable), positions seen once (a table of full keys; past its budget it may see one again).
     It proves nothing when it fails. Returns (path of move words or None, positions expanded,
     seconds)."""
     cdef Ctx c
@@ -454,7 +663,10 @@ def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_byt
     cdef size_t nheap = 0
     cdef uint64_t buf[32]
     cdef double t0 = now(), deadline
-    make_game(&g, &c, spec, M_ALL)
+    cdef int mode = spec.get("mode", MODE_REDUCED)
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED):
+        raise ValueError(f"unknown move mode {mode}")
+    make_game(&g, &c, spec, mode)
     w = c.words
     # per position: its words, its parent and move, a heap entry, and the table's share
     cap = memory_bytes // 2 // (w * 8 + 4 + 8 + 8)
@@ -503,6 +715,8 @@ def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_byt
                     if montana_won(&c, pos + count * w):
                         found = count
                         break
+                    if g.dead != NULL and g.dead(&c, pos + count * w):
+                        continue  # it cannot be won (dead()): no use trying it
                     heap_push(heap, &nheap,
                               (<uint64_t>in_runs(&c, pos + count * w) << 32) | <uint64_t>count)
                     count += 1
