@@ -26,7 +26,7 @@ cards"), a cut proved there.
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from solitaire_solver.engine._engine cimport now
 from solitaire_solver.engine._wide cimport (
@@ -77,6 +77,13 @@ cdef struct Ctx:
     ss_mt mt              # RNG_SEED, RNG_MT: the generator where the deal left it
     uint64_t ms_x         # RNG_MS: its state, and the seed that chooses its output
     uint64_t ms_seed
+    # movable()'s last answer and the position it was for (dead() then moves() on each new
+    # position of the search: the second reads it here)
+    uint64_t seen[8]
+    bint seen_valid
+    uint8_t seen_pl[MAXP]
+    int seen_where[52]
+    uint8_t seen_mov[52]
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
@@ -353,21 +360,40 @@ cdef inline void read_places(Ctx *c, const uint64_t *s, uint8_t *pl, int *where)
             where[pl[p] - 1] = p
 
 
+cdef void locked_view(Ctx *c, const uint64_t *s) noexcept nogil:
+    """c.seen_pl, seen_where and seen_mov for s (read_places and movable()), kept for the next
+    call on the same position."""
+    cdef int i
+    if c.seen_valid:
+        for i in range(c.words):
+            if c.seen[i] != s[i]:
+                break
+        else:
+            return
+    read_places(c, s, c.seen_pl, c.seen_where)
+    movable(c, c.seen_pl, c.seen_where, c.seen_mov)
+    for i in range(c.words):
+        c.seen[i] = s[i]
+    c.seen_valid = True
+
+
 cdef int montana_dead(void *ctx, const uint64_t *s) noexcept nogil:
     """1 when a locked card (not in movable()'s set) stands where no won position has it: off
     its column (a card of value v belongs in column v - 1 of its row, counted from 1) or not
     right of its predecessor (docs/montana.md, "Locked cards"). Only with no redeal left: a
     redeal moves every card outside the runs."""
     cdef Ctx *c = <Ctx *>ctx
-    cdef int N = c.ranks, p, x, t
-    cdef uint8_t pl[MAXP]
-    cdef int where[52]
-    cdef uint8_t mov[52]
+    cdef int N = c.ranks, p, x, t, k
+    cdef const uint8_t *mov
+    cdef const int *where
     if not no_redeal_left(c, s):
         return 0
-    read_places(c, s, pl, where)
-    if movable(c, pl, where, mov) == 4 * (N - 1):
-        return 0
+    for k in range(ROWS):
+        if get(s, k * N) == 0:
+            return 0  # a gap in a first place: every card may move (movable())
+    locked_view(c, s)
+    mov = c.seen_mov
+    where = c.seen_where
     for t in range(4):
         for x in range(13 * t + 1, 13 * t + N):
             if mov[x]:
@@ -407,9 +433,9 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
     seed (docs/montana.md, "Independent moves"). A move's id: a card's own index for a card other
     than a Two, TWO_IDS + 4 suit + row for a Two into a row. Returns how many are kept."""
     cdef int N = c.ranks, i, j, x, y, q, r, ns, ne, best = n + 1, bestseed = -1, card, row
-    cdef uint8_t pl[MAXP]
-    cdef int where[52]
-    cdef uint8_t mov[52]
+    cdef const uint8_t *pl
+    cdef const int *where
+    cdef const uint8_t *mov
     cdef uint8_t inT[ALL_IDS]
     cdef uint8_t on[ALL_IDS]
     cdef uint8_t keep[ALL_IDS]
@@ -417,8 +443,10 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
     cdef int stack[ALL_IDS]
     if n < 2 or not no_redeal_left(c, s):
         return n
-    read_places(c, s, pl, where)
-    movable(c, pl, where, mov)
+    locked_view(c, s)
+    pl = c.seen_pl
+    where = c.seen_where
+    mov = c.seen_mov
     for x in range(ALL_IDS):
         on[x] = 0
     for i in range(n):
@@ -427,8 +455,9 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
         ids[i] = TWO_IDS + 4 * (card // 13) + row - 1 if row else card
         on[ids[i]] = 1
     for i in range(n):
-        for x in range(ALL_IDS):
-            inT[x] = 0
+        if best == 1:
+            break  # no set is smaller
+        memset(inT, 0, ALL_IDS)
         ns = 0
         t_add(inT, stack, &ns, ids[i])
         ne = 0
@@ -494,6 +523,7 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
         raise ValueError(f"redeals is 0..{MAX_REDEALS}, not {c.redeals}")
     c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
+    c.seen_valid = False
     for p in range(c.places):
         card = cards[p]
         if not 0 <= card < 52 or value(card) > N:
