@@ -18,9 +18,11 @@ the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
 
 Modes: MODE_ALL generates every legal move in place order (certificates use it); MODE_ORDERED
 the same moves, those that lengthen a row's run first and the Twos that leave a first place last:
-an order of trial, no move left out (docs/montana.md, "The search"); MODE_LOCKED (the default)
-MODE_ORDERED's moves and the block test of locked cards (montana_dead; docs/montana.md, "Locked
-cards"), a cut proved there.
+an order of trial, no move left out (docs/montana.md, "The search"); MODE_LOCKED MODE_ORDERED's
+moves and the block test of locked cards (montana_dead; docs/montana.md, "Locked cards");
+MODE_REDUCED (the default) that and, at each position, only a persistent set of its moves
+(reduce_moves; docs/montana.md, "Independent moves"). Both cuts are proved there, and apply only
+with no redeal left.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
