@@ -239,6 +239,11 @@ def search(spec, **kw):
     return core().solve(spec, "decide", Limits(**kw), False)
 
 
+#: The core's modes: every move; ordered; ordered with the block test of locked cards; that and
+#: the persistent sets (the default).
+MODES = (0, 1, 2, 3)
+
+
 @pytest.mark.core
 def test_core_agrees_with_the_reference_search_on_small_ranks():
     seen = {}
@@ -248,8 +253,8 @@ def test_core_agrees_with_the_reference_search_on_small_ranks():
         deal = seeded(seed)
         ref = reference_search(rules, rules.start(deal), max_states=20000)
         spec = GAME.core_spec(deal, var, "decide", False)
-        runs = {m: search(dict(spec, mode=m)).status for m in (0, 1)}
-        assert runs[0] == runs[1], seed
+        runs = {m: search(dict(spec, mode=m)).status for m in MODES}
+        assert len(set(runs.values())) == 1, (seed, runs)
         if ref.status in ("won", "exhausted"):
             assert runs[0] == ref.status, seed
             seen[ref.status] = seen.get(ref.status, 0) + 1
@@ -270,7 +275,7 @@ def test_core_agrees_with_the_reference_from_mid_game(given_, seed, rng):
         pos = rules.apply(pos, rng.choice(moves))
     ref = reference_search(rules, pos, max_states=20000)
     spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var))
-    for mode in (0, 1):
+    for mode in MODES:
         run = search(dict(spec, mode=mode))
         if ref.status in ("won", "exhausted"):
             assert run.status == ref.status
@@ -382,3 +387,107 @@ def test_a_seeded_deal_of_fewer_ranks_reads_as_the_text_of_the_same_game():
         assert read.origin == ("seed", seed)
         same = rules.start(GAME.read(str(read), var))
         assert same.places == rules.start(seeded(seed)).places == rules.start(read).places
+
+
+# -- the cuts (docs/montana.md, "Locked cards" and "Independent moves") -----------------------------
+
+def move_graph(rules, start, cap):
+    """Every position reachable from start under the reference rules, as key -> position and
+    key -> successor keys; None past cap positions."""
+    pos, edges, todo = {rules.key(start): start}, {}, [start]
+    while todo:
+        if len(pos) > cap:
+            return None
+        p = todo.pop()
+        succ = edges[rules.key(p)] = set()
+        for m in rules.moves(p):
+            q = rules.apply(p, m)
+            succ.add(rules.key(q))
+            if rules.key(q) not in pos:
+                pos[rules.key(q)] = q
+                todo.append(q)
+    return pos, edges
+
+
+def winnable(edges, won):
+    """The positions from which a won position is reachable along edges."""
+    back = {}
+    for k, succ in edges.items():
+        for v in succ:
+            back.setdefault(v, []).append(k)
+    seen, todo = set(won), list(won)
+    while todo:
+        for u in back.get(todo.pop(), ()):
+            if u not in seen:
+                seen.add(u)
+                todo.append(u)
+    return seen
+
+
+def small_graphs(count=45):
+    """Whole move graphs of small one-deal games (ranks 4 and 5) under the reference rules."""
+    for seed in range(count):
+        var = GAME.variant(ranks=4 + seed % 2)
+        rules = GAME.rules(var)
+        graph = move_graph(rules, rules.start(seeded(seed)), 4000)
+        if graph is not None:
+            yield var, rules, GAME.core_spec(seeded(seed), var, "decide", False), *graph
+
+
+@pytest.mark.core
+def test_locked_cards_block_only_positions_that_cannot_be_won():
+    """dead() (the block test of locked cards) against the whole move graph: every position it
+    calls dead reaches no won position; and it fires (the test fails without the rule)."""
+    fired = positions = 0
+    for var, rules, spec, pos, edges in small_graphs():
+        win = winnable(edges, [k for k, p in pos.items() if rules.won(p)])
+        for k, p in pos.items():
+            positions += 1
+            if core().dead(spec, GAME.core_position(p, var)[0]):
+                fired += 1
+                assert k not in win, rules.render(p)
+    assert positions > 5000 and fired > positions // 10, (fired, positions)
+    # with a redeal left nothing is locked: the redeal moves every card outside the runs
+    var = GAME.variant(ranks=4, redeals=1)
+    rules = GAME.rules(var)
+    # 4C may still move, but 4H and 4D stand after each other's Three for good
+    stuck = GAME.read_deal("2C 3C -- 4C\n2D 3D 4H --\n2H 3H 4D --\n2S 3S 4S --", {"ranks": 4})
+    assert MontanaRules(4).moves(MontanaRules(4).start(stuck))
+    assert core().dead(GAME.core_spec(stuck, GAME.variant(ranks=4), "decide", False),
+                       GAME.core_position(GAME.rules(GAME.variant(ranks=4)).start(stuck), {})[0])
+    deal = seeded(1)
+    assert not core().dead(GAME.core_spec(deal, var, "decide", False),
+                           GAME.core_position(rules.start(deal), var)[0])
+
+
+@pytest.mark.core
+def test_persistent_sets_keep_every_position_that_can_be_won():
+    """MODE_REDUCED's moves (a persistent set) against the whole move graph: they are legal moves,
+    and a position reaches a won position along them exactly when it does along every move;
+    they leave moves out (the test fails without the rule)."""
+    left_out = positions = 0
+    for var, rules, spec, pos, edges in small_graphs():
+        reduced = {}
+        for k, p in pos.items():
+            x = GAME.core_position(p, var)
+            kept = {GAME.certificate_key(r, a, var) for _, r, a in
+                    core().expand(dict(spec, mode=3), *x)}
+            assert kept <= edges[k] and (kept or not edges[k])
+            left_out += len(edges[k]) - len(kept)
+            reduced[k] = kept
+        won = [k for k, p in pos.items() if rules.won(p)]
+        assert winnable(reduced, won) == winnable(edges, won)
+        positions += len(pos)
+    assert positions > 5000 and left_out > positions // 10, (left_out, positions)
+
+
+@pytest.mark.core
+def test_each_cut_saves_positions():
+    """Seed 11 at ranks=8 (blocked): each mode searches fewer positions than the one before, to
+    the same answer."""
+    spec = GAME.core_spec(seeded(11), GAME.variant(ranks=8), "decide", False)
+    runs = [search(dict(spec, mode=m)) for m in MODES[1:]]
+    assert [r.status for r in runs] == ["exhausted"] * 3
+    states = [r.stats["states"] for r in runs]
+    assert states[0] > states[1] > states[2], states
+    assert runs[0].stats["pruned"] == 0 < runs[1].stats["pruned"]

@@ -17,14 +17,18 @@ Move words are Move codes: a card into the gap right of the card below it (its b
 the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
 
 Modes: MODE_ALL generates every legal move in place order (certificates use it); MODE_ORDERED
-(the default) the same moves, those that lengthen a row's run first and the Twos that leave a
-first place last: an order of trial, no move left out (docs/montana.md, "The search").
+the same moves, those that lengthen a row's run first and the Twos that leave a first place last:
+an order of trial, no move left out (docs/montana.md, "The search"); MODE_LOCKED MODE_ORDERED's
+moves and the block test of locked cards (montana_dead; docs/montana.md, "Locked cards");
+MODE_REDUCED (the default) that and, at each position, only a persistent set of its moves
+(reduce_moves; docs/montana.md, "Independent moves"). Both cuts are proved there, and apply only
+with no redeal left.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 from solitaire_solver.engine._engine cimport now
 from solitaire_solver.engine._wide cimport (
@@ -40,13 +44,19 @@ from solitaire_solver.moves import PILE_SHIFT, word_code
 cdef enum:
     M_ALL = 0
     M_ORDERED = 1
+    M_LOCKED = 2     # M_ORDERED's moves, and the block test of locked cards (dead())
+    M_REDUCED = 3    # M_LOCKED, and only a persistent set of moves (reduce_moves)
 
 MODE_ALL = M_ALL
 MODE_ORDERED = M_ORDERED
+MODE_LOCKED = M_LOCKED
+MODE_REDUCED = M_REDUCED
 
 DEF ROWS = 4
 DEF MAXP = 52
 DEF MAX_REDEALS = 8
+DEF TWO_IDS = 52                  # reduce_moves: a Two's move into a row, after the cards' moves
+DEF ALL_IDS = TWO_IDS + 16
 
 cdef uint64_t REDEAL_WORD = word_code("redeal")
 cdef int TO_ROW_SHIFT = PILE_SHIFT
@@ -70,6 +80,13 @@ cdef struct Ctx:
     ss_mt mt              # RNG_SEED, RNG_MT: the generator where the deal left it
     uint64_t ms_x         # RNG_MS: its state, and the seed that chooses its output
     uint64_t ms_seed
+    # movable()'s last answer and the position it was for (dead() then moves() on each new
+    # position of the search: the second reads it here)
+    uint64_t seen[8]
+    bint seen_valid
+    uint8_t seen_pl[MAXP]
+    int seen_where[52]
+    uint8_t seen_mov[52]
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
@@ -106,7 +123,7 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     cdef uint64_t m
     cdef int nl = 0
     cdef uint8_t pl[MAXP]
-    cdef bint ordered = c.mode == M_ORDERED
+    cdef bint ordered = c.mode != M_ALL
     cdef bint lengthens
     cdef uint64_t two_first = 0   # ORDERED: the Twos in a first place, as bits of their index
     for p in range(c.places):
@@ -154,6 +171,8 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     if c.redeals and used_redeals(c, s) < c.redeals:
         out[n] = REDEAL_WORD
         n += 1
+    if c.mode == M_REDUCED:
+        n = reduce_moves(c, s, out, n)
     return n
 
 
@@ -284,6 +303,214 @@ cdef int montana_won(void *ctx, const uint64_t *s) noexcept nogil:
     return 1
 
 
+cdef int movable(Ctx *c, const uint8_t *pl, const int *where, uint8_t *mov) noexcept nogil:
+    """The cards that may ever move (mov[card] = 1), a least set M closed under: a card whose
+    predecessor is in M, or whose predecessor's right neighbour (same row) is a gap or in M; a
+    Two when a first place other than its own is a gap or holds a card of M. Every other card
+    never moves again in the one-deal game (docs/montana.md, "Locked cards"). Returns |M|."""
+    cdef int N = c.ranks, p, x, y, t, ns = 0, nm = 0
+    cdef int stack[52]
+    for x in range(52):
+        mov[x] = 0
+    for p in range(c.places):
+        if pl[p]:
+            continue
+        if p % N == 0:
+            # a gap in a first place: every Two may move, so every card may
+            for x in range(52):
+                mov[x] = 1
+            return 4 * (N - 1)
+        # the gap's own move: the successor of the card left of it
+        if pl[p - 1] and value(pl[p - 1] - 1) < N and not mov[pl[p - 1]]:
+            mov[pl[p - 1]] = 1
+            stack[ns] = pl[p - 1]
+            ns += 1
+    while ns:
+        ns -= 1
+        x = stack[ns]
+        nm += 1
+        p = where[x]
+        # its successor may follow it; the card left of its place may take a successor there
+        if value(x) < N and not mov[x + 1]:
+            mov[x + 1] = 1
+            stack[ns] = x + 1
+            ns += 1
+        if p % N:
+            y = pl[p - 1]
+            if y and value(y - 1) < N and not mov[y]:
+                mov[y] = 1
+                stack[ns] = y
+                ns += 1
+        else:
+            for t in range(4):
+                y = 13 * t + 1
+                if y != x and not mov[y]:
+                    mov[y] = 1
+                    stack[ns] = y
+                    ns += 1
+    return nm
+
+
+cdef inline bint no_redeal_left(Ctx *c, const uint64_t *s) noexcept nogil:
+    return not c.redeals or used_redeals(c, s) >= c.redeals
+
+
+cdef inline void read_places(Ctx *c, const uint64_t *s, uint8_t *pl, int *where) noexcept nogil:
+    cdef int p
+    for p in range(c.places):
+        pl[p] = <uint8_t>get(s, p)
+        if pl[p]:
+            where[pl[p] - 1] = p
+
+
+cdef void locked_view(Ctx *c, const uint64_t *s) noexcept nogil:
+    """c.seen_pl, seen_where and seen_mov for s (read_places and movable()), kept for the next
+    call on the same position."""
+    cdef int i
+    if c.seen_valid:
+        for i in range(c.words):
+            if c.seen[i] != s[i]:
+                break
+        else:
+            return
+    read_places(c, s, c.seen_pl, c.seen_where)
+    movable(c, c.seen_pl, c.seen_where, c.seen_mov)
+    for i in range(c.words):
+        c.seen[i] = s[i]
+    c.seen_valid = True
+
+
+cdef int montana_dead(void *ctx, const uint64_t *s) noexcept nogil:
+    """1 when a locked card (not in movable()'s set) stands where no won position has it: off
+    its column (a card of value v belongs in column v - 1 of its row, counted from 1) or not
+    right of its predecessor (docs/montana.md, "Locked cards"). Only with no redeal left: a
+    redeal moves every card outside the runs."""
+    cdef Ctx *c = <Ctx *>ctx
+    cdef int N = c.ranks, p, x, t, k
+    cdef const uint8_t *mov
+    cdef const int *where
+    if not no_redeal_left(c, s):
+        return 0
+    for k in range(ROWS):
+        if get(s, k * N) == 0:
+            return 0  # a gap in a first place: every card may move (movable())
+    locked_view(c, s)
+    mov = c.seen_mov
+    where = c.seen_where
+    for t in range(4):
+        for x in range(13 * t + 1, 13 * t + N):
+            if mov[x]:
+                break  # M holds every card of the suit above one it holds
+            p = where[x]
+            if p % N != value(x) - 2:
+                return 1
+            if value(x) > 2 and where[x - 1] != p - 1:
+                return 1
+    return 0
+
+
+cdef inline void t_add(uint8_t *inT, int *stack, int *ns, int id) noexcept nogil:
+    if not inT[id]:
+        inT[id] = 1
+        stack[ns[0]] = id
+        ns[0] += 1
+
+
+cdef inline void t_add_card(Ctx *c, const uint8_t *mov, uint8_t *inT, int *stack, int *ns,
+                            int card) noexcept nogil:
+    """Adds the moves of `card` that may ever be played: a Two's into each row, another card's
+    one move; none for a locked card."""
+    cdef int r
+    if not mov[card]:
+        return
+    if value(card) == 2:
+        for r in range(ROWS):
+            t_add(inT, stack, ns, TWO_IDS + 4 * (card // 13) + r)
+    else:
+        t_add(inT, stack, ns, card)
+
+
+cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept nogil:
+    """MODE_REDUCED: with no redeal left, keeps of the n moves in out (in their order) only a
+    persistent set: the fewest enabled moves of a set closed as below, over each move as its
+    seed (docs/montana.md, "Independent moves"). A move's id: a card's own index for a card other
+    than a Two, TWO_IDS + 4 suit + row for a Two into a row. Returns how many are kept."""
+    cdef int N = c.ranks, i, j, x, y, q, r, ns, ne, best = n + 1, bestseed = -1, card, row
+    cdef const uint8_t *pl
+    cdef const int *where
+    cdef const uint8_t *mov
+    cdef uint8_t inT[ALL_IDS]
+    cdef uint8_t on[ALL_IDS]
+    cdef uint8_t keep[ALL_IDS]
+    cdef int ids[ROWS * 4 + 1]
+    cdef int stack[ALL_IDS]
+    if n < 2 or not no_redeal_left(c, s):
+        return n
+    locked_view(c, s)
+    pl = c.seen_pl
+    where = c.seen_where
+    mov = c.seen_mov
+    for x in range(ALL_IDS):
+        on[x] = 0
+    for i in range(n):
+        card = __builtin_ctzll(out[i] & CARD_BITS)
+        row = <int>(out[i] >> TO_ROW_SHIFT) & 31
+        ids[i] = TWO_IDS + 4 * (card // 13) + row - 1 if row else card
+        on[ids[i]] = 1
+    for i in range(n):
+        if best == 1:
+            break  # no set is smaller
+        memset(inT, 0, ALL_IDS)
+        ns = 0
+        t_add(inT, stack, &ns, ids[i])
+        ne = 0
+        while ns and ne < best:
+            ns -= 1
+            x = stack[ns]
+            if x >= TWO_IDS:
+                # a Two into a row
+                card = 13 * ((x - TWO_IDS) // 4) + 1
+                r = (x - TWO_IDS) % 4
+                if on[x]:
+                    ne += 1
+                    # the same Two into another row, another Two into this row, its Three
+                    for j in range(ROWS):
+                        t_add(inT, stack, &ns, TWO_IDS + 4 * ((card - 1) // 13) + j)
+                        if mov[13 * j + 1]:
+                            t_add(inT, stack, &ns, TWO_IDS + 4 * j + r)
+                    t_add_card(c, mov, inT, stack, &ns, card + 1)
+                else:
+                    # the row's first place holds a card: it must move first
+                    t_add_card(c, mov, inT, stack, &ns, pl[r * N] - 1)
+            elif on[x]:
+                ne += 1
+                # the moves that do not commute with x's: its predecessor's and successor's
+                t_add_card(c, mov, inT, stack, &ns, x - 1)
+                if value(x) < N:
+                    t_add_card(c, mov, inT, stack, &ns, x + 1)
+            else:
+                # what must move before x can: its predecessor, or the card right of it
+                t_add_card(c, mov, inT, stack, &ns, x - 1)
+                q = where[x - 1]
+                if q % N != N - 1:
+                    y = pl[q + 1] - 1
+                    if y >= 0 and y != x:
+                        t_add_card(c, mov, inT, stack, &ns, y)
+        if ns == 0 and ne < best:
+            best = ne
+            bestseed = i
+            for x in range(ALL_IDS):
+                keep[x] = inT[x]
+    if bestseed < 0 or best >= n:
+        return n
+    j = 0
+    for i in range(n):
+        if keep[ids[i]]:
+            out[j] = out[i]
+            j += 1
+    return j
+
+
 cdef void setup(Ctx *c, dict spec, int mode) except *:
     cdef int p, N, card
     N = spec.get("ranks", 13)
@@ -299,6 +526,7 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
         raise ValueError(f"redeals is 0..{MAX_REDEALS}, not {c.redeals}")
     c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
+    c.seen_valid = False
     for p in range(c.places):
         card = cards[p]
         if not 0 <= card < 52 or value(card) > N:
@@ -333,6 +561,8 @@ cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
     g.play = montana_play
     g.won = montana_won
     g.max_moves = 4 * 4 + 1    # four gaps, each taking four Twos at most, and the redeal
+    if c.mode == M_LOCKED or c.mode == M_REDUCED:
+        g.dead = montana_dead
 
 
 cdef void start_position(Ctx *c, uint64_t *s) noexcept nogil:
@@ -373,10 +603,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t root[8]
-    cdef int mode = spec.get("mode", MODE_ORDERED)
+    cdef int mode = spec.get("mode", MODE_REDUCED)
     if objective != "decide":
         raise ValueError(f"montana has no objective {objective!r}")
-    if mode not in (MODE_ALL, MODE_ORDERED):
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
@@ -457,10 +687,21 @@ def start(dict spec):
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
-SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED})
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED}, {"mode": MODE_LOCKED},
+                {"mode": MODE_REDUCED})
 #: The spec keys that make expand() list the default search's moves, and whether those are some
 #: of the legal ones (all of them, in another order).
-PRUNED_EXPAND = ({"mode": MODE_ORDERED}, True)
+PRUNED_EXPAND = ({"mode": MODE_REDUCED}, True)
+
+
+def dead(dict spec, object position):
+    """The block test of locked cards (montana_dead) at a position (the contract's int): True
+    when some card that can never move again stands where no won position has it."""
+    cdef Ctx c
+    cdef uint64_t s[8]
+    setup(&c, spec, M_LOCKED)
+    check_position(&c, position, s)
+    return bool(montana_dead(&c, s))
 
 
 # -- a greedy first try: best-first by the cards in the rows' runs ----------------------------------
@@ -509,8 +750,8 @@ cdef uint64_t heap_pop(uint64_t *heap, size_t *n) noexcept nogil:
 
 def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_bytes):
     """A first try that may win sooner than the depth-first search: best-first by the cards in
-    the rows' runs (the newest position first among equals), every move legal (MODE_ALL's
-    moves), positions seen once (a table of full keys; past its budget it may see one again).
+    the rows' runs (the newest position first among equals), the moves and cuts of spec["mode"]
+    (MODE_REDUCED by default: a won position stays reachable), positions seen once (a table of full keys; past its budget it may see one again).
     It proves nothing when it fails. Returns (path of move words or None, positions expanded,
     seconds)."""
     cdef Ctx c
@@ -525,7 +766,10 @@ def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_byt
     cdef size_t nheap = 0
     cdef uint64_t buf[32]
     cdef double t0 = now(), deadline
-    make_game(&g, &c, spec, M_ALL)
+    cdef int mode = spec.get("mode", MODE_REDUCED)
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED):
+        raise ValueError(f"unknown move mode {mode}")
+    make_game(&g, &c, spec, mode)
     w = c.words
     # per position: its words, its parent and move, a heap entry, and the table's share
     cap = memory_bytes // 2 // (w * 8 + 4 + 8 + 8)
@@ -574,6 +818,8 @@ def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_byt
                     if montana_won(&c, pos + count * w):
                         found = count
                         break
+                    if g.dead != NULL and g.dead(&c, pos + count * w):
+                        continue  # it cannot be won (dead()): no use trying it
                     heap_push(heap, &nheap,
                               (<uint64_t>in_runs(&c, pos + count * w) << 32) | <uint64_t>count)
                     count += 1

@@ -1,0 +1,87 @@
+"""Montana: two checkouts of the library side by side on the same seeded deals, one deal at a time
+and each deal on both sides in turn (so that both see the same load): won / blocked / unknown and
+median, p99 and max time and positions per side.
+
+    nice -n 10 python benchmarks/montana_before_after.py BEFORE_DIR AFTER_DIR --ranks 13 \\
+        --deals 50 --seconds 10
+
+BEFORE_DIR and AFTER_DIR are checkouts with their extensions built in place.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import subprocess
+import sys
+
+WORKER = r"""
+import json, sys, time
+import solitaire_solver as ss
+solvers = {}
+for line in sys.stdin:
+    ranks, seed, seconds = line.split()
+    key = (int(ranks), float(seconds))
+    if key not in solvers:
+        solvers[key] = ss.Solver("montana", ranks=key[0], max_seconds=key[1])
+    t = time.perf_counter()
+    r = solvers[key].solve(ss.random_deal(int(seed)))
+    print(json.dumps({"status": r.status.name.lower(), "ms": (time.perf_counter() - t) * 1000,
+                      "states": r.stats.get("states", 0)}), flush=True)
+"""
+
+
+def p99(xs: list) -> float:
+    s = sorted(xs)
+    return s[math.ceil(0.99 * len(s)) - 1]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("before")
+    ap.add_argument("after")
+    ap.add_argument("--ranks", type=int, default=13)
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--jsonl", default=None)
+    args = ap.parse_args()
+    sides = {}
+    for name, path in (("before", args.before), ("after", args.after)):
+        sides[name] = subprocess.Popen([sys.executable, "-c", WORKER], cwd=path, text=True,
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    rows = {name: [] for name in sides}
+    out = open(args.jsonl, "w") if args.jsonl else None
+    for seed in range(args.first, args.first + args.deals):
+        for name, proc in sides.items():
+            proc.stdin.write(f"{args.ranks} {seed} {args.seconds}\n")
+            proc.stdin.flush()
+            rec = json.loads(proc.stdout.readline())
+            rows[name].append(rec)
+            if out:
+                out.write(json.dumps(dict(rec, side=name, seed=seed)) + "\n")
+                out.flush()
+        b, a = rows["before"][-1]["status"], rows["after"][-1]["status"]
+        if "unknown" not in (a, b) and a != b:
+            raise SystemExit(f"seed {seed}: the answers differ ({b} before, {a} after)")
+    print(f"ranks={args.ranks}, seeds {args.first}..{args.first + args.deals - 1}, "
+          f"{args.seconds:g} s a deal")
+    print("| side | won | blocked | unknown | median ms | p99 ms | max ms | median positions "
+          "| p99 positions | max positions |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, recs in rows.items():
+        n = {s: sum(1 for r in recs if r["status"] == s) for s in ("won", "blocked", "unknown")}
+        ms = [r["ms"] for r in recs]
+        st = [r["states"] for r in recs]
+        print(f"| {name} | {n['won']} | {n['blocked']} | {n['unknown']} "
+              f"| {statistics.median(ms):,.0f} | {p99(ms):,.0f} | {max(ms):,.0f} "
+              f"| {statistics.median(st):,.0f} | {p99(st):,} | {max(st):,} |")
+    for proc in sides.values():
+        proc.stdin.close()
+        proc.wait()
+
+
+if __name__ == "__main__":
+    main()
