@@ -15,9 +15,11 @@ from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
     FOUNDATIONS,
+    CalculationLayout,
     CalculationRules,
     layout_of,
     looks_like_layout,
+    pack,
     parse_layout,
 )
 
@@ -42,9 +44,13 @@ class Calculation(Game):
     def rules(self, variant: dict) -> CalculationRules:
         return CalculationRules(last=variant.get("start") == "last")
 
+    layout_note = ("a layout is read as it is given, a game in progress too: F1..F4 each from its "
+                   "start card up, P1..P4 each from its bottom card, the stock from its next card")
+
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal, pack-order text or card list, or the layout text (docs/calculation.md): lines
-        F1..F4 (one start card each), P1..P4 (empty) and `stock` (its 48 cards, next first)."""
+        F1..F4 (each from its start card up), P1..P4 (each from its bottom card) and `stock`
+        (next card first), at the deal's start or later in a game (a CalculationLayout)."""
         deal = deal_text(deal)
         if isinstance(deal, str) and looks_like_layout(deal):
             return parse_layout(deal, last=variant.get("start") == "last")
@@ -73,10 +79,17 @@ class Calculation(Game):
 
     # -- the core ---------------------------------------------------------------------------------
     def _stock(self, deal: Deal, variant: dict) -> tuple[int, ...]:
+        if isinstance(deal, CalculationLayout):
+            return deal.position.dealt + deal.position.stock
         return layout_of(deal.cards, variant.get("start") == "last")[1]
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
-        return {"stock": list(self._stock(deal, variant))}
+        spec: dict = {"stock": list(self._stock(deal, variant))}
+        if isinstance(deal, CalculationLayout):
+            # A game in progress: the search starts from the layout's position (a search from a
+            # position `after` moves sets its own root, core_solve).
+            spec["root"] = pack(deal.position)
+        return spec
 
     #: The first try's restarts and each one's budget of positions (Game.first_try).
     RESTARTS = 32
