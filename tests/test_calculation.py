@@ -432,6 +432,49 @@ def test_rule_3_is_sound_on_random_positions():
 
 
 @pytest.mark.core
+def test_rule_4_the_cards_of_a_value_need_distinct_foundations():
+    """Rule 4 (Hall's condition on the cards of each value) fires on positions rule 3 leaves
+    (hall=False: rule 3 alone), each one lost for the reference search."""
+    rng = random.Random(13)
+    only_4, fewer = 0, 0
+    for _ in range(400):
+        deal, _, pos = late_position(rng, rng.randrange(0, 9))
+        stock, key = spec_of(deal)["stock"], RULES.key(pos)
+        d3 = core().is_dead(stock, *key, hall=False)
+        d4 = core().is_dead(stock, *key)
+        assert d4 or not d3  # rule 3 is rule 4 for one card
+        if d4 and not d3:
+            only_4 += 1
+            assert reference_search(RULES, pos, 400_000).status == "exhausted", RULES.render(pos)
+    assert only_4 >= 5, only_4
+
+
+@pytest.mark.core
+def test_rule_4_is_exact_from_late_positions():
+    """The verdicts with every rule, without rule 4, and of every legal move (MODE_ALL) agree
+    with the reference search from random late positions; rule 4 cuts lost ones shorter."""
+    rng = random.Random(17)
+    seen = {"won": 0, "exhausted": 0, "limit-states": 0}
+    fewer = 0
+    for _ in range(60):
+        deal, _, pos = late_position(rng, rng.randrange(3, 9))
+        ref = reference_search(RULES, pos, 60_000).status
+        seen[ref] += 1
+        if ref == "limit-states":
+            continue
+        spec = spec_of(deal, root=RULES.key(pos))
+        states = []
+        for extra in ({"mode": core().MODE_ALL}, {"mode": core().MODE_PRUNED},
+                      {"mode": core().MODE_PRUNED, "hall": 0}):
+            run = core().solve(dict(spec, **extra), "decide", Limits(), False)
+            assert run.status == ref
+            states.append(run.stats["states"])
+        fewer += ref == "exhausted" and states[1] < states[2]
+    assert seen["won"] >= 5 and seen["exhausted"] >= 5, seen
+    assert fewer >= 3, fewer
+
+
+@pytest.mark.core
 def test_the_pruned_search_visits_fewer_positions():
     rng = random.Random(3)
     less = 0
