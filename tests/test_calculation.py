@@ -452,8 +452,9 @@ def test_rule_4_the_cards_of_a_value_need_distinct_foundations():
 
 @pytest.mark.core
 def test_rule_4_is_exact_from_late_positions():
-    """The verdicts with every rule, without rule 4, and of every legal move (MODE_ALL) agree
-    with the reference search from random late positions; rule 4 cuts lost ones shorter."""
+    """The verdicts of every legal move (MODE_ALL), of the pruned search with rule 4 as it runs
+    (while the stock holds a card), without it, and with it everywhere agree with the reference
+    search from random late positions; rule 4 cuts lost ones shorter."""
     rng = random.Random(17)
     seen = {"won": 0, "exhausted": 0, "limit-states": 0}
     fewer = 0
@@ -466,7 +467,8 @@ def test_rule_4_is_exact_from_late_positions():
         spec = spec_of(deal, root=RULES.key(pos))
         states = []
         for extra in ({"mode": core().MODE_ALL}, {"mode": core().MODE_PRUNED},
-                      {"mode": core().MODE_PRUNED, "hall": 0}):
+                      {"mode": core().MODE_PRUNED, "hall": 0},
+                      {"mode": core().MODE_PRUNED, "hall": 2}):
             run = core().solve(dict(spec, **extra), "decide", Limits(), False)
             assert run.status == ref
             states.append(run.stats["states"])

@@ -29,6 +29,10 @@ Move modes:
      first waits for some value w (one per foundation) all of whose cards off the foundations lie
      in that pile below x: no foundation can take x before a w card, which only x's leaving can
      uncover. The position cannot be won.
+  4. dead(), hall_dead(): the cards of a value off the foundations need distinct foundations,
+     and a card cannot go to a foundation that first waits for a value whose cards all lie below
+     it; dead when some of a value's cards can go to fewer foundations than they are (Hall).
+     Tested while the stock holds a card (spec "hall": 1, the default; 2 everywhere; 0 off).
 """
 
 from libc.stdint cimport uint64_t
@@ -84,7 +88,8 @@ cdef struct CalcCtx:
     int val[NSTOCK]           # its value
     int place[64]             # stock place of a card index, -1 for a start card
     int mode
-    int hall                  # rule 4 on (MODE_PRUNED; spec["hall"] = 0 turns it off for tests)
+    int hall                  # rule 4: 1 while the stock holds a card (the default), 2 everywhere,
+                              # 0 off (spec["hall"]: the tests' switch)
     int loose                 # the order of the piles tried: see calc_moves
     uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
 
@@ -296,7 +301,9 @@ cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
             if stuck:
                 return 1
             below[v] += 1
-    if c.hall:
+    # With the stock empty (where most positions lie) the test costs more time than its cuts
+    # save (docs/calculation.md, rule 4); before, it cuts whole endgames.
+    if c.hall and (c.hall == 2 or o.s < NSTOCK):
         return hall_dead(c, &o)
     return 0
 
@@ -401,7 +408,8 @@ def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "stock" (the 48
     stock cards, next first; the start cards are the game's, outside the core), optionally "mode"
     (MODE_PRUNED by default; a certificate always searches MODE_ALL, closed under every legal
-    move), "loose" (1: the other order of piles, calc_moves) and "root"."""
+    move), "hall" (rule 4: 1 while the stock holds a card, the default; 2 everywhere; 0 off),
+    "loose" (1: the other order of piles, calc_moves) and "root"."""
     cdef CalcCtx c
     cdef Game g
     cdef State root
@@ -429,10 +437,11 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
 
 
 def is_dead(object stock, uint64_t removed, uint64_t aux, bint hall=True):
-    """Rules 3 and 4 (rule 3 alone with hall=False) in a position (for tests)."""
+    """Rules 3 and 4 (rule 3 alone with hall=False) in a position, with or without its stock
+    (for tests)."""
     cdef CalcCtx c
     cdef State s
-    setup(&c, stock, MODE_PRUNED, 0, 0, hall)
+    setup(&c, stock, MODE_PRUNED, 0, 0, 2 if hall else 0)
     s.removed = removed
     s.aux = aux
     return bool(calc_dead(&c, &s))
