@@ -28,6 +28,8 @@ from solitaire_solver.games.calculation.rules import (
     looks_like_layout,
     pack,
     unpack,
+    value_block,
+    value_block_sentence,
 )
 from solitaire_solver.games.rules import replay
 from solitaire_solver.moves import Move
@@ -475,6 +477,56 @@ def test_rule_4_is_exact_from_late_positions():
         fewer += ref == "exhausted" and states[1] < states[2]
     assert seen["won"] >= 5 and seen["exhausted"] >= 5, seen
     assert fewer >= 3, fewer
+
+
+@pytest.mark.core
+def test_the_structural_block_is_rules_3_and_4_in_pure_python():
+    """value_block (the reference rules' reading of rules 3 and 4, behind a typed layout's
+    structural proof) sees a position lost exactly when the core's dead() with rule 4 everywhere
+    does."""
+    rng = random.Random(19)
+    fired = 0
+    for _ in range(150):
+        deal, _, pos = late_position(rng, rng.randrange(0, 9))
+        dead = core().is_dead(spec_of(deal)["stock"], *RULES.key(pos))
+        assert (value_block(pos) is not None) == dead, RULES.render(pos)
+        fired += dead
+    assert fired >= 10, fired
+
+
+def lost_layouts(count: int) -> list:
+    rng, out = random.Random(23), []
+    while len(out) < count:
+        _, _, pos = late_position(rng, rng.randrange(0, 9))
+        if value_block(pos) is not None:
+            out.append(GAME.read(RULES.render(pos), VAR))
+    return out
+
+
+def test_a_lost_layout_in_progress_has_a_structural_proof_that_resists_tampering():
+    for lay in lost_layouts(3):
+        r = ss.solve("calculation", lay)
+        p = r.proof
+        assert r.status is ss.Status.BLOCKED and p.kind == "structural" and r.stats["states"] == 0
+        assert p.sentence == value_block_sentence(p.details) and "no line wins" in p.sentence
+        assert p.position == str(lay) and ss.verify("calculation", lay, r).ok
+        assert reference_search(RULES, RULES.start(lay), 100_000).status != "won"
+        for details in ({**p.details, "cards": p.details["cards"][1:] + ["AS"]},
+                        {**p.details, "foundations": ["F1", "F2", "F3", "F4"]},
+                        {**p.details, "value": "King"}):
+            forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
+                kind="structural", sentence=p.sentence, details=details))
+            assert ss.verify("calculation", lay, forged).ok is False
+        forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
+            kind="structural", sentence="it cannot be won", details=dict(p.details)))
+        assert ss.verify("calculation", lay, forged).ok is False
+    # a deal at its start has none (its piles are empty), and a won layout's block is refused
+    deal, line = won_lines()[0] if core_built() else (None, None)
+    if deal is not None:
+        assert GAME.structural_proof(deal, VAR) is None
+        won = GAME.read(RULES.render(replay(RULES, deal, line[:20])), VAR)
+        forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=p)
+        assert ss.verify("calculation", won, forged).ok is False
 
 
 @pytest.mark.core

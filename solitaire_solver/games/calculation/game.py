@@ -10,6 +10,7 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
+from ...errors import VerificationError
 from ...moves import from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
@@ -21,6 +22,8 @@ from .rules import (
     looks_like_layout,
     pack,
     parse_layout,
+    value_block,
+    value_block_sentence,
 )
 
 
@@ -128,6 +131,31 @@ class Calculation(Game):
                 status = run.status  # the call's own limit
                 break
         return CoreAnswer(status, [], stats)
+
+    # -- proofs -----------------------------------------------------------------------------------
+    def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        """A typed layout in progress that rules 3 or 4 see lost (value_block); None for a deal
+        at its start, whose piles are empty (docs/calculation.md, "Proofs of a block")."""
+        if not isinstance(deal, CalculationLayout):
+            return None
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        details = value_block(pos)
+        if details is None:
+            return None
+        return BlockProof(kind="structural", sentence=value_block_sentence(details),
+                          position=rules.render(pos), details=details)
+
+    def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
+        # The claim is re-derived from the position the reference rules start from; the text
+        # must be the sentence of that claim, so neither can be tampered with alone.
+        found = value_block(self.rules(variant).start(deal))
+        if found is None or found != dict(proof.details or {}):
+            raise VerificationError("the structural proof does not hold: the layout's cards of "
+                                    f"{dict(proof.details or {}).get('value', 'that value')} "
+                                    "are not blocked as claimed")
+        if proof.sentence != value_block_sentence(found):
+            raise VerificationError("the structural proof's sentence does not state its claim")
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)

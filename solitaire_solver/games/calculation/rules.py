@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from itertools import combinations
+from typing import Optional, Sequence
 
 from ...cards import CARD_NAMES, value
 from ...deal import Deal
@@ -168,6 +169,72 @@ def _a(v: int) -> str:
 def _next(pos: CalculationPosition) -> str:
     return f" (the stock's next card is {CARD_NAMES[pos.stock[0]]})" if pos.stock else \
         " (the stock is empty)"
+
+
+# -- a block seen in a position (rules 3 and 4 of docs/calculation.md) ----------------------------
+#
+# Each foundation takes each value once, so the cards of a value off the foundations are as many
+# as the foundations still waiting for it, and a win gives each its own foundation. A card can go
+# to a foundation only if that foundation is not past its value and takes no value first whose
+# cards off the foundations all lie below the card in its pile. When some cards of one value can
+# go, together, to fewer foundations than they are, the position is lost.
+
+PLACE = tuple({v: k for k, v in enumerate(SEQUENCES[f])} for f in range(FOUNDATIONS))
+
+
+def value_block(pos: CalculationPosition) -> Optional[dict]:
+    """The facts of a lost position that rule 3 or 4 sees (a structural proof's details), or
+    None: the value, its cards that cannot all have a foundation each, the foundations they can
+    go to, and for each other foundation still waiting for the value why a card cannot go there
+    (the value it takes first, all of whose cards lie below the card in its pile)."""
+    h = [len(f) for f in pos.foundations]
+    where = {c: (p, i) for p, pile in enumerate(pos.piles) for i, c in enumerate(pile)}
+    off: dict[int, list[int]] = {v: [] for v in range(1, 14)}
+    for c in list(where) + list(pos.stock):
+        off[value(c)].append(c)
+    for v in range(1, 14):
+        can: dict[int, set[int]] = {}
+        why: dict[int, list[tuple[int, int]]] = {}
+        for x in off[v]:
+            can[x], why[x] = set(), []
+            for f in range(FOUNDATIONS):
+                if h[f] > PLACE[f][v]:
+                    continue  # past v: it takes no v
+                first = next((w for w in SEQUENCES[f][h[f]:PLACE[f][v]]
+                              if x in where and all(
+                                  y in where and where[y][0] == where[x][0]
+                                  and where[y][1] < where[x][1] for y in off[w])), None)
+                if first is None:
+                    can[x].add(f)
+                else:
+                    why[x].append((f, first))
+        for k in range(1, len(off[v]) + 1):
+            for group in combinations(off[v], k):
+                reach = set().union(*(can[x] for x in group))
+                if len(reach) < k:
+                    return {"value": _VALUE_NAMES[v],
+                            "cards": [CARD_NAMES[x] for x in group],
+                            "foundations": [f"F{f + 1}" for f in sorted(reach)],
+                            "first": [[CARD_NAMES[x], f"F{f + 1}", _VALUE_NAMES[w],
+                                       f"P{where[x][0] + 1}"] for x in group for f, w in why[x]]}
+    return None
+
+
+def value_block_sentence(d: dict) -> str:
+    cards, reach = d["cards"], d["foundations"]
+    head = (f"{cards[0]} must reach a foundation, and it can reach none" if len(cards) == 1 else
+            f"{' and '.join(cards)} must each reach a foundation of its own, and together they "
+            f"can reach {' and '.join(reach) if reach else 'none'}"
+            + (" only" if reach else ""))
+    reasons = "; ".join(f"{fd} takes {_a_name(w)} before {_a_name(d['value'])}, and every {w} "
+                        f"off the foundations lies below {c} in {p}" for c, fd, w, p in d["first"])
+    return (f"no line wins: {head} ({reasons}; the other foundations hold their "
+            f"{d['value']} already). A card leaves a pile only from its top "
+            "(docs/calculation.md, rules 3 and 4)")
+
+
+def _a_name(name: str) -> str:
+    return ("an " if name in ("Ace", "Eight") else "a ") + name
 
 
 # -- the position's key ----------------------------------------------------------------------------
