@@ -449,7 +449,8 @@ def is_dead(object stock, uint64_t removed, uint64_t aux, bint hall=True):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED})
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED}, {"mode": MODE_PRUNED, "hall": 0},
+                {"mode": MODE_PRUNED, "hall": 2})
 #: The spec keys that make expand() list the moves of the pruned search instead of every legal
 #: move, and whether those are some of the legal ones.
 PRUNED_EXPAND = ({"mode": MODE_PRUNED}, True)
