@@ -530,6 +530,21 @@ def test_a_lost_layout_in_progress_has_a_structural_proof_that_resists_tampering
 
 
 @pytest.mark.core
+def test_a_lost_layout_in_progress_without_a_structural_block_is_searched_with_a_certificate():
+    rng, done = random.Random(31), 0
+    while done < 2:
+        _, _, pos = late_position(rng, rng.randrange(2, 6))
+        if value_block(pos) is not None or reference_search(RULES, pos, 50_000).status != "exhausted":
+            continue
+        lay = GAME.read(RULES.render(pos), VAR)
+        for cert in (True, False):
+            r = ss.solve("calculation", lay, certificate=cert)
+            assert r.status is ss.Status.BLOCKED and r.proof.kind == "exhaustive"
+            assert (r.proof.certificate is not None) == cert and ss.verify("calculation", lay, r).ok
+        done += 1
+
+
+@pytest.mark.core
 def test_the_pruned_search_visits_fewer_positions():
     rng = random.Random(3)
     less = 0
