@@ -20,12 +20,16 @@ from solitaire_solver.games import get_game
 from solitaire_solver.games.calculation.rules import (
     LOW,
     SEQUENCES,
+    CalculationLayout,
     CalculationPosition,
     CalculationRules,
     layout_of,
     layout_text,
+    looks_like_layout,
     pack,
     unpack,
+    value_block,
+    value_block_sentence,
 )
 from solitaire_solver.games.rules import replay
 from solitaire_solver.moves import Move
@@ -172,10 +176,9 @@ def test_bad_layouts_are_refused_with_their_place():
     cases = [
         ("\n".join(lines[1:]), "no line F1"),
         ("\n".join(["F1:" + lines[1][3:], "F2:" + lines[0][3:]] + lines[2:]),
-         "F1 starts with one Ace"),
-        ("\n".join(lines[:5] + ["P2: " + lines[8].split()[1]] + lines[6:8]
-                   + ["stock: " + " ".join(lines[8].split()[2:])]), "P2 is not empty"),
-        ("\n".join(lines[:8] + [lines[8].rsplit(" ", 1)[0]]), "holds 48 cards, not 47"),
+         r"line 1 \(F1\), card 1: F1 starts with an Ace, not 2"),
+        ("\n".join(lines[:8] + [lines[8].rsplit(" ", 1)[0]]), r"lacks \w\w: .* holds 47\)"),
+        ("\n".join(lines[:8]), "no line stock"),
         (text + "\nF1: AS", "F1 is given twice"),
         (text.replace("stock:", "stock: XX"), "'XX' is not a card"),
         (text.replace("P3", "Q3"), "is not F1..F4"),
@@ -183,6 +186,110 @@ def test_bad_layouts_are_refused_with_their_place():
     for bad, why in cases:
         with pytest.raises(LayoutError, match=why):
             GAME.read(bad, VAR)
+
+
+MID = """F1: AD 2H 3S 4S 5D 6S
+F2: 2C 4H 6H
+F3: 3H 6D 9D QD
+F4: 4C 8H QC 3C
+P1: 7D 6C
+P2: AH JH 7H 7C
+P3: KS JC TS 5S
+P4: TD 9S
+stock: 8D 8C TC KD JS AS KC 2D TH 4D 7S AC 8S 5C QS 2S 5H KH JD 9C 9H QH 3D"""
+
+
+def test_a_game_in_progress_reads_as_its_position():
+    lay = GAME.read(MID, VAR)
+    assert isinstance(lay, CalculationLayout) and sorted(lay.cards) == list(range(52))
+    pos = RULES.start(lay)
+    assert [len(f) for f in pos.foundations] == [6, 3, 4, 4] and pos.piles[3] == tuple(C("TD 9S"))
+    assert pos.stock[0] == card_index("8D") and len(pos.dealt) == 13 + 12
+    assert str(lay) == MID == RULES.render(pos) and GAME.read(str(lay), VAR) == lay
+    with pytest.raises(LayoutError, match="lacks TD 9S"):  # a pile not given is empty
+        GAME.read(MID.replace("P4: TD 9S\n", ""), VAR)
+    # the lines may come in any order
+    shuffled = "\n".join(MID.splitlines()[::-1])
+    assert GAME.read(shuffled, VAR) == lay
+    for var in (VAR, GAME.variant(start="last")):
+        assert GAME.rules(var).start(GAME.read(MID, var)) == pos
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    (("F2: 2C 4H 6H", "F2: 2C 6H 4H"), r"line 2 \(F2\), card 2: 6H does not follow 2C; F2 "
+                                       r"builds by twos, a Four next"),
+    (("F1: AD 2H", "F1: 2H AD"), r"line 1 \(F1\), card 1: F1 starts with an Ace, not 2H"),
+    (("P1: 7D 6C", "P1: 7D 6C 7H"), r"line 6 \(P2\), card 3: 7H is a duplicate \(already in P1\)"),
+    (("P1: 7D 6C", "P1: 7D"), r"lacks 6C: every card is on a foundation, on a pile or in the stock"),
+    (("F3: 3H 6D 9D QD", "F3:"), r"line 3: F3 is empty; it starts with a Three"),
+    ((MID, "F1: " + " ".join(CARD_NAMES[c] for c in range(14)) + "\nF2: 2D\nF3: 3D\nF4: 4D\n"
+      "stock: -"), r"line 1 \(F1\): 14 cards; a foundation holds 13"),
+    (("stock: 8D", "stack: 8D"), r"line 9: 'stack: 8D"),
+])
+def test_a_bad_game_in_progress_is_named(change, why):
+    bad = MID.replace(*change, 1)
+    with pytest.raises(LayoutError, match=why):
+        GAME.read(bad, VAR)
+    with pytest.raises(ValueError):  # a LayoutError is a ValueError: one line, exit 3 on the CLI
+        ss.solve("calculation", bad)
+
+
+layout_texts = st.lists(st.sampled_from(MID.split() + ["-", ":", "\n", "F5:", "P0", "10H", "",
+                                                        "xx", "stock:", "F1", "P1:"]),
+                        max_size=90).map(" ".join)
+
+
+@given(st.one_of(layout_texts, st.text(max_size=200),
+                 st.lists(st.integers(0, len(MID.split()) - 1), max_size=4).map(
+                     lambda cut: " ".join(w for k, w in enumerate(MID.split()) if k not in cut))))
+def test_the_layout_reader_fuzzed(text):
+    """Any text is read or refused with a LayoutError (never another exception); one read is a
+    position whose layout text reads back to it."""
+    if not looks_like_layout(text):
+        return
+    try:
+        deal = GAME.read(text, VAR)
+    except LayoutError:
+        return
+    pos = RULES.start(deal)
+    again = RULES.start(GAME.read(RULES.render(pos), VAR))
+    assert (again.foundations, again.piles, again.stock) == (pos.foundations, pos.piles,
+                                                            pos.stock)
+
+
+@pytest.mark.core
+def test_layouts_of_random_positions_read_back_with_the_same_answer():
+    """The layout text of a position in progress reads back to the same position, and solving
+    it gives the answer of the deal and the moves that reach it."""
+    rng = random.Random(21)
+    decided = 0
+    for _ in range(30):
+        deal, line, pos = late_position(rng, rng.randrange(0, 20))
+        lay = GAME.read(RULES.render(pos), VAR)
+        back = RULES.start(lay)
+        assert (back.foundations, back.piles, back.stock) == (pos.foundations, pos.piles,
+                                                            pos.stock)
+        assert RULES.moves(back) == RULES.moves(pos) and RULES.render(back) == RULES.render(pos)
+        a = ss.solve("calculation", lay, max_states=200_000, check=True)
+        b = ss.solve("calculation", deal, after=line, max_states=200_000)
+        if ss.Status.UNKNOWN not in (a.status, b.status):
+            decided += 1
+            assert a.status == b.status, RULES.render(pos)
+        if a.won:
+            assert RULES.won(replay(RULES, lay, list(a.moves)))
+    assert decided >= 20
+
+
+@pytest.mark.core
+def test_a_game_in_progress_with_moves_after_it():
+    lay = GAME.read(MID, VAR)
+    r = ss.solve("calculation", lay)
+    assert r.won
+    later = ss.solve("calculation", lay, after=r.moves[:5])
+    assert later.won and ss.verify("calculation", lay, later, after=r.moves[:5]).ok
+    p = ss.position("calculation", lay, after=r.moves[:5])
+    assert [str(m) for m in p.legal] == [str(m) for m in
+                                         RULES.moves(replay(RULES, lay, list(r.moves[:5])))]
 
 
 # -- the core against the reference ----------------------------------------------------------------
@@ -324,6 +431,117 @@ def test_rule_3_is_sound_on_random_positions():
             fired += 1
             assert reference_search(RULES, pos).status == "exhausted", RULES.render(pos)
     assert fired >= 10
+
+
+@pytest.mark.core
+def test_rule_4_the_cards_of_a_value_need_distinct_foundations():
+    """Rule 4 (Hall's condition on the cards of each value) fires on positions rule 3 leaves
+    (hall=False: rule 3 alone), each one lost for the reference search."""
+    rng = random.Random(13)
+    only_4 = 0
+    for _ in range(200):
+        deal, _, pos = late_position(rng, rng.randrange(0, 9))
+        stock, key = spec_of(deal)["stock"], RULES.key(pos)
+        d3 = core().is_dead(stock, *key, hall=False)
+        d4 = core().is_dead(stock, *key)
+        assert d4 or not d3  # rule 3 is rule 4 for one card
+        if d4 and not d3:
+            ref = reference_search(RULES, pos, 100_000).status
+            assert ref != "won", RULES.render(pos)
+            only_4 += ref == "exhausted"
+    assert only_4 >= 5, only_4
+
+
+@pytest.mark.core
+def test_rule_4_is_exact_from_late_positions():
+    """The verdicts of every legal move (MODE_ALL), of the pruned search with rule 4 as it runs
+    (while the stock holds a card), without it, and with it everywhere agree with the reference
+    search from random late positions; rule 4 cuts lost ones shorter."""
+    rng = random.Random(17)
+    seen = {"won": 0, "exhausted": 0, "limit-states": 0}
+    fewer = 0
+    for _ in range(40):
+        deal, _, pos = late_position(rng, rng.randrange(3, 8))
+        ref = reference_search(RULES, pos, 60_000).status
+        seen[ref] += 1
+        if ref == "limit-states":
+            continue
+        spec = spec_of(deal, root=RULES.key(pos))
+        states = []
+        for extra in ({"mode": core().MODE_ALL}, {"mode": core().MODE_PRUNED},
+                      {"mode": core().MODE_PRUNED, "hall": 0},
+                      {"mode": core().MODE_PRUNED, "hall": 2}):
+            run = core().solve(dict(spec, **extra), "decide", Limits(), False)
+            assert run.status == ref
+            states.append(run.stats["states"])
+        fewer += ref == "exhausted" and states[1] < states[2]
+    assert seen["won"] >= 5 and seen["exhausted"] >= 5, seen
+    assert fewer >= 3, fewer
+
+
+@pytest.mark.core
+def test_the_structural_block_is_rules_3_and_4_in_pure_python():
+    """value_block (the reference rules' reading of rules 3 and 4, behind a typed layout's
+    structural proof) sees a position lost exactly when the core's dead() with rule 4 everywhere
+    does."""
+    rng = random.Random(19)
+    fired = 0
+    for _ in range(150):
+        deal, _, pos = late_position(rng, rng.randrange(0, 9))
+        dead = core().is_dead(spec_of(deal)["stock"], *RULES.key(pos))
+        assert (value_block(pos) is not None) == dead, RULES.render(pos)
+        fired += dead
+    assert fired >= 10, fired
+
+
+def lost_layouts(count: int) -> list:
+    rng, out = random.Random(23), []
+    while len(out) < count:
+        _, _, pos = late_position(rng, rng.randrange(0, 9))
+        if value_block(pos) is not None:
+            out.append(GAME.read(RULES.render(pos), VAR))
+    return out
+
+
+def test_a_lost_layout_in_progress_has_a_structural_proof_that_resists_tampering():
+    for lay in lost_layouts(3):
+        r = ss.solve("calculation", lay)
+        p = r.proof
+        assert r.status is ss.Status.BLOCKED and p.kind == "structural" and r.stats["states"] == 0
+        assert p.sentence == value_block_sentence(p.details) and "no line wins" in p.sentence
+        assert p.position == str(lay) and ss.verify("calculation", lay, r).ok
+        assert reference_search(RULES, RULES.start(lay), 100_000).status != "won"
+        for details in ({**p.details, "cards": p.details["cards"][1:] + ["AS"]},
+                        {**p.details, "foundations": ["F1", "F2", "F3", "F4"]},
+                        {**p.details, "value": "King"}):
+            forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
+                kind="structural", sentence=p.sentence, details=details))
+            assert ss.verify("calculation", lay, forged).ok is False
+        forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
+            kind="structural", sentence="it cannot be won", details=dict(p.details)))
+        assert ss.verify("calculation", lay, forged).ok is False
+    # a deal at its start has none (its piles are empty), and a won layout's block is refused
+    deal, line = won_lines()[0] if core_built() else (None, None)
+    if deal is not None:
+        assert GAME.structural_proof(deal, VAR) is None
+        won = GAME.read(RULES.render(replay(RULES, deal, line[:20])), VAR)
+        forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=p)
+        assert ss.verify("calculation", won, forged).ok is False
+
+
+@pytest.mark.core
+def test_a_lost_layout_in_progress_without_a_structural_block_is_searched_with_a_certificate():
+    rng, done = random.Random(31), 0
+    while done < 2:
+        _, _, pos = late_position(rng, rng.randrange(2, 6))
+        if value_block(pos) is not None or reference_search(RULES, pos, 50_000).status != "exhausted":
+            continue
+        lay = GAME.read(RULES.render(pos), VAR)
+        for cert in (True, False):
+            r = ss.solve("calculation", lay, certificate=cert)
+            assert r.status is ss.Status.BLOCKED and r.proof.kind == "exhaustive"
+            assert (r.proof.certificate is not None) == cert and ss.verify("calculation", lay, r).ok
+        done += 1
 
 
 @pytest.mark.core

@@ -71,14 +71,14 @@ def blocked(seed0: int = 0) -> tuple[ss.Deal, ss.Result]:
 def test_the_proof_of_a_block_is_the_forced_line_and_resists_tampering():
     deal, r = blocked()
     p = r.proof
-    assert p.kind == "structural" and p.details["face_down"] > 0
+    assert p.kind == "structural" and p.details["cards_left"] > 0
     assert "fourth King" in p.sentence and len(p.moves) == p.details["turned"]
     assert ss.verify("clock", deal, r).ok
     # from a position along the line too
     assert ss.verify("clock", deal, ss.solve("clock", deal, after=p.moves[:10]),
                      after=p.moves[:10]).ok
     for details in ({**p.details, "turned": p.details["turned"] + 1},
-                    {**p.details, "face_down": 0}, {**p.details, "last": "AS"}):
+                    {**p.details, "cards_left": 0}, {**p.details, "last": "AS"}):
         forged = ss.Result("clock", ss.Status.BLOCKED, variant={}, proof=BlockProof(
             kind="structural", sentence=p.sentence, details=details))
         assert ss.verify("clock", deal, forged).ok is False
@@ -134,6 +134,38 @@ def test_the_win_rate_agrees_with_one_in_thirteen():
     assert abs(r.won / n - p) < 4 * math.sqrt(p * (1 - p) / n), r.won
     lo, hi = r.interval
     assert lo < 0.12 and hi > 0.05
+
+
+@pytest.mark.core  # the C shuffle deals the batch path's seeds
+def test_the_batch_path_gives_solves_records():
+    """The survey's batch decider (ClockBatch: the forced line counted on the C shuffle's
+    deals) writes, deal by deal, the record solve() gives: seeds on both sides of 0, and the same
+    packs given as deals."""
+    from solitaire_solver.games import resolve
+    from solitaire_solver.survey import records
+
+    game, variant = resolve("clock", {})
+    batch = game.batch(variant)
+    n, start = 800, -100
+    out = [bytearray(n) for _ in range(4)]
+    batch.decide_seeds(start, n, *out)
+    packs = bytearray()
+    for i in range(n):
+        deal = ss.Deal.from_seed(start + i)
+        packs += bytes(deal.cards)
+        rec = records.record("clock", "seed", start + i, ss.solve("clock", deal), 0.0)
+        got = ("won" if out[0][i] == 0 else "blocked", out[2][i], out[1][i], out[3][i])
+        assert got == (rec["status"], rec["moves"], rec["cards_left"], rec["states"]), start + i
+    again = [bytearray(n) for _ in range(4)]
+    batch.decide_deals(memoryview(bytes(packs)).cast("B", (n, 52)), *again)
+    assert again == out
+    won, left_hist, states_hist = batch.tally(bytes(out[0]), bytes(out[1]), bytes(out[3]))
+    assert won == out[0].count(0) and sum(left_hist) == n - won and sum(states_hist) == n
+    with pytest.raises(ValueError, match="full pack"):
+        batch.decide_deals(memoryview(bytes(52)).cast("B", (1, 52)), *again)
+    r = ss.survey("clock", seeds=range(start, start + n), workers=1)
+    assert r.path == "batch" and r.won == won and r.cards_left == {k: v for k, v in
+                                                                  enumerate(left_hist) if v}
 
 
 def test_the_picture_is_a_clock_face():

@@ -102,7 +102,8 @@ class CoreAnswer:
 
 
 class BatchDecider(Protocol):
-    """Decides whole chunks of deals inside the core, with no Python per deal (surveys use it).
+    """Decides whole chunks of deals at once, inside a core with no Python per deal, or (Clock's)
+    in a loop of plain integers over the C shuffle's deals (surveys use it).
 
     Each call fills, at a deal's index: status (0 won, 1 blocked), cards left, moves of the line,
     and states as solve() counts them; every array is a writable buffer of bytes."""

@@ -11,9 +11,10 @@ records.py.
 
 Two paths decide the deals:
 - the batch path, for a game whose `Game.batch(variant)` gives a decider (Elevens and Block Ten
-  with the compiled core) when no limit is set: whole chunks of deals are decided inside the core,
-  with no Python per deal. The time of a deal is then its chunk's time divided by its size (a deal
-  takes too little time to be timed on its own without slowing the survey).
+  with the compiled core, Clock with the compiled C shuffle) when no limit is set: whole chunks
+  of deals are decided at once, in the core with no Python per deal. The time of a deal is then
+  its chunk's time divided by its size (a deal takes too little time to be timed on its own
+  without slowing the survey).
 - the generic path, for every other game (and the pure-Python fallback): `solve()` per deal, timed
   on its own, with the search limits given.
 

@@ -29,6 +29,10 @@ Move modes:
      first waits for some value w (one per foundation) all of whose cards off the foundations lie
      in that pile below x: no foundation can take x before a w card, which only x's leaving can
      uncover. The position cannot be won.
+  4. dead(), hall_dead(): the cards of a value off the foundations need distinct foundations,
+     and a card cannot go to a foundation that first waits for a value whose cards all lie below
+     it; dead when some of a value's cards can go to fewer foundations than they are (Hall).
+     Tested while the stock holds a card (spec "hall": 1, the default; 2 everywhere; 0 off).
 """
 
 from libc.stdint cimport uint64_t
@@ -87,6 +91,8 @@ cdef struct CalcCtx:
     int val[NSTOCK]           # its value
     int place[64]             # stock place of a card index, -1 for a start card
     int mode
+    int hall                  # rule 4: 1 while the stock holds a card (the default), 2 everywhere,
+                              # 0 off (spec["hall"]: the tests' switch)
     int loose                 # the order of the piles tried: see calc_moves
     uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
 
@@ -298,10 +304,80 @@ cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
             if stuck:
                 return 1
             below[v] += 1
+    # With the stock empty (where most positions lie) the test costs more time than its cuts
+    # save (docs/calculation.md, rule 4); before, it cuts whole endgames.
+    if c.hall and (c.hall == 2 or o.s < NSTOCK):
+        return hall_dead(c, &o)
     return 0
 
 
-cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=0) except *:
+cdef int hall_dead(CalcCtx *c, Look *o) noexcept nogil:
+    """Rule 4: the cards of one value off the foundations go to distinct foundations (each takes
+    one card of each value, and there are as many such cards as foundations still waiting for
+    the value). Card x can go to foundation f only if f is not past x's value and no value w
+    that f takes before it has every card off the foundations below x in x's pile. Dead when
+    some set of a value's cards can go to fewer foundations than it has cards (Hall)."""
+    cdef int cnt[14]
+    cdef int cards[14][4]
+    cdef int one_pile[14]      # the pile holding every card of the value off the foundations, or 0
+    cdef int highest[14]       # the highest stock place among them
+    cdef int mask[4]
+    cdef int k, v, n, i, x, px, f, j, w, ok, sub, u, m
+    for v in range(14):
+        cnt[v] = 0
+        one_pile[v] = -1
+        highest[v] = -1
+    for k in range(NSTOCK):
+        if o.d[k] or k >= o.s:
+            v = c.val[k]
+            cards[v][cnt[v]] = k
+            cnt[v] += 1
+            if k >= o.s:
+                one_pile[v] = 0          # one in the stock: below no pile card
+            elif one_pile[v] == -1:
+                one_pile[v] = o.d[k]
+            elif one_pile[v] != o.d[k]:
+                one_pile[v] = 0
+            highest[v] = k               # places rise with k
+    for v in range(1, 14):
+        n = cnt[v]
+        if n == 0:
+            continue
+        for i in range(n):
+            x = cards[v][i]
+            px = o.d[x] if x < o.s else 0
+            m = 0
+            for f in range(4):
+                if o.h[f] > POS[f][v]:
+                    continue
+                ok = 1
+                if px:
+                    for j in range(o.h[f], POS[f][v]):
+                        w = SEQ[f][j]
+                        if one_pile[w] == px and highest[w] < x:
+                            ok = 0
+                            break
+                if ok:
+                    m |= 1 << f
+            if m == 0:
+                return 1
+            mask[i] = m
+        for sub in range(3, 1 << n):
+            if not (sub & (sub - 1)):
+                continue                 # one card: its mask is not empty
+            u = 0
+            m = 0
+            for i in range(n):
+                if (sub >> i) & 1:
+                    u |= mask[i]
+                    m += 1
+            if (u & 1) + ((u >> 1) & 1) + ((u >> 2) & 1) + ((u >> 3) & 1) < m:
+                return 1
+    return 0
+
+
+cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=0,
+                int hall=1) except *:
     cdef int k
     if len(stock) != NSTOCK:
         raise ValueError("a Calculation stock has 48 cards")
@@ -312,13 +388,14 @@ cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=
         c.val[k] = c.stock[k] % 13 + 1
         c.place[c.stock[k]] = k
     c.mode = mode
+    c.hall = hall
     c.loose = loose
     c.shake = shake
 
 
 cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
-                    uint64_t shake=0) except *:
-    setup(c, stock, mode, loose, shake)
+                    uint64_t shake=0, int hall=1) except *:
+    setup(c, stock, mode, loose, shake, hall)
     game_clear(g)
     g.ctx = c
     g.moves = calc_moves
@@ -334,7 +411,8 @@ def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "stock" (the 48
     stock cards, next first; the start cards are the game's, outside the core), optionally "mode"
     (MODE_PRUNED by default; a certificate always searches MODE_ALL, closed under every legal
-    move), "loose" (1: the other order of piles, calc_moves) and "root"."""
+    move), "hall" (rule 4: 1 while the stock holds a card, the default; 2 everywhere; 0 off),
+    "loose" (1: the other order of piles, calc_moves) and "root"."""
     cdef CalcCtx c
     cdef Game g
     cdef State root
@@ -345,7 +423,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
-    make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0))
+    make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0),
+              <int>spec.get("hall", 1))
     root = root_of(spec)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
@@ -387,11 +466,12 @@ def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_
     return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
-def is_dead(object stock, uint64_t removed, uint64_t aux):
-    """Rule 3 in a position (for tests)."""
+def is_dead(object stock, uint64_t removed, uint64_t aux, bint hall=True):
+    """Rules 3 and 4 (rule 3 alone with hall=False) in a position, with or without its stock
+    (for tests)."""
     cdef CalcCtx c
     cdef State s
-    setup(&c, stock, MODE_PRUNED)
+    setup(&c, stock, MODE_PRUNED, 0, 0, 2 if hall else 0)
     s.removed = removed
     s.aux = aux
     return bool(calc_dead(&c, &s))
@@ -399,7 +479,8 @@ def is_dead(object stock, uint64_t removed, uint64_t aux):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED})
+SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED}, {"mode": MODE_PRUNED, "hall": 0},
+                {"mode": MODE_PRUNED, "hall": 2})
 #: The spec keys that make expand() list the moves of the pruned search instead of every legal
 #: move, and whether those are some of the legal ones.
 PRUNED_EXPAND = ({"mode": MODE_PRUNED}, True)

@@ -10,15 +10,20 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
+from ...errors import VerificationError
 from ...moves import from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
     FOUNDATIONS,
+    CalculationLayout,
     CalculationRules,
     layout_of,
     looks_like_layout,
+    pack,
     parse_layout,
+    value_block,
+    value_block_sentence,
 )
 
 
@@ -42,9 +47,13 @@ class Calculation(Game):
     def rules(self, variant: dict) -> CalculationRules:
         return CalculationRules(last=variant.get("start") == "last")
 
+    layout_note = ("a layout is read as it is given, a game in progress too: F1..F4 each from its "
+                   "start card up, P1..P4 each from its bottom card, the stock from its next card")
+
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal, pack-order text or card list, or the layout text (docs/calculation.md): lines
-        F1..F4 (one start card each), P1..P4 (empty) and `stock` (its 48 cards, next first)."""
+        F1..F4 (each from its start card up), P1..P4 (each from its bottom card) and `stock`
+        (next card first), at the deal's start or later in a game (a CalculationLayout)."""
         deal = deal_text(deal)
         if isinstance(deal, str) and looks_like_layout(deal):
             return parse_layout(deal, last=variant.get("start") == "last")
@@ -73,10 +82,17 @@ class Calculation(Game):
 
     # -- the core ---------------------------------------------------------------------------------
     def _stock(self, deal: Deal, variant: dict) -> tuple[int, ...]:
+        if isinstance(deal, CalculationLayout):
+            return deal.position.dealt + deal.position.stock
         return layout_of(deal.cards, variant.get("start") == "last")[1]
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
-        return {"stock": list(self._stock(deal, variant))}
+        spec: dict = {"stock": list(self._stock(deal, variant))}
+        if isinstance(deal, CalculationLayout):
+            # A game in progress: the search starts from the layout's position (a search from a
+            # position `after` moves sets its own root, core_solve).
+            spec["root"] = pack(deal.position)
+        return spec
 
     #: The first try's restarts and each one's budget of positions (Game.first_try).
     RESTARTS = 32
@@ -115,6 +131,31 @@ class Calculation(Game):
                 status = run.status  # the call's own limit
                 break
         return CoreAnswer(status, [], stats)
+
+    # -- proofs -----------------------------------------------------------------------------------
+    def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
+        """A typed layout in progress that rules 3 or 4 see lost (value_block); None for a deal
+        at its start, whose piles are empty (docs/calculation.md, "Proofs of a block")."""
+        if not isinstance(deal, CalculationLayout):
+            return None
+        rules = self.rules(variant)
+        pos = rules.start(deal)
+        details = value_block(pos)
+        if details is None:
+            return None
+        return BlockProof(kind="structural", sentence=value_block_sentence(details),
+                          position=rules.render(pos), details=details)
+
+    def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
+        # The claim is re-derived from the position the reference rules start from; the text
+        # must be the sentence of that claim, so neither can be tampered with alone.
+        found = value_block(self.rules(variant).start(deal))
+        if found is None or found != dict(proof.details or {}):
+            raise VerificationError("the structural proof does not hold: the layout's cards of "
+                                    f"{dict(proof.details or {}).get('value', 'that value')} "
+                                    "are not blocked as claimed")
+        if proof.sentence != value_block_sentence(found):
+            raise VerificationError("the structural proof's sentence does not state its claim")
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)

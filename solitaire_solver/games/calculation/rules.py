@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from itertools import combinations
+from typing import Optional, Sequence
 
 from ...cards import CARD_NAMES, value
 from ...deal import Deal
@@ -89,6 +90,8 @@ class CalculationRules(Rules):
         self.last = last
 
     def start(self, deal: Deal) -> CalculationPosition:
+        if isinstance(deal, CalculationLayout):
+            return deal.position
         bases, stock = layout_of(deal.cards, self.last)
         return CalculationPosition((), stock, tuple((c,) for c in bases), ((),) * PILES)
 
@@ -158,9 +161,80 @@ _VALUE_NAMES = ("", "Ace", "Two", "Three", "Four", "Five", "Six", "Seven", "Eigh
                 "Jack", "Queen", "King")
 
 
+def _a(v: int) -> str:
+    """A value's name with its article: "an Ace", "a Two"."""
+    return ("an " if v in (1, 8) else "a ") + _VALUE_NAMES[v]
+
+
 def _next(pos: CalculationPosition) -> str:
     return f" (the stock's next card is {CARD_NAMES[pos.stock[0]]})" if pos.stock else \
         " (the stock is empty)"
+
+
+# -- a block seen in a position (rules 3 and 4 of docs/calculation.md) ----------------------------
+#
+# Each foundation takes each value once, so the cards of a value off the foundations are as many
+# as the foundations still waiting for it, and a win gives each its own foundation. A card can go
+# to a foundation only if that foundation is not past its value and takes no value first whose
+# cards off the foundations all lie below the card in its pile. When some cards of one value can
+# go, together, to fewer foundations than they are, the position is lost.
+
+PLACE = tuple({v: k for k, v in enumerate(SEQUENCES[f])} for f in range(FOUNDATIONS))
+
+
+def value_block(pos: CalculationPosition) -> Optional[dict]:
+    """The facts of a lost position that rule 3 or 4 sees (a structural proof's details), or
+    None: the value, its cards that cannot all have a foundation each, the foundations they can
+    go to, and for each other foundation still waiting for the value why a card cannot go there
+    (the value it takes first, all of whose cards lie below the card in its pile)."""
+    h = [len(f) for f in pos.foundations]
+    where = {c: (p, i) for p, pile in enumerate(pos.piles) for i, c in enumerate(pile)}
+    off: dict[int, list[int]] = {v: [] for v in range(1, 14)}
+    for c in list(where) + list(pos.stock):
+        off[value(c)].append(c)
+    for v in range(1, 14):
+        can: dict[int, set[int]] = {}
+        why: dict[int, list[tuple[int, int]]] = {}
+        for x in off[v]:
+            can[x], why[x] = set(), []
+            for f in range(FOUNDATIONS):
+                if h[f] > PLACE[f][v]:
+                    continue  # past v: it takes no v
+                first = next((w for w in SEQUENCES[f][h[f]:PLACE[f][v]]
+                              if x in where and all(
+                                  y in where and where[y][0] == where[x][0]
+                                  and where[y][1] < where[x][1] for y in off[w])), None)
+                if first is None:
+                    can[x].add(f)
+                else:
+                    why[x].append((f, first))
+        for k in range(1, len(off[v]) + 1):
+            for group in combinations(off[v], k):
+                reach = set().union(*(can[x] for x in group))
+                if len(reach) < k:
+                    return {"value": _VALUE_NAMES[v],
+                            "cards": [CARD_NAMES[x] for x in group],
+                            "foundations": [f"F{f + 1}" for f in sorted(reach)],
+                            "first": [[CARD_NAMES[x], f"F{f + 1}", _VALUE_NAMES[w],
+                                       f"P{where[x][0] + 1}"] for x in group for f, w in why[x]]}
+    return None
+
+
+def value_block_sentence(d: dict) -> str:
+    cards, reach = d["cards"], d["foundations"]
+    head = (f"{cards[0]} must reach a foundation, and it can reach none" if len(cards) == 1 else
+            f"{' and '.join(cards)} must each reach a foundation of its own, and together they "
+            f"can reach {' and '.join(reach) if reach else 'none'}"
+            + (" only" if reach else ""))
+    reasons = "; ".join(f"{fd} takes {_a_name(w)} before {_a_name(d['value'])}, and every {w} "
+                        f"off the foundations lies below {c} in {p}" for c, fd, w, p in d["first"])
+    return (f"no line wins: {head} ({reasons}; the other foundations hold their "
+            f"{d['value']} already). A card leaves a pile only from its top "
+            "(docs/calculation.md, rules 3 and 4)")
+
+
+def _a_name(name: str) -> str:
+    return ("an " if name in ("Ace", "Eight") else "a ") + name
 
 
 # -- the position's key ----------------------------------------------------------------------------
@@ -207,10 +281,11 @@ def unpack(stock: Sequence[int], removed: int, aux: int) -> tuple[int, tuple[int
 # -- layout text -----------------------------------------------------------------------------------
 #
 # Nine lines: F1..F4 (each from its start card up), P1..P4 (bottom card first, `-` when empty),
-# then the stock (its next card first). At the deal's start only the four start cards and the
-# stock are there; a layout text is read as a start.
+# then the stock (its next card first). Every position prints so and reads back: at the deal's
+# start as the pack that deals it, later in a game as a CalculationLayout.
 
 _LINE = re.compile(r"^\s*(F[1-4]|P[1-4]|stock)\s*:?(.*)$", re.IGNORECASE)
+_STEP_NAMES = ("", "ones", "twos", "threes", "fours")
 
 
 def layout_text(pos: CalculationPosition) -> str:
@@ -222,6 +297,41 @@ def layout_text(pos: CalculationPosition) -> str:
     return "\n".join(lines)
 
 
+class CalculationLayout(Deal):
+    """A position later in a game, given as such (a layout text typed by a user), not a pack.
+
+    Its `position` is what the rules play. The cards turned before it are taken to be the
+    foundations' cards above their start cards, then the piles' cards, P1 first, each pile from
+    its bottom card: any order that leaves the piles as they are gives the same game from here
+    (a pile is its cards in the order they came; which foundation card came when plays no part),
+    and this one fixes the core's stock order and the position's key. `cards` are the start
+    cards, those turned cards and the stock: the 52 once. str() is the layout text, which reads
+    back.
+    """
+
+    __slots__ = ("position",)
+
+    def __init__(self, foundations: Sequence[Sequence[int]], piles: Sequence[Sequence[int]],
+                 stock: Sequence[int]):
+        fs = tuple(tuple(f) for f in foundations)
+        ps = tuple(tuple(p) for p in piles)
+        dealt = tuple(c for f in fs for c in f[1:]) + tuple(c for p in ps for c in p)
+        super().__init__([f[0] for f in fs] + list(dealt) + list(stock))
+        object.__setattr__(self, "position", CalculationPosition(dealt, tuple(stock), fs, ps))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CalculationLayout) and other.position == self.position
+
+    def __hash__(self) -> int:
+        return hash(self.position)
+
+    def __str__(self) -> str:
+        return layout_text(self.position)
+
+    def __repr__(self) -> str:
+        return f"CalculationLayout({str(self)!r})"
+
+
 def looks_like_layout(text: str) -> bool:
     """A text with a line that starts `F1`..`F4`, `P1`..`P4` or `stock` (a pack's text never
     does: no card is written F or P, nor `stock`)."""
@@ -229,11 +339,14 @@ def looks_like_layout(text: str) -> bool:
 
 
 def parse_layout(text: str, last: bool = False) -> Deal:
-    """The deal of a layout text at its start: F1..F4 holding one start card each (an Ace, Two,
-    Three and Four), the piles empty, and the stock's 48 cards (next first). LayoutError names
-    the line and the card of any problem."""
+    """The deal of a layout text: lines F1..F4 (each from its start card, an Ace, Two, Three and
+    Four, up its sequence), P1..P4 (bottom card first; a pile not given is empty) and `stock`
+    (next card first), every card once. At the deal's start (one card a foundation, the piles
+    empty) it is the pack that deals it; later in a game, a CalculationLayout. LayoutError names
+    the line, the place and the card of any problem."""
     reader = LayoutCards()
     found: dict[str, list[int]] = {}
+    line_of: dict[str, int] = {}
     for no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
@@ -245,21 +358,39 @@ def parse_layout(text: str, last: bool = False) -> Deal:
             raise LayoutError(f"line {no}: {name} is given twice")
         words = [w for w in re.split(r"[\s,]+", m.group(2).strip()) if w and w != "-"]
         found[name] = reader.read(no, name, words)
+        line_of[name] = no
+    foundations = []
     for f in range(FOUNDATIONS):
         name = f"F{f + 1}"
-        cards = found.get(name)
-        if cards is None:
+        if name not in found:
             raise LayoutError(f"the layout has no line {name}")
-        if len(cards) != 1 or value(cards[0]) != f + 1:
-            raise LayoutError(f"{name} starts with one {_VALUE_NAMES[f + 1]} (a layout is read at "
-                              f"the deal's start), not {' '.join(CARD_NAMES[c] for c in cards) or 'nothing'}")
-    for p in range(PILES):
-        if found.get(f"P{p + 1}"):
-            raise LayoutError(f"P{p + 1} is not empty: a layout is read at the deal's start")
-    stock = found.get("stock")
-    if stock is None or len(stock) != STOCK:
-        raise LayoutError(f"the stock holds {STOCK} cards, not {0 if stock is None else len(stock)}")
-    bases = [found[f"F{f + 1}"][0] for f in range(FOUNDATIONS)]
+        cards, no = found[name], line_of[name]
+        if not cards:
+            raise LayoutError(f"line {no}: {name} is empty; it starts with {_a(f + 1)}")
+        if len(cards) > 13:
+            raise LayoutError(f"line {no} ({name}): {len(cards)} cards; a foundation holds 13")
+        for k, c in enumerate(cards):
+            want = SEQUENCES[f][k]
+            if value(c) == want:
+                continue
+            if k == 0:
+                raise LayoutError(f"line {no} ({name}), card 1: {name} starts with {_a(f + 1)}, "
+                                  f"not {CARD_NAMES[c]}")
+            raise LayoutError(f"line {no} ({name}), card {k + 1}: {CARD_NAMES[c]} does not follow "
+                              f"{CARD_NAMES[cards[k - 1]]}; {name} builds by {_STEP_NAMES[f + 1]}, "
+                              f"{_a(want)} next")
+        foundations.append(cards)
+    if "stock" not in found:
+        raise LayoutError("the layout has no line stock (`stock: -` when it is empty)")
+    stock = found["stock"]
+    piles = [found.get(f"P{p + 1}", []) for p in range(PILES)]
+    missing = [CARD_NAMES[c] for c in range(52) if c not in reader.seen]
+    if missing:
+        raise LayoutError(f"the layout lacks {' '.join(missing)}: every card is on a foundation, "
+                          f"on a pile or in the stock (which holds {len(stock)})")
+    if any(piles) or any(len(f) > 1 for f in foundations):
+        return CalculationLayout(foundations, piles, stock)
+    bases = [f[0] for f in foundations]
     # The start cards go first in the pack (the classic rules take the first of each value) or
     # last (PySolFC's take the last), so the pack made deals this layout under either.
     return Deal(stock + bases if last else bases + stock)

@@ -7,10 +7,19 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...deal import Deal, as_deal, deal_text
+from ...engine.backend import core_module
 from ...errors import VerificationError
 from ...result import BlockProof
 from ..base import Game, PySolFCGame
-from .rules import ClockRules, block_details, block_sentence, forced_line, looks_like_layout, parse_layout
+from .rules import (
+    ClockBatch,
+    ClockRules,
+    block_details,
+    block_sentence,
+    forced_line,
+    looks_like_layout,
+    parse_layout,
+)
 
 
 class Clock(Game):
@@ -55,9 +64,17 @@ class Clock(Game):
         if dict(proof.details or {}) != d:
             raise VerificationError(f"the structural proof does not hold: the forced line ends "
                                     f"with {d['last']} as card {d['turned']}, "
-                                    f"{d['face_down']} cards face down, not as claimed")
+                                    f"{d['cards_left']} cards face down, not as claimed")
         if proof.sentence != block_sentence(d):
             raise VerificationError("the structural proof's sentence does not state its claim")
+
+
+    # -- surveys ----------------------------------------------------------------------------------
+    def batch(self, variant: dict) -> Optional[ClockBatch]:
+        """The forced line counted without a Deal or a position per card (rules.ClockBatch), on
+        seeded deals made by the compiled C shuffle; None without it (solve() per deal)."""
+        seeded = core_module("engine._seeded")
+        return None if seeded is None else ClockBatch(seeded)
 
 
 #: The games this folder serves (the registry reads it: games/__init__.py).

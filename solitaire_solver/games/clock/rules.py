@@ -105,13 +105,13 @@ def block_details(rules: ClockRules, deal: Deal) -> Optional[dict]:
     line, end = forced_line(rules, deal)
     if rules.won(end):
         return None
-    return {"turned": len(line), "last": str(line[-1]), "face_down": rules.cards_left(end)}
+    return {"turned": len(line), "last": str(line[-1]), "cards_left": rules.cards_left(end)}
 
 
 def block_sentence(d: dict) -> str:
     return (f"the line is forced (one card to turn at every step), and the fourth King, "
             f"{d['last']}, is turned as card {d['turned']} of 52, with "
-            f"{counted(d['face_down'], 'card')} still face down and none left in the centre to "
+            f"{counted(d['cards_left'], 'card')} still face down and none left in the centre to "
             "turn")
 
 
@@ -166,3 +166,74 @@ def parse_layout(text: str) -> Deal:
             raise LayoutError(f"line {no}: pile {LABELS[p]} has {len(cards)} cards, not 4")
         piles.append(cards)
     return Deal([piles[k % PILES][k // PILES] for k in range(52)])
+
+
+# -- the survey's batch path --------------------------------------------------------------------
+#
+# A survey of 10^7 deals through solve() builds a Deal, a position per card turned and a Result
+# per deal. The forced line needs none of them: pile p holds cards p, p+13, p+26, p+39 of the pack
+# (its top last), so a count of the cards turned from each pile says which card is turned next.
+
+
+def turned_count(cards: bytes, off: int = 0) -> int:
+    """How many cards the forced line of the pack cards[off:off+52] turns (52: won), given as
+    each card's value - 1 (its hour: the centre's is 12)."""
+    taken = [0] * PILES
+    at, turned = CENTRE, 0
+    while True:
+        k = taken[at]
+        if k == 4:
+            return turned
+        taken[at] = k + 1
+        at = cards[off + at + PILES * (3 - k)]
+        turned += 1
+
+
+_HOURS = bytes(c % 13 for c in range(52)) + bytes(204)   # card index -> value - 1
+
+
+class ClockBatch:
+    """The survey's batch decider (games/base.py BatchDecider) without a core: the seeded deals
+    come from the C shuffle in one call a chunk (engine._seeded), and the forced line is counted
+    by turned_count. Its records are solve()'s: won with 52 moves and 52 states; lost with the
+    line's moves and cards left, 0 states (a structural proof)."""
+
+    def __init__(self, seeded: object) -> None:
+        self.seeded = seeded
+
+    def decide_seeds(self, start: int, count: int, status: bytearray, left: bytearray,
+                     moves: bytearray, states: bytearray) -> None:
+        self._decide(self.seeded.seeded_deals(start, count), count, status, left, moves, states)
+
+    def decide_deals(self, deals: object, status: bytearray, left: bytearray, moves: bytearray,
+                     states: bytearray) -> None:
+        flat = bytes(memoryview(deals).cast("B"))  # type: ignore[arg-type]
+        if len(flat) % 52 or any(sorted(flat[i:i + 52]) != list(range(52))
+                                 for i in range(0, len(flat), 52)):
+            raise ValueError("decide_deals: each row is a full pack of 52 card indexes")
+        self._decide(flat, len(flat) // 52, status, left, moves, states)
+
+    @staticmethod
+    def _decide(flat: bytes, count: int, status: bytearray, left: bytearray, moves: bytearray,
+                states: bytearray) -> None:
+        if min(len(status), len(left), len(moves), len(states)) < count:
+            raise ValueError("decide: an output array is shorter than the deals")
+        hours = flat.translate(_HOURS)
+        for i in range(count):
+            n = turned_count(hours, 52 * i)
+            moves[i] = n
+            left[i] = 52 - n
+            status[i] = n != 52
+            states[i] = 52 if n == 52 else 0
+
+    @staticmethod
+    def tally(status: bytes, left: bytes, states: bytes) -> tuple[int, list, list]:
+        won = status.count(0)
+        left_hist = [0] * 256
+        for v in range(1, 53):
+            left_hist[v] = left.count(v)
+        left_hist[0] = left.count(0) - won
+        states_hist = [0] * 256
+        states_hist[52] = states.count(52)
+        states_hist[0] = len(states) - states_hist[52]
+        return won, left_hist, states_hist
