@@ -30,6 +30,13 @@ move graphs with cycles, also past the memory budget (engine/_wide.pyx), and ret
 (status, path, stats, certificate) with the same stats keys (stats["path_hits"]: positions of
 the current line met again after the table forgot them).
 
+Positions in: expand, step, random_win, playouts and spec["root"] take a position that the game's
+plug-in packed (Game.core_position) from one its reference rules reached; the core modules are
+private and the public API never hands them another. A core whose module sets
+`CHECKS_POSITIONS = True` also refuses any other int with ValueError (tests/test_fuzz.py gives
+those random words); the others trust their caller, and may read past their tables on a word
+that is no position of theirs.
+
 A core may also offer `TextDecider(spec, max_states, max_seconds, memory_bytes)`: solve's decide
 run prepared once for a spec (without its cards) holding no key but `DECIDE_KEYS`, and limits;
 its `decide(text)` runs it, without a certificate, for the deal a pack-order text gives (read by

@@ -429,6 +429,10 @@ def solve(dict spec, str objective, limits, bint certificate):
                                limits.memory_bytes - stack, certificate))
 
 
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
 cdef int check_given(uint64_t removed, uint64_t aux) except -1:
     """Refuse a packed position given from Python that is none of this game's (its counts
     index fixed arrays): the fields in range, and key_of's key packing back to it."""

@@ -573,6 +573,10 @@ cdef void start_position(Ctx *c, uint64_t *s) noexcept nogil:
         put(s, p, c.start[p])
 
 
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
 cdef int check_position(Ctx *c, object position, uint64_t *s) except -1:
     """Unpack a position given from Python into s, refusing one that is not a placement of
     this game's cards (a place's field indexes the card tables: a stray value would read past

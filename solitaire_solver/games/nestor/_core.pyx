@@ -264,6 +264,10 @@ cdef void make_game(Game *g, NestorCtx *c, dict spec, bint prune) except *:
     g.max_depth = 40
 
 
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
 cdef int check_given(NestorCtx *c, uint64_t removed, uint64_t aux) except -1:
     """Refuse a position given from Python that indexes past the deal's tables: a card beyond
     the pack, or more stock cards turned than the stock holds."""
