@@ -82,11 +82,9 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc
 
 from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
-from solitaire_solver.engine.ttable cimport tt_contains, tt_free, tt_init, tt_visit, ttable
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import PILE_SHIFT, word_code
@@ -102,14 +100,6 @@ cdef uint64_t DEAL_WORD = word_code("deal")
 cdef int TO_PILE_SHIFT = PILE_SHIFT
 cdef uint64_t DEAL_MASK = (1 << DEAL_BITS) - 1
 cdef uint64_t CARD_BITS = BB_FULL_PACK
-# The buried-card rule (module docstring): its memo marks a position known open with this bit
-# (aux uses bits 0..33), and its visited table tells sub-searches apart by a generation in
-# bits GEN_SHIFT.. of the key.
-cdef uint64_t OPEN_TAG = (<uint64_t>1) << 62
-DEF GEN_SHIFT = 34
-DEF GEN_LIMIT = 1 << 27
-# Positions one sub-search may visit before it gives up (the rule then does not cut).
-DEF SUB_CAP = 1 << 16
 
 
 cdef struct BaronessCtx:
@@ -124,19 +114,6 @@ cdef struct BaronessCtx:
     int last_aux                         # deal moves in a game: 10, or 9 with "together"
     bint prune
     bint to_empty
-    # The buried-card rule (to_empty, pruned search only; NULL elsewhere): the memo of
-    # canonical positions known lost (key) or open (key | OPEN_TAG), one sub-search's visited
-    # positions, and its stack and list of visited positions (sub_cap each).
-    ttable *memo
-    ttable *seen
-    int *stack                           # indexes into vis
-    int *parent                          # [k]: the index in vis of the position vis[k] came from
-    State *vis
-    int sub_cap
-    uint64_t gen
-    long long sub_positions
-    long long sub_given_up
-    bint eager                           # search from every position, not only after a deal
 
 
 cdef inline int deal_moves(const State *s) noexcept nogil:
@@ -374,131 +351,6 @@ cdef int baroness_dead(void *ctx, const State *s) noexcept nogil:
     return unmatched(c, left) or stuck_cards(c, s, left)
 
 
-cdef inline int buried_piles(BaronessCtx *c, const State *s) noexcept nogil:
-    """The piles (bit i for pile i) whose moved card lies under another card (to_empty)."""
-    cdef int i, out = 0
-    for i in range(NPILES):
-        if moved_card(s, i) >= 0 and pile_size(c, s, i) >= 2:
-            out |= 1 << i
-    return out
-
-
-cdef inline void canonical(BaronessCtx *c, State *s, int piles) noexcept nogil:
-    """The buried cards of `piles` given to those piles in ascending card order (the class's
-    representative: the buried-card rule, module docstring)."""
-    cdef int f[NPILES]
-    cdef int i, j, n = 0, x
-    cdef uint64_t field = (1 << MOVED_BITS) - 1
-    for i in range(NPILES):
-        if (piles >> i) & 1:
-            x = <int>((s.aux >> (DEAL_BITS + MOVED_BITS * i)) & field)
-            j = n
-            while j > 0 and f[j - 1] > x:
-                f[j] = f[j - 1]
-                j -= 1
-            f[j] = x
-            n += 1
-    j = 0
-    for i in range(NPILES):
-        if (piles >> i) & 1:
-            s.aux = ((s.aux & ~(field << (DEAL_BITS + MOVED_BITS * i)))
-                     | (<uint64_t>f[j] << (DEAL_BITS + MOVED_BITS * i)))
-            j += 1
-
-
-cdef inline bint uncovers(BaronessCtx *c, const State *before, int piles,
-                          const State *after) noexcept nogil:
-    """Some pile of `piles` (its moved card buried at `before`) holds only that card at `after`."""
-    cdef int i
-    for i in range(NPILES):
-        if ((piles >> i) & 1 and moved_card(after, i) == moved_card(before, i)
-                and pile_size(c, after, i) == 1):
-            return True
-    return False
-
-
-cdef inline bint just_dealt(BaronessCtx *c, const State *s, int piles) noexcept nogil:
-    """Some pile of `piles` holds its buried card under the last card dealt to it alone: the
-    deal just made buried it (the sub-search runs there; elsewhere only the memo is read)."""
-    cdef int d = deal_moves(s) + 1
-    cdef int i
-    if d > FIVE_DEALS:
-        d = FIVE_DEALS
-    for i in range(NPILES):
-        if ((piles >> i) & 1 and pile_size(c, s, i) == 2
-                and not (s.removed >> c.card[i][d - 1]) & 1):
-            return True
-    return False
-
-
-cdef int sub_open(BaronessCtx *c, int xi, int nvis) noexcept nogil:
-    """A sub-search uncovered a buried card from the position at vis[xi]: it and every position
-    on the line to it from the root are open (memo). Returns 0 (the rule does not cut)."""
-    c.sub_positions += nvis
-    while xi >= 0:
-        tt_visit(c.memo, c.vis[xi].removed, c.vis[xi].aux | OPEN_TAG)
-        xi = c.parent[xi]
-    return 0
-
-
-cdef int buried_lost(void *ctx, const State *s) noexcept nogil:
-    """The buried-card rule (module docstring): 1 when the pruned search from the canonical
-    position of s's class never uncovers a buried card (so every position of the class is
-    lost); 0 when it does, when s buries nothing, or when the sub-search gives up."""
-    cdef BaronessCtx *c = <BaronessCtx *>ctx
-    cdef State root, x, y
-    cdef uint64_t mv[40]
-    cdef int piles = buried_piles(c, s)
-    cdef int n, k, sp = 0, nvis = 0, xp, xi
-    if piles == 0:
-        return 0
-    root = s[0]
-    canonical(c, &root, piles)
-    if tt_contains(c.memo, root.removed, root.aux):
-        return 1
-    if tt_contains(c.memo, root.removed, root.aux | OPEN_TAG) or not (c.eager or just_dealt(c, s, piles)):
-        return 0
-    c.gen += 1
-    if c.gen >= GEN_LIMIT:
-        c.gen = 1  # older generations' keys may then match: they only make a sub-search give up
-    tt_visit(c.seen, root.removed, root.aux | (c.gen << GEN_SHIFT))
-    c.vis[0] = root
-    nvis = 1
-    c.parent[0] = -1
-    c.stack[sp] = 0
-    sp += 1
-    while sp > 0:
-        sp -= 1
-        xi = c.stack[sp]
-        x = c.vis[xi]
-        xp = buried_piles(c, &x)
-        n = baroness_moves(c, &x, mv)
-        for k in range(n):
-            baroness_play(c, &x, mv[k], &y)
-            if uncovers(c, &x, xp, &y) or y.removed == BB_FULL_PACK:
-                return sub_open(c, xi, nvis)
-            canonical(c, &y, buried_piles(c, &y))
-            if tt_contains(c.memo, y.removed, y.aux):
-                continue
-            if tt_contains(c.memo, y.removed, y.aux | OPEN_TAG):
-                return sub_open(c, xi, nvis)
-            if tt_visit(c.seen, y.removed, y.aux | (c.gen << GEN_SHIFT)):
-                continue
-            if nvis == c.sub_cap:
-                c.sub_positions += nvis
-                c.sub_given_up += 1
-                return 0
-            c.vis[nvis] = y
-            c.parent[nvis] = xi
-            c.stack[sp] = nvis
-            nvis += 1
-            sp += 1
-    c.sub_positions += nvis
-    for k in range(nvis):
-        tt_visit(c.memo, c.vis[k].removed, c.vis[k].aux)
-    return 1
-
-
 cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
                 bint to_empty=False) except *:
     cdef int i, j, v
@@ -532,13 +384,6 @@ cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
         c.pair_mask[v] = bb_rank(v) | bb_rank(13 - v)
     c.prune = prune
     c.to_empty = to_empty
-    c.memo = c.seen = NULL
-    c.stack = c.parent = NULL
-    c.vis = NULL
-    c.sub_cap = 0
-    c.gen = 0
-    c.sub_positions = c.sub_given_up = 0
-    c.eager = True
     c.last_aux = FIVE_DEALS - 1 if together else FIVE_DEALS
 
 
@@ -585,45 +430,11 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef State root
     if objective != "decide":
         raise ValueError(f"baroness has no objective {objective!r}")
-    cdef ttable memo, seen
-    cdef size_t budget = limits.memory_bytes, share
     make_game(&g, &c, spec, spec.get("prune", True) and not certificate)
     root = root_of(spec)
     check_aux(&c, root.aux)
-    if not (c.prune and c.to_empty):
-        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
-                                   budget, certificate))
-    # The buried-card rule's memory comes out of the budget: an eighth for its memo, a
-    # sixteenth for a sub-search's visited table, and its two arrays (at most SUB_CAP positions).
-    share = budget // 8 + budget // 16
-    c.sub_cap = <int>min(<size_t>SUB_CAP, budget // 64 // (2 * sizeof(State)))
-    if c.sub_cap < 1 or tt_init(&memo, budget // 8) != 0:
-        raise MemoryError("cannot allocate the buried-card rule's memo")
-    if tt_init(&seen, budget // 16) != 0:
-        tt_free(&memo)
-        raise MemoryError("cannot allocate the buried-card rule's table")
-    c.memo = &memo
-    c.seen = &seen
-    c.stack = <int *>malloc(sizeof(int) * c.sub_cap)
-    c.parent = <int *>malloc(sizeof(int) * c.sub_cap)
-    c.vis = <State *>malloc(sizeof(State) * c.sub_cap)
-    try:
-        if c.stack == NULL or c.parent == NULL or c.vis == NULL:
-            raise MemoryError("cannot allocate the buried-card rule's stack")
-        share += (sizeof(State) + 2 * sizeof(int)) * c.sub_cap
-        g.dead = buried_lost
-        status, path, stats, cert = depth_first(&g, root, limits.max_states, limits.max_seconds,
-                                                budget - share if budget > 2 * share else budget // 2,
-                                                certificate)
-        stats["buried_positions"] = c.sub_positions
-        stats["buried_given_up"] = c.sub_given_up
-        return run_of(status, path, stats, cert)
-    finally:
-        free(c.stack)
-        free(c.parent)
-        free(c.vis)
-        tt_free(&seen)
-        tt_free(&memo)
+    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                               limits.memory_bytes, certificate))
 
 
 def expand(dict spec, uint64_t removed, uint64_t aux):
@@ -666,37 +477,6 @@ def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_
     make_game(&g, &c, spec, spec.get("prune", False))
     check_aux(&c, aux)
     return playouts_state(&g, removed, aux, count, seed, max_moves)
-
-
-def buried_rule(object cards, uint64_t removed, uint64_t aux, bint together=True):
-    """The buried-card rule at (removed, aux) under to_empty, with a fresh memo (for tests):
-    True when it cuts the position."""
-    cdef BaronessCtx c
-    cdef ttable memo, seen
-    cdef State s
-    setup(&c, cards, True, together, True)
-    check_aux(&c, aux)
-    if tt_init(&memo, 1 << 22) != 0 or tt_init(&seen, 1 << 22) != 0:
-        raise MemoryError("cannot allocate the buried-card rule's tables")
-    c.memo = &memo
-    c.seen = &seen
-    c.sub_cap = SUB_CAP
-    c.eager = True
-    c.stack = <int *>malloc(sizeof(int) * c.sub_cap)
-    c.parent = <int *>malloc(sizeof(int) * c.sub_cap)
-    c.vis = <State *>malloc(sizeof(State) * c.sub_cap)
-    try:
-        if c.stack == NULL or c.parent == NULL or c.vis == NULL:
-            raise MemoryError("cannot allocate the buried-card rule's stack")
-        s.removed = removed
-        s.aux = aux
-        return bool(buried_lost(&c, &s))
-    finally:
-        free(c.stack)
-        free(c.parent)
-        free(c.vis)
-        tt_free(&seen)
-        tt_free(&memo)
 
 
 def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False):
