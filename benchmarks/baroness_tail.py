@@ -5,7 +5,8 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
     nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
 
 `where` walks the pruned search of PySolFC number N depth first (the core's own moves through
-step(), the same positions in the same order as the core's search), up to --limit positions, and
+step(): on a blocked deal the positions the core's search explores, in a slightly different
+order), up to --limit positions, and
 prints per deal count: the positions, the sets of removed cards among them, and how many of the
 positions have 0..5 cards moved onto an empty pile and covered since ("buried"). A deal whose
 positions per set of removed cards stay constant from one deal to the next walks the same play
