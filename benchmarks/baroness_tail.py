@@ -3,6 +3,7 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
 
     python benchmarks/baroness_tail.py where N [--limit STATES]
     nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
+    nice -n 10 python benchmarks/baroness_tail.py verdict N [N ...] [--memory-mb M] [--unpruned]
 
 `where` walks the pruned search of PySolFC number N depth first (the core's own moves through
 step(): on a blocked deal the positions the core's search explores, in a slightly different
@@ -15,6 +16,10 @@ once per placement of its buried cards.
 `survey` solves each number at the default limits with a --max-seconds cap (a deal reaching it is
 UNKNOWN) and prints the unknown numbers and the median, p99 and maximum of time and positions;
 --out keeps one JSON line a deal.
+
+`verdict` decides each number with no time or position limit within --memory-mb (ss.solve; with
+--unpruned the core alone with prune=False, every legal move: the cross-check of the pruning
+rules where no certificate fits) and prints one JSON line each.
 """
 
 from __future__ import annotations
@@ -123,6 +128,21 @@ def survey(first: int, last: int, max_seconds: float, out: str | None) -> None:
     }))
 
 
+def verdict(numbers: list[int], memory_mb: float, unpruned: bool) -> None:
+    from solitaire_solver.engine.contract import Limits
+    for n in numbers:
+        t = time.time()
+        if unpruned:
+            spec = dict(spec_of(n), prune=False)
+            run = core.solve(spec, "decide", Limits.of(None, None, memory_mb), False)
+            status, states = run.status, run.stats["states"]
+        else:
+            r = ss.solve(GAME, pysolfc_deal(GAME, n), memory_mb=memory_mb)
+            status, states = r.status.name, r.stats.get("states")
+        print(json.dumps({"number": n, "unpruned": unpruned, "status": status, "states": states,
+                          "seconds": round(time.time() - t, 1)}), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -134,9 +154,15 @@ def main() -> None:
     s.add_argument("last", type=int)
     s.add_argument("--max-seconds", type=float, default=10.0)
     s.add_argument("--out")
+    v = sub.add_parser("verdict")
+    v.add_argument("numbers", type=int, nargs="+")
+    v.add_argument("--memory-mb", type=float, default=256)
+    v.add_argument("--unpruned", action="store_true")
     a = p.parse_args()
     if a.cmd == "where":
         where(a.number, a.limit)
+    elif a.cmd == "verdict":
+        verdict(a.numbers, a.memory_mb, a.unpruned)
     else:
         survey(a.first, a.last, a.max_seconds, a.out)
 
