@@ -1,0 +1,171 @@
+"""Baroness under PySolFC's rules (baroness-pysolfc): where a hard deal's positions go, and the
+per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.md).
+
+    python benchmarks/baroness_tail.py where N [--limit STATES]
+    nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
+    nice -n 10 python benchmarks/baroness_tail.py verdict N [N ...] [--memory-mb M] [--unpruned]
+
+`where` walks the pruned search of PySolFC number N depth first (the core's own moves through
+step(): on a blocked deal the positions the core's search explores, in a slightly different
+order), up to --limit positions, and
+prints per deal count: the positions, the sets of removed cards among them, and how many of the
+positions have 0..5 cards moved onto an empty pile and covered since ("buried"). A deal whose
+positions per set of removed cards stay constant from one deal to the next walks the same play
+once per placement of its buried cards.
+
+`survey` solves each number at the default limits with a --max-seconds cap (a deal reaching it is
+UNKNOWN) and prints the unknown numbers and the median, p99 and maximum of time and positions;
+--out keeps one JSON line a deal.
+
+`verdict` decides each number with no time or position limit within --memory-mb (ss.solve; with
+--unpruned the core alone with prune=False, every legal move: the cross-check of the pruning
+rules where no certificate fits) and prints one JSON line each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import solitaire_solver as ss  # noqa: E402
+from solitaire_solver.games.baroness import _core as core  # noqa: E402
+from solitaire_solver.pysolfc import pysolfc_deal  # noqa: E402
+
+GAME = "baroness-pysolfc"
+DEAL_BITS, MOVED_BITS, PILES, FIVE_DEALS = 4, 6, 5, 10
+
+
+def spec_of(number: int) -> dict:
+    return {"cards": list(pysolfc_deal(GAME, number).cards), "together": True,
+            "to_empty": True, "prune": True}
+
+
+def piles_of(cards: list[int], removed: int, aux: int) -> tuple[int, list[int], list[list[int]]]:
+    """(deals made, the moved card of each pile or -1, each pile bottom first)."""
+    deals = (aux & 15) + 1
+    k = min(deals, FIVE_DEALS)
+    moved = [((aux >> (DEAL_BITS + MOVED_BITS * i)) & 63) - 1 for i in range(PILES)]
+    gone = {m for m in moved if m >= 0}
+    piles = []
+    for i in range(PILES):
+        p = [moved[i]] if moved[i] >= 0 else []
+        p += [cards[PILES * j + i] for j in range(k)
+              if not removed >> cards[PILES * j + i] & 1 and cards[PILES * j + i] not in gone]
+        piles.append(p)
+    return deals, moved, piles
+
+
+def where(number: int, limit: int) -> None:
+    spec = spec_of(number)
+    seen = {(0, 0)}
+    stack = [(0, 0)]
+    by_deal: collections.Counter = collections.Counter()
+    sets: dict[int, set] = collections.defaultdict(set)
+    buried: collections.Counter = collections.Counter()
+    nodes, t0, won = 0, time.time(), False
+    while stack and nodes < limit:
+        removed, aux = stack.pop()
+        nodes += 1
+        won, children = core.step(spec, removed, aux)
+        if won:
+            break
+        deals, moved, piles = piles_of(spec["cards"], removed, aux)
+        by_deal[deals] += 1
+        sets[deals].add(removed)
+        buried[deals, sum(1 for i in range(PILES) if moved[i] >= 0 and len(piles[i]) > 1)] += 1
+        for _, r, a in reversed(children):
+            if (r, a) not in seen:
+                seen.add((r, a))
+                stack.append((r, a))
+    end = "won" if won else "exhausted" if not stack else f"stopped at {limit:,}"
+    print(f"PySolFC number {number}: {nodes:,} positions, {end}, {time.time() - t0:.1f} s")
+    print("deals | positions | sets of removed cards | positions per set | with 0..5 buried cards")
+    for d in sorted(by_deal):
+        print(f"{d} | {by_deal[d]:,} | {len(sets[d]):,} | {by_deal[d] / len(sets[d]):.1f} | "
+              + " ".join(f"{buried[d, b]:,}" for b in range(PILES + 1)))
+
+
+def survey(first: int, last: int, max_seconds: float, out: str | None) -> None:
+    rows = []
+    f = open(out, "a", encoding="utf-8") if out else None
+    t0 = time.time()
+    for n in range(first, last + 1):
+        deal = pysolfc_deal(GAME, n)
+        t = time.perf_counter()
+        r = ss.solve(GAME, deal, max_seconds=max_seconds)
+        ms = (time.perf_counter() - t) * 1000
+        row = {"number": n, "status": r.status.name, "ms": round(ms, 3),
+               "states": (r.stats or {}).get("states", 0)}
+        rows.append(row)
+        if f:
+            f.write(json.dumps(row) + "\n")
+            f.flush()
+    if f:
+        f.close()
+    times = sorted(r["ms"] for r in rows)
+    states = sorted(r["states"] for r in rows)
+
+    def p99(xs: list) -> float:
+        return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+
+    count = collections.Counter(r["status"] for r in rows)
+    print(json.dumps({
+        "game": GAME, "numbers": [first, last], "max_seconds": max_seconds,
+        "won": count["WON"], "blocked": count["BLOCKED"], "unknown": count["UNKNOWN"],
+        "unknown_numbers": [r["number"] for r in rows if r["status"] == "UNKNOWN"],
+        "ms": {"median": statistics.median(times), "p99": p99(times), "max": times[-1]},
+        "states": {"median": statistics.median(states), "p99": p99(states), "max": states[-1]},
+        "wall_s": round(time.time() - t0, 1), "machine": platform.processor() or platform.machine(),
+    }))
+
+
+def verdict(numbers: list[int], memory_mb: float, unpruned: bool) -> None:
+    from solitaire_solver.engine.contract import Limits
+    for n in numbers:
+        t = time.time()
+        if unpruned:
+            spec = dict(spec_of(n), prune=False)
+            run = core.solve(spec, "decide", Limits.of(None, None, memory_mb), False)
+            status, states = run.status, run.stats["states"]
+        else:
+            r = ss.solve(GAME, pysolfc_deal(GAME, n), memory_mb=memory_mb)
+            status, states = r.status.name, r.stats.get("states")
+        print(json.dumps({"number": n, "unpruned": unpruned, "status": status, "states": states,
+                          "seconds": round(time.time() - t, 1)}), flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    sub = p.add_subparsers(dest="cmd", required=True)
+    w = sub.add_parser("where")
+    w.add_argument("number", type=int)
+    w.add_argument("--limit", type=int, default=10 ** 6)
+    s = sub.add_parser("survey")
+    s.add_argument("first", type=int)
+    s.add_argument("last", type=int)
+    s.add_argument("--max-seconds", type=float, default=10.0)
+    s.add_argument("--out")
+    v = sub.add_parser("verdict")
+    v.add_argument("numbers", type=int, nargs="+")
+    v.add_argument("--memory-mb", type=float, default=256)
+    v.add_argument("--unpruned", action="store_true")
+    a = p.parse_args()
+    if a.cmd == "where":
+        where(a.number, a.limit)
+    elif a.cmd == "verdict":
+        verdict(a.numbers, a.memory_mb, a.unpruned)
+    else:
+        survey(a.first, a.last, a.max_seconds, a.out)
+
+
+if __name__ == "__main__":
+    main()
