@@ -2,12 +2,14 @@
 default limits with a cap per deal (issue 45's table in docs/benchmarks.md, "The slow tail").
 
     nice python benchmarks/tail.py [--count 10000] [--cap 10] [--workers 2] [--cache DIR]
-                                   [--only NAME,...] [--skip NAME,...]
+                                   [--only NAME,...] [--skip NAME,...] [--also NAME:KEY=VALUE ...]
 
 Each row is one game under its classic rules or one preset. Its deals are PySolFC's game numbers
 1..COUNT where PySolFC plays those rules, else the seeded deals 0..COUNT-1. A deal that reaches the
 cap (--cap seconds) counts unknown. Surveys stream to DIR/<name>.jsonl (one JSON line a deal), so a
 stopped run resumes; the table is printed from those files, with the slowest deal of each row.
+--also adds a row for a variant that is no preset (monte-carlo:consolidate=stuck); times are wall
+time per deal, as the survey records them: on a shared machine read the positions beside them.
 """
 
 from __future__ import annotations
@@ -66,20 +68,27 @@ def main() -> None:
     p.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "ss-tail"))
     p.add_argument("--only", default="")
     p.add_argument("--skip", default="")
+    p.add_argument("--also", action="append", default=[])
     a = p.parse_args()
     only = set(filter(None, a.only.split(",")))
     skip = set(filter(None, a.skip.split(",")))
     os.makedirs(a.cache, exist_ok=True)
     lines = []
-    for name, what in targets():
-        if (only and name not in only) or name in skip:
-            continue
-        path = os.path.join(a.cache, f"{name}-{a.count}-{a.cap:g}.jsonl")
+    rows = [(name, what, {}) for name, what in targets()
+            if not (only and name not in only) and name not in skip]
+    kinds = dict(targets())
+    for extra in a.also:
+        name, _, option = extra.partition(":")
+        key, _, value = option.partition("=")
+        rows.append((name, kinds[name], {key: value}))
+    for name, what, variant in rows:
+        label = " ".join([name, *(f"{k}={v}" for k, v in variant.items())])
+        path = os.path.join(a.cache, f"{label.replace(' ', '_')}-{a.count}-{a.cap:g}.jsonl")
         deals = ({"pysolfc": range(1, a.count + 1)} if what == "pysolfc"
                  else {"seeds": range(a.count)})
         t0 = time.perf_counter()
-        ss.survey(name, **deals, workers=a.workers, max_seconds=a.cap, out=path)
-        line, _ = row(name, what, path)
+        ss.survey(name, **deals, workers=a.workers, max_seconds=a.cap, out=path, **variant)
+        line, _ = row(label, what, path)
         print(line, " wall %.0f s" % (time.perf_counter() - t0), file=sys.stderr, flush=True)
         lines.append(line)
     print("| game or preset | deals | won / blocked / unknown | median ms | p99 ms | max ms (deal) "
