@@ -674,6 +674,26 @@ cdef object forced_line(SlotsCtx *c, object cards, State root, bint from_start,
     return run_of(1, line, stats, None, None, end)
 
 
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef int check_given(SlotsCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that none of this deal's lines reaches in a way the
+    move generator relies on: every card gone (removed or held) is among those the stock has
+    dealt, so that no more cards show than there are slots (the move buffer's bound)."""
+    cdef bb_t held = aux & CARDS
+    cdef bb_t gone = removed | held
+    cdef int waiting = <int>(aux >> 52)
+    cdef int dealt = c.slots + bb_count(gone) - waiting
+    if (removed & ~CARDS or (aux and not c.res.on) or held & removed
+            or (held and (held & ~c.res.cards or bb_count(held) >= c.res.size))
+            or waiting > c.slots or dealt < bb_count(gone)
+            or gone & ~c.prefix[52 if dealt > 52 else dealt]):
+        raise ValueError(f"({removed}, {aux}) is not a position of this deal")
+    return 0
+
+
 def expand(dict spec, uint64_t removed, uint64_t aux):
     """The contract's expand(): every legal removal at `removed` and where it leads (or those of
     spec["expand_mode"])."""
@@ -683,6 +703,7 @@ def expand(dict spec, uint64_t removed, uint64_t aux):
     # asks for another mode's list (the tests compare the generators).
     setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
+    check_given(&c, removed, aux)
     return expand_state(&g, removed, aux)
 
 
@@ -695,6 +716,7 @@ def step(dict spec, uint64_t removed, uint64_t aux):
     # asks for another mode's list (the tests compare the generators).
     setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
+    check_given(&c, removed, aux)
     return step_state(&g, removed, aux)
 
 
@@ -708,6 +730,7 @@ def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, doub
     # asks for another mode's list (the tests compare the generators).
     setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
+    check_given(&c, removed, aux)
     return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
 
 
@@ -721,6 +744,7 @@ def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_
     # asks for another mode's list (the tests compare the generators).
     setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
     make_game(&g, &c, spec["table"])
+    check_given(&c, removed, aux)
     return playouts_state(&g, removed, aux, count, seed, max_moves)
 
 
