@@ -437,46 +437,23 @@ def solve(dict spec, str objective, limits, bint certificate):
                                limits.memory_bytes, certificate))
 
 
-def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal move at (removed, aux) and where it leads; with
-    spec["prune"] = True, the moves the pruned search generates instead."""
-    cdef BaronessCtx c
-    cdef Game g
-    make_game(&g, &c, spec, spec.get("prune", False))
-    check_aux(&c, aux)
-    return expand_state(&g, removed, aux)
+# -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
+
+ctypedef BaronessCtx CoreCtx
 
 
-
-def step(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
-    cdef BaronessCtx c
-    cdef Game g
-    make_game(&g, &c, spec, spec.get("prune", False))
-    check_aux(&c, aux)
-    return step_state(&g, removed, aux)
+cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
+    """The game of expand and step (listing; what they list: spec["prune"] = True (the pruned search's moves)) and of the walks."""
+    make_game(g, c, spec, spec.get("prune", False))
+    return 0
 
 
-
-def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
-               size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
-    cdef BaronessCtx c
-    cdef Game g
-    make_game(&g, &c, spec, spec.get("prune", False))
-    check_aux(&c, aux)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
+    check_aux(c, aux)
+    return 0
 
 
-
-def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
-    cdef BaronessCtx c
-    cdef Game g
-    make_game(&g, &c, spec, spec.get("prune", False))
-    check_aux(&c, aux)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+include "../../engine/_entries.pxi"
 
 
 def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False):

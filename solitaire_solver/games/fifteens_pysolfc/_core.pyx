@@ -433,7 +433,7 @@ def solve(dict spec, str objective, limits, bint certificate):
 CHECKS_POSITIONS = True
 
 
-cdef int check_given(uint64_t removed, uint64_t aux) except -1:
+cdef int check_given(Ctx *c, uint64_t removed, uint64_t aux) except -1:
     """Refuse a packed position given from Python that is none of this game's (its counts
     index fixed arrays): the fields in range, and key_of's key packing back to it."""
     cdef int n = aux & 15
@@ -443,45 +443,18 @@ cdef int check_given(uint64_t removed, uint64_t aux) except -1:
     return 0
 
 
-def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal move at (removed, aux) and where it leads."""
-    cdef Ctx c
-    cdef Game g
-    make_game(&g, &c, spec["cards"], False)
-    check_given(removed, aux)
-    return expand_state(&g, removed, aux)
+# -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
+
+ctypedef Ctx CoreCtx
 
 
-
-def step(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
-    cdef Ctx c
-    cdef Game g
-    make_game(&g, &c, spec["cards"], False)
-    check_given(removed, aux)
-    return step_state(&g, removed, aux)
+cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
+    """The game of expand and step (listing; what they list: no key: every legal move) and of the walks."""
+    make_game(g, c, spec["cards"], False)
+    return 0
 
 
-
-def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
-               size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
-    cdef Ctx c
-    cdef Game g
-    make_game(&g, &c, spec["cards"], False)
-    check_given(removed, aux)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
-
-
-
-def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
-    cdef Ctx c
-    cdef Game g
-    make_game(&g, &c, spec["cards"], False)
-    check_given(removed, aux)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+include "../../engine/_entries.pxi"
 
 
 def start(object cards):

@@ -218,41 +218,23 @@ def solve(dict spec, str objective, limits, bint certificate):
                                limits.memory_bytes, certificate))
 
 
-def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal move at (removed, aux) and where it leads."""
-    cdef MonteCarloCtx c
-    cdef Game g
-    make_game(&g, &c, spec)
-    return expand_state(&g, removed, aux)
+# -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
+
+ctypedef MonteCarloCtx CoreCtx
 
 
-
-def step(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
-    cdef MonteCarloCtx c
-    cdef Game g
-    make_game(&g, &c, spec)
-    return step_state(&g, removed, aux)
+cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
+    """The game of expand and step (listing; what they list: no key: every legal move) and of the walks."""
+    make_game(g, c, spec)
+    return 0
 
 
-
-def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
-               size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
-    cdef MonteCarloCtx c
-    cdef Game g
-    make_game(&g, &c, spec)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """This core trusts the positions given to it (engine/contract.py)."""
+    return 0
 
 
-
-def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
-    cdef MonteCarloCtx c
-    cdef Game g
-    make_game(&g, &c, spec)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+include "../../engine/_entries.pxi"
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each

@@ -276,45 +276,18 @@ cdef int check_given(NestorCtx *c, uint64_t removed, uint64_t aux) except -1:
     return 0
 
 
-def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal move at (removed, aux) and where it leads."""
-    cdef NestorCtx c
-    cdef Game g
-    make_game(&g, &c, spec, False)
-    check_given(&c, removed, aux)
-    return expand_state(&g, removed, aux)
+# -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
+
+ctypedef NestorCtx CoreCtx
 
 
-
-def step(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
-    cdef NestorCtx c
-    cdef Game g
-    make_game(&g, &c, spec, False)
-    check_given(&c, removed, aux)
-    return step_state(&g, removed, aux)
+cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
+    """The game of expand and step (listing; what they list: no key: every legal move) and of the walks."""
+    make_game(g, c, spec, False)
+    return 0
 
 
-
-def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
-               size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
-    cdef NestorCtx c
-    cdef Game g
-    make_game(&g, &c, spec, False)
-    check_given(&c, removed, aux)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
-
-
-
-def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
-    cdef NestorCtx c
-    cdef Game g
-    make_game(&g, &c, spec, False)
-    check_given(&c, removed, aux)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+include "../../engine/_entries.pxi"
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each

@@ -1373,39 +1373,23 @@ cdef void rules_game(PyrCtx *c, Game *g, dict spec) except *:
     g.max_moves = 96
 
 
-def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): the core's moves of one position and where they lead. Every
-    legal move, unless spec["all_moves"] is False: then the moves the decide search generates."""
-    cdef PyrCtx c
-    cdef Game g
-    rules_game(&c, &g, spec)
-    return expand_state(&g, removed, aux)
+# -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
+
+ctypedef PyrCtx CoreCtx
 
 
-def step(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
-    cdef PyrCtx c
-    cdef Game g
-    rules_game(&c, &g, spec)
-    return step_state(&g, removed, aux)
+cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
+    """The game of expand and step (listing; what they list: spec["all_moves"] = False (the decide search's moves)) and of the walks."""
+    rules_game(c, g, spec)
+    return 0
 
 
-def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
-               size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
-    cdef PyrCtx c
-    cdef Game g
-    rules_game(&c, &g, spec)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """This core trusts the positions given to it (engine/contract.py)."""
+    return 0
 
 
-def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
-    cdef PyrCtx c
-    cdef Game g
-    rules_game(&c, &g, spec)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+include "../../engine/_entries.pxi"
 
 
 def only_partner_move(object cards, uint64_t removed, int k, bint goal_all=False,

@@ -694,58 +694,19 @@ cdef int check_given(SlotsCtx *c, uint64_t removed, uint64_t aux) except -1:
     return 0
 
 
-def expand(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's expand(): every legal removal at `removed` and where it leads (or those of
-    spec["expand_mode"])."""
-    cdef SlotsCtx c
-    cdef Game g
-    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
-    # asks for another mode's list (the tests compare the generators).
-    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
-    make_game(&g, &c, spec["table"])
-    check_given(&c, removed, aux)
-    return expand_state(&g, removed, aux)
+# -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
+
+ctypedef SlotsCtx CoreCtx
 
 
-
-def step(dict spec, uint64_t removed, uint64_t aux):
-    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
-    cdef SlotsCtx c
-    cdef Game g
-    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
-    # asks for another mode's list (the tests compare the generators).
-    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
-    make_game(&g, &c, spec["table"])
-    check_given(&c, removed, aux)
-    return step_state(&g, removed, aux)
+cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
+    """The game of expand and step (listing; what they list: spec["expand_mode"] (a search mode's list: the tests compare the generators)) and of the walks."""
+    setup(c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
+    make_game(g, c, spec["table"])
+    return 0
 
 
-
-def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
-               size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
-    cdef SlotsCtx c
-    cdef Game g
-    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
-    # asks for another mode's list (the tests compare the generators).
-    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
-    make_game(&g, &c, spec["table"])
-    check_given(&c, removed, aux)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
-
-
-
-def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
-    cdef SlotsCtx c
-    cdef Game g
-    # The contract's expand lists every removal whatever mode the search uses; "expand_mode"
-    # asks for another mode's list (the tests compare the generators).
-    setup(&c, spec["table"], spec["cards"], spec.get("expand_mode", ALL))
-    make_game(&g, &c, spec["table"])
-    check_given(&c, removed, aux)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+include "../../engine/_entries.pxi"
 
 
 def dealt_pack(SlotSpec table, cards):

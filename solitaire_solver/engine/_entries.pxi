@@ -1,0 +1,50 @@
+# The contract's expand, step, random_win and playouts (engine/contract.py) of a one-word core,
+# written once for every core and included by each. Before `include`, the core cimports Game,
+# expand_state, step_state, random_win_state and playouts_state from _engine, and declares:
+#
+#   ctypedef <its context struct> CoreCtx
+#   cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1
+#       fills g and c for spec; listing is True for expand and step, which may list the moves of
+#       a search mode the spec names (the core's docstring says which key), False for the walks
+#       of random_win and playouts
+#   cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1
+#       raises ValueError for a position that is none of the game's where the core checks
+#       (CHECKS_POSITIONS); else returns 0, trusting its caller
+
+
+def expand(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's expand(): the core's moves at (removed, aux) and where each leads."""
+    cdef CoreCtx c
+    cdef Game g
+    prepare(&g, &c, spec, True)
+    check_given(&c, removed, aux)
+    return expand_state(&g, removed, aux)
+
+
+def step(dict spec, uint64_t removed, uint64_t aux):
+    """The contract's step(): (won, expand(spec, removed, aux)) in one call."""
+    cdef CoreCtx c
+    cdef Game g
+    prepare(&g, &c, spec, True)
+    check_given(&c, removed, aux)
+    return step_state(&g, removed, aux)
+
+
+def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
+               size_t memory_bytes):
+    """The contract's random_win(): the random player's exact chance (engine)."""
+    cdef CoreCtx c
+    cdef Game g
+    prepare(&g, &c, spec, False)
+    check_given(&c, removed, aux)
+    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+
+
+def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
+             long long max_moves):
+    """The contract's playouts(): how many random lines win (engine)."""
+    cdef CoreCtx c
+    cdef Game g
+    prepare(&g, &c, spec, False)
+    check_given(&c, removed, aux)
+    return playouts_state(&g, removed, aux, count, seed, max_moves)
