@@ -434,12 +434,21 @@ CHECKS_POSITIONS = True
 
 
 cdef int check_given(Ctx *c, uint64_t removed, uint64_t aux) except -1:
-    """Refuse a packed position given from Python that is none of this game's (its counts
-    index fixed arrays): the fields in range, and key_of's key packing back to it."""
-    cdef int n = aux & 15
+    """Refuse a packed position given from Python that is none of this deal's (its counts
+    index fixed arrays): the fields in range, key_of's key packing back to it, and no value with
+    more than four cards in play and in the stock still to deal (a deal would make a fifth)."""
+    cdef int n = aux & 15, i
     if n > MAX_PILES or (aux >> (4 + 5 * n)) & 31 > MAX_FREE or removed >> 58 or (
             position_of(key_of(removed, aux)) != (removed, aux)):
         raise ValueError(f"({removed}, {aux}) is not a packed position of fifteens-pysolfc")
+    k, rows, frozen, free = key_of(removed, aux)
+    counts = [0] * 14
+    for v in [*(v for row in rows for v in row), *frozen, *free]:
+        counts[v] += 1
+    for i in range(k, 52):
+        counts[c.value[i]] += 1
+    if max(counts) > 4:
+        raise ValueError(f"({removed}, {aux}) holds more cards of a value than this deal has")
     return 0
 
 
