@@ -460,7 +460,7 @@ def test_rule_4_is_exact_from_late_positions():
     rng = random.Random(17)
     seen = {"won": 0, "exhausted": 0, "limit-states": 0}
     fewer = 0
-    for _ in range(40):
+    for _ in range(25):
         deal, _, pos = late_position(rng, rng.randrange(3, 8))
         ref = reference_search(RULES, pos, 60_000).status
         seen[ref] += 1
