@@ -1389,7 +1389,7 @@ def test_taken_rule_is_sound():
     fired, proved = firings_are_sound(
         ((1, "pyramid", False), (3, "all", False), (3, "pyramid", False), (0, "pyramid", False),
          (0, "all", True), (2, "pyramid", True), (3, "pyramid", False, False),
-         (1, "pyramid", False, False)), 400, lambda seed: 2 + seed % 12, {}, {"taken": False})
+         (1, "pyramid", False, False)), 300, lambda seed: 2 + seed % 12, {}, {"taken": False})
     assert fired >= 25 and proved >= 10
 
 

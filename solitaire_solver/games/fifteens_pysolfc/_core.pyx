@@ -437,8 +437,13 @@ cdef int check_given(Ctx *c, uint64_t removed, uint64_t aux) except -1:
     """Refuse a packed position given from Python that is none of this deal's (its counts
     index fixed arrays): the fields in range, key_of's key packing back to it, and no value with
     more than four cards in play and in the stock still to deal (a deal would make a fifth)."""
-    cdef int n = aux & 15, i
-    if n > MAX_PILES or (aux >> (4 + 5 * n)) & 31 > MAX_FREE or removed >> 58 or (
+    cdef int n = aux & 15, i, nfree
+    if n > MAX_PILES:
+        raise ValueError(f"({removed}, {aux}) is not a packed position of fifteens-pysolfc")
+    nfree = (aux >> (4 + 5 * n)) & 31
+    # decode() reads the free part's bits up to 9 + 5 n + 2 nfree: past 64 it would shift a word
+    # by more than its width.
+    if nfree > MAX_FREE or 9 + 5 * n + 2 * nfree > 64 or removed >> 58 or (
             position_of(key_of(removed, aux)) != (removed, aux)):
         raise ValueError(f"({removed}, {aux}) is not a packed position of fifteens-pysolfc")
     k, rows, frozen, free = key_of(removed, aux)
