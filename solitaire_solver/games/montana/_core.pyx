@@ -624,16 +624,24 @@ def solve(dict spec, str objective, limits, bint certificate):
                                     limits.memory_bytes, certificate))
 
 
+cdef int given(WideGame *g, Ctx *c, dict spec, object position, object aux, int mode,
+               uint64_t *s) except -1:
+    """The game of the contract's entries below, for a position given from Python (checked,
+    unpacked into s)."""
+    if aux != 0:
+        raise ValueError("a wide core's position is (int, 0)")
+    make_game(g, c, spec, mode)
+    check_position(c, position, s)
+    return 0
+
+
 def expand(dict spec, object position, object aux=0):
     """The contract's expand() for a wide core: every legal move at the position (one int,
     contract.py) and where it leads, in the order spec["mode"] generates them."""
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t s[8]
-    if aux != 0:
-        raise ValueError("a wide core's position is (int, 0)")
-    make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
-    check_position(&c, position, s)
+    given(&g, &c, spec, position, aux, spec.get("mode", MODE_ALL), s)
     return wide_expand(&g, position)
 
 
@@ -642,10 +650,7 @@ def step(dict spec, object position, object aux=0):
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t s[8]
-    if aux != 0:
-        raise ValueError("a wide core's position is (int, 0)")
-    make_game(&g, &c, spec, spec.get("mode", MODE_ALL))
-    check_position(&c, position, s)
+    given(&g, &c, spec, position, aux, spec.get("mode", MODE_ALL), s)
     return wide_step(&g, position)
 
 
@@ -658,10 +663,7 @@ def random_win(dict spec, object position, object aux, long long budget, double 
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t s[8]
-    if aux != 0:
-        raise ValueError("a wide core's position is (int, 0)")
-    make_game(&g, &c, spec, MODE_ALL)
-    check_position(&c, position, s)
+    given(&g, &c, spec, position, aux, MODE_ALL, s)
     return wide_random_win(&g, s, budget, max_seconds, memory_bytes)
 
 
@@ -671,10 +673,7 @@ def playouts(dict spec, object position, object aux, long long count, uint64_t s
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t s[8]
-    if aux != 0:
-        raise ValueError("a wide core's position is (int, 0)")
-    make_game(&g, &c, spec, MODE_ALL)
-    check_position(&c, position, s)
+    given(&g, &c, spec, position, aux, MODE_ALL, s)
     return wide_playouts(&g, s, count, seed, max_moves)
 
 
