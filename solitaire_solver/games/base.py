@@ -391,6 +391,16 @@ class Game:
         """Raise VerificationError unless the structural proof holds under the reference rules."""
         raise VerificationError(f"{self.name} has no structural proofs")
 
+    @staticmethod
+    def claim_holds(proof: BlockProof, wrong: Optional[str], sentence: str) -> None:
+        """For check_structural: raise VerificationError unless the claim re-derived under the
+        reference rules holds (wrong None, else why not) and the proof's sentence is that
+        claim's, so that neither can be tampered with alone."""
+        if wrong is not None:
+            raise VerificationError(f"the structural proof does not hold: {wrong}")
+        if proof.sentence != sentence:
+            raise VerificationError("the structural proof's sentence does not state its claim")
+
     # -- surveys ----------------------------------------------------------------------------------
     def batch(self, variant: dict) -> Optional[BatchDecider]:
         """The core's batch decider for this variant, or None: then surveys solve() each deal."""

@@ -78,11 +78,8 @@ class Accordion(Game):
         # The claim is re-derived from the row the reference rules deal; the text must be the
         # sentence of that claim, so neither can be tampered with alone.
         pos = self.rules(variant).start(deal)
-        wrong = check_groups(pos.tops, dict(proof.details))
-        if wrong is not None:
-            raise VerificationError(f"the structural proof does not hold: {wrong}")
-        if proof.sentence != structural_sentence(dict(proof.details)):
-            raise VerificationError("the structural proof's sentence does not state its claim")
+        self.claim_holds(proof, check_groups(pos.tops, dict(proof.details)),
+                         structural_sentence(dict(proof.details)))
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)

@@ -10,7 +10,6 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...errors import VerificationError
 from ...moves import from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
@@ -150,12 +149,10 @@ class Calculation(Game):
         # The claim is re-derived from the position the reference rules start from; the text
         # must be the sentence of that claim, so neither can be tampered with alone.
         found = value_block(self.rules(variant).start(deal))
-        if found is None or found != dict(proof.details or {}):
-            raise VerificationError("the structural proof does not hold: the layout's cards of "
-                                    f"{dict(proof.details or {}).get('value', 'that value')} "
-                                    "are not blocked as claimed")
-        if proof.sentence != value_block_sentence(found):
-            raise VerificationError("the structural proof's sentence does not state its claim")
+        wrong = None if found is not None and found == dict(proof.details or {}) else (
+            f"the layout's cards of {dict(proof.details or {}).get('value', 'that value')} "
+            "are not blocked as claimed")
+        self.claim_holds(proof, wrong, value_block_sentence(found) if found else "")
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)

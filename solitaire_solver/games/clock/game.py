@@ -8,7 +8,6 @@ from typing import Any, Optional
 
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
-from ...errors import VerificationError
 from ...result import BlockProof
 from ..base import Game, PySolFCGame
 from .rules import (
@@ -60,13 +59,13 @@ class Clock(Game):
         # the sentence the sentence of that claim.
         d = block_details(self.rules(variant), deal)
         if d is None:
-            raise VerificationError("the structural proof does not hold: the forced line wins")
-        if dict(proof.details or {}) != d:
-            raise VerificationError(f"the structural proof does not hold: the forced line ends "
-                                    f"with {d['last']} as card {d['turned']}, "
-                                    f"{d['cards_left']} cards face down, not as claimed")
-        if proof.sentence != block_sentence(d):
-            raise VerificationError("the structural proof's sentence does not state its claim")
+            wrong = "the forced line wins"
+        elif dict(proof.details or {}) != d:
+            wrong = (f"the forced line ends with {d['last']} as card {d['turned']}, "
+                     f"{d['cards_left']} cards face down, not as claimed")
+        else:
+            wrong = None
+        self.claim_holds(proof, wrong, block_sentence(d) if d else "")
 
 
     # -- surveys ----------------------------------------------------------------------------------

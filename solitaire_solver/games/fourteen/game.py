@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...deal import Deal, as_deal, deal_text
-from ...errors import VerificationError
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, PySolFCGame, all_explored
 from .rules import (
@@ -61,11 +60,8 @@ class Fourteen(Game):
         # The claim is re-derived from the layout the reference rules deal; the text must be the
         # sentence of that claim, so neither can be tampered with alone.
         pos = self.rules(variant).start(deal)
-        wrong = check_structural_fact(pos.piles, dict(proof.details))
-        if wrong is not None:
-            raise VerificationError(f"the structural proof does not hold: {wrong}")
-        if proof.sentence != structural_sentence(dict(proof.details)):
-            raise VerificationError("the structural proof's sentence does not state its claim")
+        self.claim_holds(proof, check_structural_fact(pos.piles, dict(proof.details)),
+                         structural_sentence(dict(proof.details)))
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
