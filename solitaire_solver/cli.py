@@ -233,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
     t.add_argument("--playouts", type=int, default=2000,
                    help="random lines played where the exact sum does not fit (default 2000)")
+    t.add_argument("--guided", type=int, default=200,
+                   help="guided lines played where fewer than 20 random lines won (default "
+                        "200; 0: none)")
     t.add_argument("--exact-positions", type=int,
                    help="the most positions the exact sum keeps (default: --max-states, else "
                         "100000)")
@@ -371,7 +374,8 @@ def _cmd_hint_all(args: argparse.Namespace) -> int:
 
 def _cmd_rate(args: argparse.Namespace) -> int:
     r = rate(args.game, _deal_text(args, args.deal), after=args.after, playouts=args.playouts,
-             exact_positions=args.exact_positions, seed=args.random_seed, **_limits(args),
+             guided=args.guided, exact_positions=args.exact_positions, seed=args.random_seed,
+             **_limits(args),
              **_variant(args.option))
     info = _pysolfc(args)
     if args.json:

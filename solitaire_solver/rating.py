@@ -38,6 +38,14 @@ PLAYOUTS = 2_000
 MAX_PLAYOUT_MOVES = 10_000
 #: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
 _BYTES_PER_POSITION = 200
+#: Fewer won random lines than this, and the chance is estimated again by guided lines.
+GUIDED_BELOW = 20
+#: Guided lines drawn where random lines won too few (docs/difficulty.md, "Rare wins").
+GUIDED_LINES = 200
+#: Positions a search may take to prove a move lost along a guided line.
+PROBE_STATES = 300
+#: Move verdicts a rating keeps for its guided lines (the memo starts again when full).
+_PROBE_MEMO = 200_000
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,9 @@ class Rating:
     status: the position's verdict (result: its answer). random_win: the probability that a
     player picking uniformly among the legal moves wins; exact (method "exact", or
     "order-independent" where the order of play never matters) or estimated from `playouts`
-    random lines (method "playouts"), `interval` its 95% interval ((p, p) when exact).
+    random lines (method "playouts"), or, where too few of those won, from `playouts` guided
+    lines that avoid the moves proved lost (method "guided", docs/difficulty.md "Rare wins");
+    `interval` its 95% interval ((p, p) when exact).
     critical: the positions of the winning line where most legal moves lose. tier: one of
     TIERS, from the game's boundaries (docs/difficulty.md), None for a deal that is not won or
     a game without a table. positions: the positions walked and searched; seconds: the time
@@ -112,6 +122,11 @@ class Rating:
         """True when the position can be won."""
         return self.status is Status.WON
 
+    @property
+    def lines(self) -> str:
+        """The lines an estimate was drawn from, in words ("2000 random lines")."""
+        return f"{self.playouts} {'guided' if self.method == 'guided' else 'random'} lines"
+
     def to_dict(self) -> dict:
         """The rating as JSON-ready data."""
         return {"game": self.game, "variant": self.variant,
@@ -137,7 +152,7 @@ class Rating:
         else:
             lo, hi = self.interval
             out.append(f"random player wins with probability {self.random_win:.4g} "
-                       f"(95% interval {lo:.4g} to {hi:.4g}, {self.playouts} random lines)")
+                       f"(95% interval {lo:.4g} to {hi:.4g}, {self.lines})")
         out.extend(str(c) for c in self.critical)
         out.append(f"({counted(self.positions, 'position')}, {self.seconds * 1000:.1f} ms)")
         return "\n".join(out)
@@ -185,14 +200,15 @@ class _TooBig(Exception):
 Step = Callable[[Hashable], tuple[bool, list]]
 
 
-def walker(game: Game, variant: dict, deal: Any, start: Any) -> tuple[Hashable, Step,
-                                                                       Callable[[Any], Hashable]]:
+def walker(game: Game, variant: dict, deal: Any, start: Any, positions: Optional[dict] = None
+           ) -> tuple[Hashable, Step, Callable[[Any], Hashable]]:
     """(root, step, key): the position graph from the reference position `start`. step(node) is
     (won, the nodes the legal moves lead to, one per move); key(reference position) is its node.
-    The compiled core's step() walks it where the game allows (Game.rating_core), else the
-    reference rules do."""
+    The compiled core's step() walks it where the game allows (_core_walks), else the
+    reference rules do, and then `positions`, where given, gets each node's reference
+    position."""
     core = core_module(game.core) if game.core else None
-    if core is not None and hasattr(core, "step") and game.rating_core(variant):
+    if _core_walks(game, variant, core, "step"):
         spec = game.core_spec(deal, variant, "decide", False)
         spec.pop("root", None)
         cstep = core.step
@@ -206,7 +222,7 @@ def walker(game: Game, variant: dict, deal: Any, start: Any) -> tuple[Hashable, 
 
         return key(start), step, key
     rules = game.rules(variant)
-    seen: dict = {}
+    seen: dict = {} if positions is None else positions
 
     def rkey(pos: Any) -> Hashable:
         k = rules.key(pos)
@@ -220,6 +236,12 @@ def walker(game: Game, variant: dict, deal: Any, start: Any) -> tuple[Hashable, 
         return False, [rkey(rules.apply(pos, m)) for m in rules.moves(pos)]
 
     return rkey(start), rstep, rkey
+
+
+def _core_walks(game: Game, variant: dict, core: Any, entry: str) -> bool:
+    """True when the compiled core has `entry` (contract.py) and its moves are every legal move
+    of this variant (Game.rating_core), so that a rating may walk the position graph with it."""
+    return core is not None and hasattr(core, entry) and game.rating_core(variant)
 
 
 def exact_sum(root: Hashable, step: Step, budget: int, deadline: float = 0.0) -> dict:
@@ -396,13 +418,101 @@ def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
     return wins
 
 
+def guided(root: Hashable, step: Step, lost: Callable[[Hashable], bool], count: int,
+           rng: random.Random, max_moves: int = MAX_PLAYOUT_MOVES,
+           deadline: float = 0.0) -> list[float]:
+    """The values of up to `count` guided lines from root (docs/difficulty.md, "Rare wins"):
+    each picks uniformly among the moves whose position lost() does not prove lost, and is
+    worth, if it wins, the product over its positions of (moves kept / legal moves), else 0.
+    Their mean estimates the random player's chance without bias, whatever lost() leaves
+    unproved, as long as it never calls a winnable node lost. Stops early, after one line at
+    least, past the monotonic `deadline` (0: none)."""
+    values = []
+    clock = time.monotonic
+    for _ in range(count):
+        node, weight, value = root, 1.0, 0.0
+        for _ in range(max_moves):
+            won, kids = step(node)
+            if won:
+                value = weight
+                break
+            keep = [k for k in kids if not lost(k)]
+            if not keep:
+                break
+            weight *= len(keep) / len(kids)
+            node = keep[rng.randrange(len(keep))]
+        values.append(value)
+        if deadline and clock() > deadline:
+            break
+    return values
+
+
+def guided_interval(values: list[float]) -> tuple[float, tuple[float, float]]:
+    """The mean of guided lines' values (each in [0, 1]) and its 95% interval: the normal one
+    (mean +- 1.96 standard errors) once two lines or more won; with fewer, 0 to the Wilson
+    upper bound of the share of lines that won (a value is at most 1, so the mean is at most
+    the chance that a line wins). Where a few rare lines carry most of the weight, the normal
+    interval holds the chance less often than 95% (docs/difficulty.md, "Rare wins")."""
+    n = len(values)
+    mean = sum(values) / n
+    hits = sum(1 for v in values if v > 0)
+    if hits < 2:
+        return mean, (0.0, max(mean, wilson_interval(hits, n)[1]))
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    # and the rounding of the sum: lines of one weight have no variance, and their mean is
+    # then the chance itself up to it
+    half = 1.959963984540054 * math.sqrt(var / n) + 1e-9 * mean
+    return mean, (max(0.0, mean - half), min(1.0, mean + half))
+
+
+def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
+               positions: dict) -> tuple[Callable[[Hashable], bool], list[int]]:
+    """(lost, spent): lost(node) is True when a search of at most `states` positions (the
+    core's from the node where it walks the graph, else the reference search from the node's
+    position in `positions`, filled by walker) proves the node lost, memoised; spent[0]
+    counts the positions searched."""
+    core = core_module(game.core) if game.core else None
+    memo: dict = {}
+    spent = [0]
+    budget = min(limits.memory_bytes, 16 << 20)
+    if _core_walks(game, variant, core, "step"):
+        from .engine.contract import Limits
+        spec = game.core_spec(deal, variant, "decide", False)
+        lim = Limits(states, 0.0, budget)
+
+        def search(node: Hashable) -> bool:
+            spec["root"] = node
+            run = core.solve(spec, "decide", lim, False)
+            spent[0] += int(run[2].get("states", 0))
+            return run[0] == "exhausted"
+    else:
+        from .engine.search import reference_search
+        rules = game.rules(variant)
+
+        def search(node: Hashable) -> bool:
+            out = reference_search(rules, positions[node], states, memory_bytes=budget)
+            spent[0] += out.states
+            return out.status == "exhausted"
+
+    def lost(node: Hashable) -> bool:
+        v = memo.get(node)
+        if v is None:
+            if len(memo) >= _PROBE_MEMO:
+                memo.clear()
+            v = memo[node] = search(node)
+        return v
+
+    return lost, spent
+
+
 # -- rating ---------------------------------------------------------------------------------------
 
 def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_count: int = PLAYOUTS,
                   exact_positions: Optional[int] = None, seed: int = 0,
-                  critical: bool = True) -> Rating:
+                  critical: bool = True, guided_lines: int = GUIDED_LINES) -> Rating:
     """Solver.rate (docs/difficulty.md)."""
     for name, v, lo, hi in (("playouts", playouts_count, 1, None),
+                            ("guided", guided_lines, 0, None),
                             ("exact_positions", exact_positions, 1, None),
                             ("seed", seed, 0, 2**64 - 1)):
         if v is None and name == "exact_positions":
@@ -455,11 +565,23 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
                 p, method = wins / count, "playouts"
                 interval = _interval(wins, count)
                 positions += count
+        if method == "playouts" and p * count < GUIDED_BELOW and guided_lines:
+            # Too few random lines won for the estimate to tell this deal from others: the
+            # same chance, estimated by lines that avoid the moves proved lost.
+            nodes: dict = {}
+            root, step, _ = walker(g, var, d, start, nodes)
+            lost, spent = lost_probe(g, var, d, lim, PROBE_STATES, nodes)
+            values = guided(root, step, lost, guided_lines, random.Random(seed),
+                            deadline=deadline)
+            p, interval = guided_interval(values)
+            method, count = "guided", len(values)
+            positions += spent[0] + count
     if memo is not None and key is not None:
         child_win = _memo_win(memo, key)
     crit = _critical(solver, rules, d, prefix, start, result, child_win) if critical else ()
     tier = tier_of(g, var, p) if result.won else None
-    out = Rating(g.name, var, prefix, result.status, p, method != "playouts", method, interval,
+    out = Rating(g.name, var, prefix, result.status, p, method in ("exact", "order-independent"),
+                 method, interval,
                  count, crit, tier, positions, time.perf_counter() - t0, result)
     out.__dict__["_deal"] = d  # for its pictures (pictures/notebook.py)
     return out
@@ -487,7 +609,7 @@ def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any,
     interval, positions, random lines); None where it has not, or where the graph has cycles
     (the walk in Python solves those)."""
     core = core_module(g.core) if g.core else None
-    if core is None or not hasattr(core, "random_win") or not g.rating_core(var):
+    if not _core_walks(g, var, core, "random_win"):
         return None
     spec = g.core_spec(deal, var, "decide", False)
     spec.pop("root", None)
@@ -508,7 +630,7 @@ def _core_playouts(g: Game, var: dict, deal: Any, start: Any, count: int,
     and the game lets it walk (Game.rating_core); None where not. A graph with cycles too big
     for the exact sum is estimated here, as fast as an acyclic one."""
     core = core_module(g.core) if g.core else None
-    if core is None or not hasattr(core, "playouts") or not g.rating_core(var):
+    if not _core_walks(g, var, core, "playouts"):
         return None
     spec = g.core_spec(deal, var, "decide", False)
     spec.pop("root", None)

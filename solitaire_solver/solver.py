@@ -155,16 +155,19 @@ class Solver:
 
     def rate(self, deal: Any, after: Moves = None, *, playouts: int = 2000,
              exact_positions: Optional[int] = None, seed: int = 0,
-             critical: bool = True) -> Any:
+             critical: bool = True, guided: int = 200) -> Any:
         """How hard the position after `after` is: a rating.Rating (docs/difficulty.md). The
         random player's chance is exact where the reachable positions fit exact_positions
         (default: max_states, else 100,000, within memory_mb), else estimated from `playouts`
-        random lines drawn with `seed`. critical=False leaves out the critical positions (a
-        search per move along the winning line; a survey of chances needs none)."""
+        random lines drawn with `seed`, and where fewer than 20 of those won, from `guided`
+        lines that avoid the moves proved lost (0: not). critical=False leaves out the
+        critical positions (a search per move along the winning line; a survey of chances
+        needs none)."""
         from .rating import rate_position
         self._winning_objective("rate")
         return rate_position(self, deal, after, playouts_count=playouts,
-                             exact_positions=exact_positions, seed=seed, critical=critical)
+                             exact_positions=exact_positions, seed=seed, critical=critical,
+                             guided_lines=guided)
 
     def analyze(self, deal: Any, moves: Moves) -> Analysis:
         """The first move of a line of play after which the game could no longer be won.
@@ -355,12 +358,12 @@ def moves(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any)
 
 def rate(game: Union[str, Game], deal: Any, after: Moves = None, *, playouts: int = 2000,
          exact_positions: Optional[int] = None, seed: int = 0, critical: bool = True,
-         **kwargs: Any) -> Any:
+         guided: int = 200, **kwargs: Any) -> Any:
     """Solver(game, **kwargs).rate(deal, after, ...): how hard the position is (rating.Rating,
     docs/difficulty.md). kwargs: solve()'s limits and the game's variant."""
     return Solver(game, **kwargs).rate(deal, after, playouts=playouts,
                                        exact_positions=exact_positions, seed=seed,
-                                       critical=critical)
+                                       critical=critical, guided=guided)
 
 
 def analyze(game: Union[str, Game], deal: Any, moves: Moves, **kwargs: Any) -> Analysis:

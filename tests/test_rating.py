@@ -20,6 +20,9 @@ from solitaire_solver.rating import (
     _interval,
     _TooBig,
     exact_sum,
+    guided,
+    guided_interval,
+    lost_probe,
     playouts,
     table_label,
     tier_of,
@@ -157,7 +160,8 @@ def test_the_estimate_interval_holds_the_exact_value():
         moves = line[:len(line) // 3]
         exact = ss.rate(name, deal, after=moves, exact_positions=10**6)
         assert exact.exact
-        est = ss.rate(name, deal, after=moves, exact_positions=1, playouts=3000, seed=seed)
+        est = ss.rate(name, deal, after=moves, exact_positions=1, playouts=3000, seed=seed,
+                      guided=0)
         if est.status is not ss.Status.WON:
             continue
         assert not est.exact and est.method == "playouts" and est.playouts == 3000
@@ -165,6 +169,77 @@ def test_the_estimate_interval_holds_the_exact_value():
         assert lo <= exact.random_win <= hi, (name, seed, exact.random_win, est.interval)
         held += 1
     assert held >= 2
+
+
+@pytest.mark.parametrize("case", on_core_if_slow([("fourteen", {}), ("monte-carlo", {}),
+                                                  ("accordion", {}), ("calculation", {}),
+                                                  ("montana", {"ranks": 5})]), ids=ids)
+def test_guided_lines_hold_the_exact_chance(case):
+    """Guided lines (docs/difficulty.md, "Rare wins") estimate the random player's chance
+    without bias: from positions some moves before the end of a winning line, their 95%
+    interval holds the exact chance as often as a 95% interval should, with a probe too small
+    to prove every lost move lost (what it leaves unproved costs variance, not bias); and they
+    win more often than random lines. Weights left out, or a move called lost that is not,
+    would bias the estimate and fail this."""
+    from solitaire_solver.engine.contract import Limits
+    name, given = case
+    g, var = resolve(name, given)
+    rules = g.rules(var)
+    tried = held = guided_wins = random_wins = 0
+    for seed in range(8):
+        deal = ss.random_deal(seed)
+        line = ss.solve(name, deal, max_states=300_000, **given).moves
+        for k in (8, 14, 22):
+            if k >= len(line):
+                break
+            pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
+            nodes: dict = {}
+            root, step, _ = walker(g, var, deal, pos, nodes)
+            try:
+                want = exact_sum(root, step, 20000)[root]
+            except _TooBig:
+                break
+            if not 0 < want < 1:
+                continue
+            lost, spent = lost_probe(g, var, deal, Limits(), 50, nodes)
+            values = guided(root, step, lost, 300, random.Random(seed))
+            p, (lo, hi) = guided_interval(values)
+            tried += 1
+            held += lo <= want <= hi
+            guided_wins += sum(1 for v in values if v > 0)
+            random_wins += playouts(root, step, 300, random.Random(seed))
+    assert tried >= 3 and tried - held <= 1 + tried // 10, (tried, held)
+    assert guided_wins > random_wins, (guided_wins, random_wins)
+
+
+def test_rate_guides_its_lines_where_random_ones_rarely_win():
+    """Where fewer than 20 random lines won, the rating's chance comes from guided lines
+    (method "guided"), their interval holding the exact chance; guided=0 keeps the random
+    lines' estimate."""
+    deal = ss.random_deal(0)
+    line = ss.solve("fourteen", deal).moves
+    moves = line[:len(line) - 12]
+    exact = ss.rate("fourteen", deal, after=moves, exact_positions=10**6, critical=False)
+    assert exact.exact and 0 < exact.random_win < 1
+    r = ss.rate("fourteen", deal, after=moves, exact_positions=1, playouts=10, guided=300,
+                critical=False)
+    assert r.method == "guided" and not r.exact and r.playouts == 300
+    assert r.interval[0] <= exact.random_win <= r.interval[1]
+    assert "300 guided lines" in str(r)
+    plain = ss.rate("fourteen", deal, after=moves, exact_positions=1, playouts=10, guided=0,
+                    critical=False)
+    assert plain.method == "playouts" and plain.playouts == 10
+
+
+def test_guided_interval():
+    """Two winning lines or more: the normal interval; fewer: 0 to the Wilson upper bound of
+    the lines that won (a line is worth at most 1)."""
+    p, (lo, hi) = guided_interval([0.0] * 10)
+    assert p == 0 and lo == 0 and 0.2 < hi < 0.35
+    p, (lo, hi) = guided_interval([0.5] + [0.0] * 9)
+    assert p == 0.05 and lo == 0 and hi > 0.05
+    p, (lo, hi) = guided_interval([0.2, 0.4] * 50)
+    assert p == pytest.approx(0.3) and lo < 0.3 < hi and hi - lo < 0.05
 
 
 def test_cycles_are_solved_by_their_components():

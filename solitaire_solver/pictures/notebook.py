@@ -58,7 +58,7 @@ def rating_html(rating: Any) -> Optional[str]:
     else:
         lo, hi = rating.interval
         rows.append(("random player wins", f"{rating.random_win:.4g} (95% interval {lo:.4g} "
-                                           f"to {hi:.4g}, {rating.playouts} random lines)"))
+                                           f"to {hi:.4g}, {rating.lines})"))
     rows.append(("effort", f"{counted(rating.positions, 'position')}, "
                            f"{rating.seconds * 1000:.1f} ms"))
     colour = {Status.WON: "#14632f", Status.BLOCKED: "#8a1c1c"}.get(rating.status, "#6b5200")
