@@ -234,8 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--playouts", type=int, default=2000,
                    help="random lines played where the exact sum does not fit (default 2000)")
     t.add_argument("--guided", type=int, default=200,
-                   help="guided lines played where fewer than 20 random lines won (default "
-                        "200; 0: none)")
+                   help="guided lines played where no random line won (default 200; 0: "
+                        "none)")
     t.add_argument("--exact-positions", type=int,
                    help="the most positions the exact sum keeps (default: --max-states, else "
                         "100000)")

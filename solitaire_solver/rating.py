@@ -38,12 +38,12 @@ PLAYOUTS = 2_000
 MAX_PLAYOUT_MOVES = 10_000
 #: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
 _BYTES_PER_POSITION = 200
-#: Fewer won random lines than this, and the chance is estimated again by guided lines.
-GUIDED_BELOW = 20
-#: Guided lines drawn where random lines won too few (docs/difficulty.md, "Rare wins").
+#: Guided lines drawn where no random line won (docs/difficulty.md, "Rare wins").
 GUIDED_LINES = 200
 #: Positions a search may take to prove a move lost along a guided line.
 PROBE_STATES = 300
+#: Positions the searches of a rating's guided lines may take in all (the line under way ends).
+GUIDED_POSITIONS = 2_000_000
 #: Move verdicts a rating keeps for its guided lines (the memo starts again when full).
 _PROBE_MEMO = 200_000
 
@@ -93,7 +93,7 @@ class Rating:
     status: the position's verdict (result: its answer). random_win: the probability that a
     player picking uniformly among the legal moves wins; exact (method "exact", or
     "order-independent" where the order of play never matters) or estimated from `playouts`
-    random lines (method "playouts"), or, where too few of those won, from `playouts` guided
+    random lines (method "playouts"), or, where none of those won, from `playouts` guided
     lines that avoid the moves proved lost (method "guided", docs/difficulty.md "Rare wins");
     `interval` its 95% interval ((p, p) when exact).
     critical: the positions of the winning line where most legal moves lose. tier: one of
@@ -420,15 +420,14 @@ def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
 
 def guided(root: Hashable, step: Step, lost: Callable[[Hashable], bool], count: int,
            rng: random.Random, max_moves: int = MAX_PLAYOUT_MOVES,
-           deadline: float = 0.0) -> list[float]:
+           stop: Optional[Callable[[], bool]] = None) -> list[float]:
     """The values of up to `count` guided lines from root (docs/difficulty.md, "Rare wins"):
     each picks uniformly among the moves whose position lost() does not prove lost, and is
     worth, if it wins, the product over its positions of (moves kept / legal moves), else 0.
     Their mean estimates the random player's chance without bias, whatever lost() leaves
     unproved, as long as it never calls a winnable node lost. Stops early, after one line at
-    least, past the monotonic `deadline` (0: none)."""
+    least, once stop() is true (a budget spent)."""
     values = []
-    clock = time.monotonic
     for _ in range(count):
         node, weight, value = root, 1.0, 0.0
         for _ in range(max_moves):
@@ -442,7 +441,7 @@ def guided(root: Hashable, step: Step, lost: Callable[[Hashable], bool], count: 
             weight *= len(keep) / len(kids)
             node = keep[rng.randrange(len(keep))]
         values.append(value)
-        if deadline and clock() > deadline:
+        if stop is not None and stop():
             break
     return values
 
@@ -565,14 +564,19 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
                 p, method = wins / count, "playouts"
                 interval = _interval(wins, count)
                 positions += count
-        if method == "playouts" and p * count < GUIDED_BELOW and guided_lines:
-            # Too few random lines won for the estimate to tell this deal from others: the
-            # same chance, estimated by lines that avoid the moves proved lost.
+        if method == "playouts" and p == 0 and guided_lines and result.won:
+            # No random line won: the estimate 0 tells this deal from no other with a chance
+            # below about 1 / count. The same chance, estimated by lines that avoid the moves
+            # proved lost.
             nodes: dict = {}
             root, step, _ = walker(g, var, d, start, nodes)
             lost, spent = lost_probe(g, var, d, lim, PROBE_STATES, nodes)
-            values = guided(root, step, lost, guided_lines, random.Random(seed),
-                            deadline=deadline)
+            clock = time.monotonic
+
+            def spent_up() -> bool:
+                return spent[0] >= GUIDED_POSITIONS or bool(deadline and clock() > deadline)
+
+            values = guided(root, step, lost, guided_lines, random.Random(seed), stop=spent_up)
             p, interval = guided_interval(values)
             method, count = "guided", len(values)
             positions += spent[0] + count

@@ -159,8 +159,8 @@ class Solver:
         """How hard the position after `after` is: a rating.Rating (docs/difficulty.md). The
         random player's chance is exact where the reachable positions fit exact_positions
         (default: max_states, else 100,000, within memory_mb), else estimated from `playouts`
-        random lines drawn with `seed`, and where fewer than 20 of those won, from `guided`
-        lines that avoid the moves proved lost (0: not). critical=False leaves out the
+        random lines drawn with `seed`, and where none of those won, from `guided` lines that
+        avoid the moves proved lost (0: not). critical=False leaves out the
         critical positions (a search per move along the winning line; a survey of chances
         needs none)."""
         from .rating import rate_position
