@@ -189,6 +189,50 @@ def test_core_agrees_with_the_reference_search_on_seeded_deals(consolidate):
 
 
 @pytest.mark.core
+@settings(max_examples=20, deadline=None)
+@given(deals, st.sampled_from(VARIANTS), st.randoms(use_true_random=False))
+def test_every_order_of_trial_lists_the_same_moves(d, consolidate, rng):
+    """The orders of trial (spec "order", "shake": docs/monte-carlo.md, "Move order") list the
+    same moves, leading to the same positions, in other orders."""
+    from solitaire_solver.games.montecarlo import _core as _montecarlo
+    var = GAME.variant(consolidate=consolidate)
+    r = GAME.rules(var)
+    spec = GAME.core_spec(d, var, "decide", False)
+    pos, reordered, choices = r.start(d), 0, 0
+    while True:
+        at = GAME.core_position(pos, var)
+        lists = [_montecarlo.expand(dict(spec, order=o, shake=sh), *at)
+                 for o in range(4) for sh in (0, 7)]
+        assert all(sorted(x) == sorted(lists[0]) for x in lists)
+        reordered += len({tuple(x) for x in lists}) > 1
+        choices += len(lists[0]) > 1
+        if not lists[0]:
+            break
+        pos = r.apply(pos, rng.choice(r.moves(pos)))
+    assert reordered or not choices
+
+
+@pytest.mark.core
+def test_restarts_win_where_the_default_order_is_lost():
+    """Seed 904: the default order of trial takes millions of positions; the first try's second
+    restart (another order, docs/monte-carlo.md "Move order") wins in thousands, a line that
+    checks under the reference rules. A blocked deal's first restart searches it whole."""
+    from solitaire_solver.games.montecarlo import _core as _montecarlo
+    d = ss.random_deal(904)
+    plain = _montecarlo.solve(GAME.core_spec(d, GAME.variant(), "decide", False), "decide",
+                              Limits(max_states=1_000_000), False)
+    assert plain.status == "limit-states"
+    r = ss.solve("monte-carlo", d, check=True)
+    assert r.won and r.stats["first_try"] == "restart 2 of 8: won"
+    assert r.stats["states"] < 100_000
+    blocked = next(s for s in range(50) if ss.solve("monte-carlo", ss.random_deal(s)).status
+                   is ss.Status.BLOCKED and ss.solve("monte-carlo", ss.random_deal(s)).proof.kind
+                   == "exhaustive")
+    b = ss.solve("monte-carlo", ss.random_deal(blocked))
+    assert b.stats["first_try"] == "restart 1 of 8: exhausted"
+
+
+@pytest.mark.core
 @settings(max_examples=25, deadline=None)
 @given(deals, st.sampled_from(VARIANTS))
 def test_every_answer_checks_on_hypothesis_deals(d, consolidate):

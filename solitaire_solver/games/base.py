@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, Protocol
+from typing import Any, Callable, Optional, Protocol, Sequence
 
 from ..deal import Deal, as_deal
+from ..engine.backend import core_module
 from ..engine.contract import Limits
 from ..engine.search import reference_search
 from ..errors import LayoutError, SolitaireError, VariantError, VerificationError
@@ -332,6 +333,42 @@ class Game:
         either backend: a CoreAnswer (won, or not with stats["states"] and stats["seconds"]
         spent and stats["first_try"] saying what was tried), or None for none."""
         return None
+
+    def restarts(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                 certificate: bool, tries: Sequence[tuple[dict, int]]) -> Optional[CoreAnswer]:
+        """A first try (first_try) of restarts: the core's same exact search run again in other
+        orders of trial, each try the spec keys that set its order and its budget of positions.
+        How soon a depth-first search wins hangs on the order it tries first, and one lost in a
+        hopeless corner is better restarted than left there. A win is a win; a try that ends
+        without one was the whole search (status "exhausted": the main search will show it
+        too); when every try is cut, the status is "given-up" and the main search goes on with
+        the limits left (answer). None without the core, with a certificate, or for another
+        objective than decide."""
+        core = core_module(self.core) if self.core else None
+        if core is None or certificate or objective != "decide":
+            return None
+        base = self.core_spec(deal, variant, objective, False)
+        states, seconds = 0, 0.0
+        status, stats = "given-up", {}
+        for t, (keys, each) in enumerate(tries):
+            left = limits.less({"states": states, "seconds": seconds})
+            budget = min(each, left.max_states or each)
+            run = core.solve(dict(base, **keys), objective, left._replace(max_states=budget),
+                             False)
+            states += run.stats.get("states", 0)
+            seconds += run.stats.get("seconds", 0.0)
+            stats = dict(run.stats, states=states, seconds=seconds,
+                         first_try=f"restart {t + 1} of {len(tries)}: {run.status}")
+            if run.status == "won":
+                stats["backend"] = "core"
+                return CoreAnswer("won", from_codes(run.path), stats)
+            if run.status == "exhausted":
+                status = "exhausted"
+                break
+            if run.status != "limit-states" or budget < each:
+                status = run.status  # the call's own limit
+                break
+        return CoreAnswer(status, [], stats)
 
     def core_line(self, core: Any, spec: dict, deal: Deal, start: Any, path: list) -> list[Move]:
         """The moves of a line of the core's words played from the reference position `start`

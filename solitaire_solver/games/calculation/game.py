@@ -8,9 +8,7 @@ from typing import Any, Optional
 
 from ...cards import value
 from ...deal import Deal, as_deal, deal_text
-from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...moves import from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
@@ -99,37 +97,11 @@ class Calculation(Game):
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
-        """Restarts of the same exact search, each cut at RESTART_STATES positions, in other
-        orders of the piles (spec "loose" and "shake", docs/calculation.md "The search"): how
-        soon a depth-first search wins hangs on the order it tries first, and one lost in a
-        hopeless corner is better restarted than left there. A win is a win; when every restart
-        is cut, the status is "given-up" and the main search goes on with the limits left
-        (Game.answer). None without the core or with a certificate."""
-        core = core_module(self.core) if self.core else None
-        if core is None or certificate or objective != "decide":
-            return None
-        base = self.core_spec(deal, variant, objective, False)
-        states, seconds = 0, 0.0
-        status = "given-up"
-        for t in range(self.RESTARTS):
-            left = limits.less({"states": states, "seconds": seconds})
-            budget = min(self.RESTART_STATES, left.max_states or self.RESTART_STATES)
-            run = core.solve(dict(base, loose=t % 4, shake=0 if t < 4 else t), objective,
-                             left._replace(max_states=budget), False)
-            states += run.stats.get("states", 0)
-            seconds += run.stats.get("seconds", 0.0)
-            stats = dict(run.stats, states=states, seconds=seconds,
-                         first_try=f"restart {t + 1} of {self.RESTARTS}: {run.status}")
-            if run.status == "won":
-                stats["backend"] = "core"
-                return CoreAnswer("won", from_codes(run.path), stats)
-            if run.status == "exhausted":
-                status = "exhausted"
-                break  # the search ended without a win: the main search will show it too
-            if run.status != "limit-states" or budget < self.RESTART_STATES:
-                status = run.status  # the call's own limit
-                break
-        return CoreAnswer(status, [], stats)
+        """Restarts (Game.restarts) in other orders of the piles (spec "loose" and "shake",
+        docs/calculation.md "The search"), each cut at RESTART_STATES positions."""
+        return self.restarts(deal, variant, objective, limits, certificate,
+                             [({"loose": t % 4, "shake": 0 if t < 4 else t}, self.RESTART_STATES)
+                              for t in range(self.RESTARTS)])
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:

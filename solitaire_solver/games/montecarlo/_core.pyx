@@ -51,6 +51,8 @@ cdef struct MonteCarloCtx:
     int rank[52]            # [card]: its rank, 0..12
     bb_t before[52]         # [card]: the cards that come before it in the pack
     bint stuck              # consolidate=stuck: only when no pair can be removed
+    int order               # the order of trial (spec "order"): the ORDER_ bits below
+    uint64_t shake          # nonzero: the pairs rotated by a hash of the position and this
 
 
 cdef inline int dealt(const State *s) noexcept nogil:
@@ -90,22 +92,39 @@ cdef inline bint can_consolidate(const State *s) noexcept nogil:
     return m < PLACES and dealt(s) < STOCK
 
 
+#: The orders of trial (spec "order"; 0, the default: the pairs from the first place on, then
+#: consolidate): bit 0, consolidate before the pairs (under consolidate=any); bit 1, the pairs
+#: from the last place back. The same moves in every order: only how soon a win is found
+#: changes (docs/monte-carlo.md, "Move order").
+cdef enum:
+    ORDER_CONSOLIDATE_FIRST = 1
+    ORDER_PAIRS_BACK = 2
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser: a hash of the position for the shaken orders
+    x = (x ^ (x >> 30)) * <uint64_t>0xbf58476d1ce4e5b9
+    x = (x ^ (x >> 27)) * <uint64_t>0x94d049bb133111eb
+    return x ^ (x >> 31)
+
+
 cdef int montecarlo_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil:
-    """Every legal move. The order only changes how soon a win is found (docs/monte-carlo.md):
-    consolidate first (consolidate=any), then the pairs from the last place back."""
+    """Every legal move, in the order of trial c.order (ORDER_ bits above) and c.shake."""
     cdef MonteCarloCtx *c = <MonteCarloCtx *>ctx
     cdef int card_at[32]
     cdef uint64_t of_rank[13]
     cdef uint64_t x, right = 0, down_left = 0, down = 0, down_right = 0, start
-    cdef int p, r, n = 0
+    cdef int p, r, n = 0, first, k
+    cdef uint64_t tmp[40]
     cdef bb_t here
     cdef bint gap = can_consolidate(s)
     for r in range(13):
         of_rank[r] = 0
     layout(c, s, card_at, of_rank)
-    if gap and not c.stuck:
+    if gap and not c.stuck and c.order & ORDER_CONSOLIDATE_FIRST:
         out[n] = CONSOLIDATE_WORD
         n += 1
+    first = n
     # The places p whose card pairs with its neighbour p + 1 (right), p + 4 (below left),
     # p + 5 (below), p + 6 (below right), for all ranks at once: places of one rank shifted onto
     # each other, less the shifts that wrap around a row's end.
@@ -120,7 +139,7 @@ cdef int montecarlo_moves(void *ctx, const State *s, uint64_t *out) noexcept nog
     down_left &= NOT_FIRST_COLUMN
     start = right | down_left | down | down_right
     while start:
-        p = 63 - clz64(start)
+        p = 63 - clz64(start) if c.order & ORDER_PAIRS_BACK else bb_lowest(start)
         start ^= (<uint64_t>1) << p
         here = (<bb_t>1) << card_at[p]
         if (down_right >> p) & 1:
@@ -135,7 +154,14 @@ cdef int montecarlo_moves(void *ctx, const State *s, uint64_t *out) noexcept nog
         if (right >> p) & 1:
             out[n] = here | ((<bb_t>1) << card_at[p + 1])
             n += 1
-    if gap and c.stuck and n == 0:
+    if c.shake and n - first > 1:
+        k = <int>(mix(s.removed ^ (s.aux * <uint64_t>0x9e3779b97f4a7c15) ^ c.shake)
+                  % <uint64_t>(n - first))
+        for r in range(n - first):
+            tmp[r] = out[first + (r + k) % (n - first)]
+        for r in range(n - first):
+            out[first + r] = tmp[r]
+    if gap and (n == 0 if c.stuck else not (c.order & ORDER_CONSOLIDATE_FIRST)):
         out[n] = CONSOLIDATE_WORD
         n += 1
     return n
@@ -176,7 +202,8 @@ cdef int montecarlo_won(void *ctx, const State *s) noexcept nogil:
     return s.removed == BB_FULL_PACK
 
 
-cdef void setup(MonteCarloCtx *c, object cards, bint stuck) except *:
+cdef void setup(MonteCarloCtx *c, object cards, bint stuck, int order=0,
+                uint64_t shake=0) except *:
     cdef int j
     cdef bb_t seen = 0
     read_pack(cards, c.pack)
@@ -185,10 +212,13 @@ cdef void setup(MonteCarloCtx *c, object cards, bint stuck) except *:
         c.before[c.pack[j]] = seen
         seen |= (<bb_t>1) << c.pack[j]
     c.stuck = stuck
+    c.order = order
+    c.shake = shake
 
 
 cdef void make_game(Game *g, MonteCarloCtx *c, dict spec) except *:
-    setup(c, spec["cards"], spec.get("stuck", False))
+    setup(c, spec["cards"], spec.get("stuck", False), spec.get("order", 0),
+          spec.get("shake", 0))
     game_clear(g)
     g.ctx = c
     g.moves = montecarlo_moves
@@ -204,7 +234,8 @@ cdef void make_game(Game *g, MonteCarloCtx *c, dict spec) except *:
 
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "cards" (52 card indexes,
-    pack order), "stuck" (consolidate=stuck)."""
+    pack order), "stuck" (consolidate=stuck); for the first try (games/montecarlo/game.py),
+    "order" (0..3: ORDER_CONSOLIDATE_FIRST | ORDER_PAIRS_BACK) and "shake" (a seed)."""
     cdef MonteCarloCtx c
     cdef Game g
     cdef State root

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ...deal import Deal, as_deal
+from ...engine.contract import Limits
 from ...errors import DealError, LayoutError, VerificationError
 from ...result import BlockProof
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
@@ -74,6 +75,20 @@ class MonteCarlo(Game):
 
     def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple[int, int, int]:
         return removed, PLACES + (aux & 31), ~(aux >> 8) & ((1 << PLACES) - 1)
+
+    #: The first try (first_try): the search in each order of trial, then shaken, each cut at
+    #: RESTART_STATES positions.
+    RESTARTS = 8
+    RESTART_STATES = 20_000
+
+    def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
+                  certificate: bool) -> Optional[CoreAnswer]:
+        """Restarts (Game.restarts) in the orders of trial (spec "order" and "shake",
+        docs/monte-carlo.md "Move order"), each cut at RESTART_STATES positions: the default
+        order first, so that a deal it decides within them takes nothing more."""
+        return self.restarts(deal, variant, objective, limits, certificate,
+                             [({"order": t % 4, "shake": t // 4}, self.RESTART_STATES)
+                              for t in range(self.RESTARTS)])
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
