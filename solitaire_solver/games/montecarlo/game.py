@@ -79,7 +79,7 @@ class MonteCarlo(Game):
     #: The first try (first_try): the search in each order of trial, then shaken, each cut at
     #: RESTART_STATES positions.
     RESTARTS = 8
-    RESTART_STATES = 20_000
+    RESTART_STATES = 40_000
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
