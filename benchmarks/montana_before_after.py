@@ -1,9 +1,13 @@
 """Montana: two checkouts of the library side by side on the same seeded deals, one deal at a time
 and each deal on both sides in turn (so that both see the same load): won / blocked / unknown and
-median, p99 and max time and positions per side.
+median, p99 and max time and positions per side, under a time limit or a positions budget
+(--states: the same work on both sides, whatever the load; the CPU time then says what a
+position costs).
 
     nice -n 10 python benchmarks/montana_before_after.py BEFORE_DIR AFTER_DIR --ranks 13 \\
         --deals 50 --seconds 10
+    nice -n 10 python benchmarks/montana_before_after.py BEFORE_DIR AFTER_DIR --ranks 8 \\
+        --deals 200 --seconds 0 --states 1000000
 
 BEFORE_DIR and AFTER_DIR are checkouts with their extensions built in place.
 """
@@ -22,13 +26,15 @@ import json, sys, time
 import solitaire_solver as ss
 solvers = {}
 for line in sys.stdin:
-    ranks, seed, seconds = line.split()
-    key = (int(ranks), float(seconds))
+    ranks, seed, seconds, states = line.split()
+    key = (int(ranks), float(seconds), int(states))
     if key not in solvers:
-        solvers[key] = ss.Solver("montana", ranks=key[0], max_seconds=key[1])
-    t = time.perf_counter()
+        solvers[key] = ss.Solver("montana", ranks=key[0], max_seconds=key[1] or None,
+                                 max_states=key[2] or None)
+    t, cpu = time.perf_counter(), time.process_time()
     r = solvers[key].solve(ss.random_deal(int(seed)))
     print(json.dumps({"status": r.status.name.lower(), "ms": (time.perf_counter() - t) * 1000,
+                      "cpu_ms": (time.process_time() - cpu) * 1000,
                       "states": r.stats.get("states", 0)}), flush=True)
 """
 
@@ -45,7 +51,8 @@ def main() -> None:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--seconds", type=float, default=10.0, help="a deal's time limit (0: none)")
+    ap.add_argument("--states", type=int, default=0, help="a deal's positions budget (0: none)")
     ap.add_argument("--jsonl", default=None)
     args = ap.parse_args()
     sides = {}
@@ -56,7 +63,7 @@ def main() -> None:
     out = open(args.jsonl, "w") if args.jsonl else None
     for seed in range(args.first, args.first + args.deals):
         for name, proc in sides.items():
-            proc.stdin.write(f"{args.ranks} {seed} {args.seconds}\n")
+            proc.stdin.write(f"{args.ranks} {seed} {args.seconds} {args.states}\n")
             proc.stdin.flush()
             rec = json.loads(proc.stdout.readline())
             rows[name].append(rec)
@@ -67,17 +74,19 @@ def main() -> None:
         if "unknown" not in (a, b) and a != b:
             raise SystemExit(f"seed {seed}: the answers differ ({b} before, {a} after)")
     print(f"ranks={args.ranks}, seeds {args.first}..{args.first + args.deals - 1}, "
-          f"{args.seconds:g} s a deal")
-    print("| side | won | blocked | unknown | median ms | p99 ms | max ms | median positions "
-          "| p99 positions | max positions |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          f"{args.seconds:g} s and {args.states:,} positions a deal (0: no limit)")
+    print("| side | won | blocked | unknown | median ms | max ms | median CPU ms | total CPU s "
+          "| median positions | p99 positions | max positions |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, recs in rows.items():
         n = {s: sum(1 for r in recs if r["status"] == s) for s in ("won", "blocked", "unknown")}
         ms = [r["ms"] for r in recs]
+        cpu = [r["cpu_ms"] for r in recs]
         st = [r["states"] for r in recs]
         print(f"| {name} | {n['won']} | {n['blocked']} | {n['unknown']} "
-              f"| {statistics.median(ms):,.0f} | {p99(ms):,.0f} | {max(ms):,.0f} "
-              f"| {statistics.median(st):,.0f} | {p99(st):,} | {max(st):,} |")
+              f"| {statistics.median(ms):,.0f} | {max(ms):,.0f} | {statistics.median(cpu):,.0f} "
+              f"| {sum(cpu) / 1000:,.1f} | {statistics.median(st):,.0f} | {p99(st):,} "
+              f"| {max(st):,} |")
     for proc in sides.values():
         proc.stdin.close()
         proc.wait()

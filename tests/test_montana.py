@@ -240,8 +240,8 @@ def search(spec, **kw):
 
 
 #: The core's modes: every move; ordered; ordered with the block test of locked cards; that and
-#: the persistent sets (the default).
-MODES = (0, 1, 2, 3)
+#: the persistent sets; those on the places relaxation (the default).
+MODES = (0, 1, 2, 3, 4)
 
 
 @pytest.mark.core
@@ -443,7 +443,7 @@ def test_locked_cards_block_only_positions_that_cannot_be_won():
         win = winnable(edges, [k for k, p in pos.items() if rules.won(p)])
         for k, p in pos.items():
             positions += 1
-            if core().dead(spec, GAME.core_position(p, var)[0]):
+            if core().dead(dict(spec, mode=2), GAME.core_position(p, var)[0]):
                 fired += 1
                 assert k not in win, rules.render(p)
     assert positions > 5000 and fired > positions // 10, (fired, positions)
@@ -453,32 +453,64 @@ def test_locked_cards_block_only_positions_that_cannot_be_won():
     # 4C may still move, but 4H and 4D stand after each other's Three for good
     stuck = GAME.read_deal("2C 3C -- 4C\n2D 3D 4H --\n2H 3H 4D --\n2S 3S 4S --", {"ranks": 4})
     assert MontanaRules(4).moves(MontanaRules(4).start(stuck))
-    assert core().dead(GAME.core_spec(stuck, GAME.variant(ranks=4), "decide", False),
-                       GAME.core_position(GAME.rules(GAME.variant(ranks=4)).start(stuck), {})[0])
-    deal = seeded(1)
-    assert not core().dead(GAME.core_spec(deal, var, "decide", False),
-                           GAME.core_position(rules.start(deal), var)[0])
+    for mode in (2, 4):
+        assert core().dead(dict(GAME.core_spec(stuck, GAME.variant(ranks=4), "decide", False),
+                                mode=mode),
+                           GAME.core_position(GAME.rules(GAME.variant(ranks=4)).start(stuck), {})[0])
+        deal = seeded(1)
+        assert not core().dead(dict(GAME.core_spec(deal, var, "decide", False), mode=mode),
+                               GAME.core_position(rules.start(deal), var)[0])
+
+
+@pytest.mark.core
+def test_the_places_relaxation_blocks_only_positions_that_cannot_be_won():
+    """dead() with MODE_PLACES (no won position fits the places each card can reach) against the
+    whole move graph: every position it calls dead reaches no won position; it calls dead every
+    position the locked-cards test does, and more (the test fails without the rule), among them
+    positions with a gap in a first place, where the locked-cards test says nothing."""
+    fired = locked = first_gap = positions = 0
+    for var, rules, spec, pos, edges in small_graphs():
+        win = winnable(edges, [k for k, p in pos.items() if rules.won(p)])
+        n = var["ranks"]
+        for k, p in pos.items():
+            positions += 1
+            x = GAME.core_position(p, var)[0]
+            old = core().dead(dict(spec, mode=2), x)
+            if core().dead(dict(spec, mode=4), x):
+                fired += 1
+                assert k not in win, rules.render(p)
+                first_gap += any(p.places[r * n] is None for r in range(4))
+            else:
+                assert not old, rules.render(p)
+            locked += old
+    assert positions > 5000 and fired > locked + positions // 4, (fired, locked, positions)
+    assert first_gap > positions // 10, (first_gap, positions)
 
 
 @pytest.mark.core
 def test_persistent_sets_keep_every_position_that_can_be_won():
-    """MODE_REDUCED's moves (a persistent set) against the whole move graph: they are legal moves,
-    and a position reaches a won position along them exactly when it does along every move;
-    they leave moves out (the test fails without the rule)."""
-    left_out = positions = 0
+    """The persistent sets' moves against the whole move graph (MODE_REDUCED's, closed over the
+    cards the locked-cards test lets move; MODE_PLACES's, over those the places relaxation lets
+    move): they are legal moves, and a position reaches a won position along them exactly when
+    it does along every move; they leave moves out, MODE_PLACES more (the test fails without
+    each rule)."""
+    left_out = {3: 0, 4: 0}
+    positions = 0
     for var, rules, spec, pos, edges in small_graphs():
-        reduced = {}
-        for k, p in pos.items():
-            x = GAME.core_position(p, var)
-            kept = {GAME.certificate_key(r, a, var) for _, r, a in
-                    core().expand(dict(spec, mode=3), *x)}
-            assert kept <= edges[k] and (kept or not edges[k])
-            left_out += len(edges[k]) - len(kept)
-            reduced[k] = kept
         won = [k for k, p in pos.items() if rules.won(p)]
-        assert winnable(reduced, won) == winnable(edges, won)
+        for mode in left_out:
+            reduced = {}
+            for k, p in pos.items():
+                x = GAME.core_position(p, var)
+                kept = {GAME.certificate_key(r, a, var) for _, r, a in
+                        core().expand(dict(spec, mode=mode), *x)}
+                assert kept <= edges[k] and (kept or not edges[k])
+                left_out[mode] += len(edges[k]) - len(kept)
+                reduced[k] = kept
+            assert winnable(reduced, won) == winnable(edges, won)
         positions += len(pos)
-    assert positions > 5000 and left_out > positions // 10, (left_out, positions)
+    assert positions > 5000 and left_out[3] > positions // 10, (left_out, positions)
+    assert left_out[4] > left_out[3] * 3 // 2, left_out
 
 
 @pytest.mark.core
@@ -487,7 +519,7 @@ def test_each_cut_saves_positions():
     the same answer."""
     spec = GAME.core_spec(seeded(11), GAME.variant(ranks=8), "decide", False)
     runs = [search(dict(spec, mode=m)) for m in MODES[1:]]
-    assert [r.status for r in runs] == ["exhausted"] * 3
+    assert [r.status for r in runs] == ["exhausted"] * 4
     states = [r.stats["states"] for r in runs]
-    assert states[0] > states[1] > states[2], states
+    assert states[0] > states[1] > states[2] > states[3], states
     assert runs[0].stats["pruned"] == 0 < runs[1].stats["pruned"]

@@ -20,9 +20,11 @@ Modes: MODE_ALL generates every legal move in place order (certificates use it);
 the same moves, those that lengthen a row's run first and the Twos that leave a first place last:
 an order of trial, no move left out (docs/montana.md, "The search"); MODE_LOCKED MODE_ORDERED's
 moves and the block test of locked cards (montana_dead; docs/montana.md, "Locked cards");
-MODE_REDUCED (the default) that and, at each position, only a persistent set of its moves
-(reduce_moves; docs/montana.md, "Independent moves"). Both cuts are proved there, and apply only
-with no redeal left.
+MODE_REDUCED that and, at each position, only a persistent set of its moves (reduce_moves;
+docs/montana.md, "Independent moves"); MODE_PLACES (the default) MODE_REDUCED with the places
+relaxation (reach()) in place of the locked cards: its movable cards in the persistent sets and
+its block test (docs/montana.md, "Where each card can go"). The cuts are proved there, and apply
+only with no redeal left.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -46,11 +48,13 @@ cdef enum:
     M_ORDERED = 1
     M_LOCKED = 2     # M_ORDERED's moves, and the block test of locked cards (dead())
     M_REDUCED = 3    # M_LOCKED, and only a persistent set of moves (reduce_moves)
+    M_PLACES = 4     # M_REDUCED on the places relaxation: its movable cards and its block test
 
 MODE_ALL = M_ALL
 MODE_ORDERED = M_ORDERED
 MODE_LOCKED = M_LOCKED
 MODE_REDUCED = M_REDUCED
+MODE_PLACES = M_PLACES
 
 DEF ROWS = 4
 DEF MAXP = 52
@@ -87,6 +91,9 @@ cdef struct Ctx:
     uint8_t seen_pl[MAXP]
     int seen_where[52]
     uint8_t seen_mov[52]
+    uint64_t seen_loc[52]   # M_PLACES: reach()'s places of each card
+    uint64_t first_mask     # the places of the first column, and of the last
+    uint64_t last_mask
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
@@ -171,7 +178,7 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     if c.redeals and used_redeals(c, s) < c.redeals:
         out[n] = REDEAL_WORD
         n += 1
-    if c.mode == M_REDUCED:
+    if c.mode >= M_REDUCED:
         n = reduce_moves(c, s, out, n)
     return n
 
@@ -351,6 +358,85 @@ cdef int movable(Ctx *c, const uint8_t *pl, const int *where, uint8_t *mov) noex
     return nm
 
 
+cdef int reach(Ctx *c, const uint8_t *pl, const int *where, uint8_t *mov,
+               uint64_t *loc) noexcept nogil:
+    """The places relaxation (docs/montana.md, "Where each card can go"): loc[card], a bit a
+    place, holds the places the card may ever stand in, the least sets such that a card's own
+    place is in its set; a place right of a place of its predecessor's set, in the same row, that
+    may ever be a gap is in it (for a Two: a first place that may ever be a gap); and a place
+    may ever be a gap when it is one or its card's set holds another place. mov[card] = 1 when
+    the card may move (its set holds another place). Returns how many may."""
+    cdef int N = c.ranks, p, t, x, nm = 0
+    cdef uint64_t gaps = 0, may, grown, own, l
+    for p in range(c.places):
+        if not pl[p]:
+            gaps |= (<uint64_t>1) << p
+    may = gaps
+    while True:
+        # with `may` fixed, one pass up each suit gives every set (each from its predecessor's);
+        # the places that may be gaps only grow, so this ends, at the least sets
+        grown = gaps
+        for t in range(4):
+            x = 13 * t + 1
+            own = (<uint64_t>1) << where[x]
+            l = own | (c.first_mask & may)
+            loc[x] = l
+            if l != own:
+                grown |= own
+            for x in range(13 * t + 2, 13 * t + N):
+                own = (<uint64_t>1) << where[x]
+                l = own | (((l & ~c.last_mask) << 1) & may)
+                loc[x] = l
+                if l != own:
+                    grown |= own
+        if grown == may:
+            break
+        may = grown
+    for x in range(52):
+        mov[x] = 0
+    for t in range(4):
+        for x in range(13 * t + 1, 13 * t + N):
+            if loc[x] != (<uint64_t>1) << where[x]:
+                mov[x] = 1
+                nm += 1
+    return nm
+
+
+cdef extern from *:
+    int __builtin_popcount(unsigned int) nogil
+
+
+cdef int places_dead(Ctx *c, const uint64_t *loc) noexcept nogil:
+    """1 when no won position fits reach()'s sets: a won position has each suit's card of value
+    v in place v - 1 (counted from 1) of one row, the four suits in four rows; so each suit needs
+    a row where every card's set holds its place, and the suits distinct rows (Hall's condition
+    over the 4 x 4 choices)."""
+    cdef int N = c.ranks, t, x, j, m, r, u, k, S
+    cdef uint64_t l
+    cdef int rows[ROWS]
+    for t in range(4):
+        m = 15
+        for x in range(13 * t + 1, 13 * t + N):
+            l = loc[x] >> (value(x) - 2)
+            r = 0
+            for j in range(ROWS):
+                r |= <int>((l >> (j * N)) & 1) << j
+            m &= r
+        if m == 0:
+            return 1
+        rows[t] = m
+    for S in range(3, 16):
+        u = 0
+        k = 0
+        for t in range(4):
+            if S >> t & 1:
+                u |= rows[t]
+                k += 1
+        if k > 1 and __builtin_popcount(<unsigned int>u) < k:
+            return 1
+    return 0
+
+
 cdef inline bint no_redeal_left(Ctx *c, const uint64_t *s) noexcept nogil:
     return not c.redeals or used_redeals(c, s) >= c.redeals
 
@@ -364,8 +450,8 @@ cdef inline void read_places(Ctx *c, const uint64_t *s, uint8_t *pl, int *where)
 
 
 cdef void locked_view(Ctx *c, const uint64_t *s) noexcept nogil:
-    """c.seen_pl, seen_where and seen_mov for s (read_places and movable()), kept for the next
-    call on the same position."""
+    """c.seen_pl, seen_where and seen_mov for s (read_places, then movable(), or with M_PLACES
+    reach(), which fills seen_loc too), kept for the next call on the same position."""
     cdef int i
     if c.seen_valid:
         for i in range(c.words):
@@ -374,7 +460,10 @@ cdef void locked_view(Ctx *c, const uint64_t *s) noexcept nogil:
         else:
             return
     read_places(c, s, c.seen_pl, c.seen_where)
-    movable(c, c.seen_pl, c.seen_where, c.seen_mov)
+    if c.mode >= M_PLACES:
+        reach(c, c.seen_pl, c.seen_where, c.seen_mov, c.seen_loc)
+    else:
+        movable(c, c.seen_pl, c.seen_where, c.seen_mov)
     for i in range(c.words):
         c.seen[i] = s[i]
     c.seen_valid = True
@@ -383,14 +472,18 @@ cdef void locked_view(Ctx *c, const uint64_t *s) noexcept nogil:
 cdef int montana_dead(void *ctx, const uint64_t *s) noexcept nogil:
     """1 when a locked card (not in movable()'s set) stands where no won position has it: off
     its column (a card of value v belongs in column v - 1 of its row, counted from 1) or not
-    right of its predecessor (docs/montana.md, "Locked cards"). Only with no redeal left: a
-    redeal moves every card outside the runs."""
+    right of its predecessor (docs/montana.md, "Locked cards"); with M_PLACES, when no won
+    position fits reach()'s places (places_dead; docs/montana.md, "Where each card can go").
+    Only with no redeal left: a redeal moves every card outside the runs."""
     cdef Ctx *c = <Ctx *>ctx
     cdef int N = c.ranks, p, x, t, k
     cdef const uint8_t *mov
     cdef const int *where
     if not no_redeal_left(c, s):
         return 0
+    if c.mode >= M_PLACES:
+        locked_view(c, s)
+        return places_dead(c, c.seen_loc)
     for k in range(ROWS):
         if get(s, k * N) == 0:
             return 0  # a gap in a first place: every card may move (movable())
@@ -527,6 +620,10 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
     c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
     c.seen_valid = False
+    c.first_mask = c.last_mask = 0
+    for p in range(ROWS):
+        c.first_mask |= (<uint64_t>1) << (p * N)
+        c.last_mask |= (<uint64_t>1) << (p * N + N - 1)
     for p in range(c.places):
         card = cards[p]
         if not 0 <= card < 52 or value(card) > N:
@@ -561,7 +658,7 @@ cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
     g.play = montana_play
     g.won = montana_won
     g.max_moves = 4 * 4 + 1    # four gaps, each taking four Twos at most, and the redeal
-    if c.mode == M_LOCKED or c.mode == M_REDUCED:
+    if c.mode >= M_LOCKED:
         g.dead = montana_dead
 
 
@@ -607,10 +704,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t root[8]
-    cdef int mode = spec.get("mode", MODE_REDUCED)
+    cdef int mode = spec.get("mode", MODE_PLACES)
     if objective != "decide":
         raise ValueError(f"montana has no objective {objective!r}")
-    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED):
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
@@ -691,18 +788,20 @@ def start(dict spec):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
 SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED}, {"mode": MODE_LOCKED},
-                {"mode": MODE_REDUCED})
+                {"mode": MODE_REDUCED}, {"mode": MODE_PLACES})
 #: The spec keys that make expand() list the default search's moves, and whether those are some
 #: of the legal ones (all of them, in another order).
-PRUNED_EXPAND = ({"mode": MODE_REDUCED}, True)
+PRUNED_EXPAND = ({"mode": MODE_PLACES}, True)
 
 
 def dead(dict spec, object position):
-    """The block test of locked cards (montana_dead) at a position (the contract's int): True
-    when some card that can never move again stands where no won position has it."""
+    """The search's block test (montana_dead) at a position (the contract's int): with
+    spec["mode"] MODE_PLACES (the default) the places relaxation's, True when no won position
+    fits the places each card may ever reach; else the locked cards', True when some card that
+    can never move again stands where no won position has it."""
     cdef Ctx c
     cdef uint64_t s[8]
-    setup(&c, spec, M_LOCKED)
+    setup(&c, spec, M_PLACES if spec.get("mode", MODE_PLACES) == MODE_PLACES else M_LOCKED)
     check_position(&c, position, s)
     return bool(montana_dead(&c, s))
 
@@ -754,7 +853,7 @@ cdef uint64_t heap_pop(uint64_t *heap, size_t *n) noexcept nogil:
 def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_bytes):
     """A first try that may win sooner than the depth-first search: best-first by the cards in
     the rows' runs (the newest position first among equals), the moves and cuts of spec["mode"]
-    (MODE_REDUCED by default: a won position stays reachable), positions seen once (a table of full keys; past its budget it may see one again).
+    (MODE_PLACES by default: a won position stays reachable), positions seen once (a table of full keys; past its budget it may see one again).
     It proves nothing when it fails. Returns (path of move words or None, positions expanded,
     seconds)."""
     cdef Ctx c
@@ -769,8 +868,8 @@ def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_byt
     cdef size_t nheap = 0
     cdef uint64_t buf[32]
     cdef double t0 = now(), deadline
-    cdef int mode = spec.get("mode", MODE_REDUCED)
-    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED):
+    cdef int mode = spec.get("mode", MODE_PLACES)
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES):
         raise ValueError(f"unknown move mode {mode}")
     make_game(&g, &c, spec, mode)
     w = c.words
