@@ -124,6 +124,12 @@ class Calculation(Game):
             + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)]
         states, seconds, status, stats = 0, 0.0, "given-up", {}
         for kind, t in tries:
+            spent = limits.used_up({"states": states, "seconds": seconds})
+            if spent:
+                # A restart is too short to look at the clock (the engine does every 4,096
+                # positions): the time is checked here, between the tries.
+                status = spent
+                break
             left = limits.less({"states": states, "seconds": seconds})
             if kind == "beam":
                 width, pen, gap = self.BEAMS[t]
