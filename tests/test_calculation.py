@@ -689,6 +689,23 @@ def test_the_beam_plays_lines_of_play_or_gives_up(deal, width):
 
 
 @pytest.mark.core
+def test_the_beam_from_positions_in_progress():
+    """From random positions in progress (spec "root"), every line the beam returns replays to a
+    won position, and it never wins where the reference search exhausts every line."""
+    rng = random.Random(23)
+    won = 0
+    for _ in range(20):
+        deal, line, pos = late_position(rng, rng.randrange(0, 12))
+        status, path, _ = core().beam(spec_of(deal, root=RULES.key(pos)), 16,
+                                      Limits(max_states=50_000))
+        if status == "won":
+            won += 1
+            assert RULES.won(replay(RULES, deal, line + list(from_codes(path))))
+            assert reference_search(RULES, pos, 50_000).status != "exhausted"
+    assert won >= 3, won
+
+
+@pytest.mark.core
 def test_the_beam_keeps_to_its_limits():
     spec = spec_of(ss.Deal.from_seed(2))
     status, path, n = core().beam(spec, 64, Limits(max_states=10))
