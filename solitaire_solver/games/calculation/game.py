@@ -107,13 +107,13 @@ class Calculation(Game):
                   certificate: bool) -> Optional[CoreAnswer]:
         """Tries that may win before the main search (docs/calculation.md, "Order, the beam and
         restarts"): the same exact search in its main order, cut at FIRST_STATES positions (it
-        decides small searches whole, e.g. late in a game); short restarts of it in varied orders
-        of the piles (spec "loose" and "shake"), each cut soon after its first line reaches the
-        end of the stock; and the beams (the core's beam(): the stock turned one card at a time, the best
-        positions kept after each). A depth-first search revises its last choices first, and
-        one that went wrong early is better started again. A win is a win; when every try ends
-        without one, the status is "given-up" and the main search goes on with the limits left
-        (Game.answer). None without the core or with a certificate."""
+        decides small searches whole, e.g. late in a game); short restarts of it in varied
+        orders of the piles (spec "loose" and "shake"), each cut soon after its first line
+        reaches the end of the stock; and the beams (the core's beam(): the stock turned one
+        card at a time, the best positions kept after each). A depth-first search revises its
+        last choices first, and one that went wrong early is better started again. A win is a
+        win; when every try ends without one, the status is "given-up" and the main search goes
+        on with the limits left (Game.answer). None without the core or with a certificate."""
         core = core_module(self.core) if self.core else None
         if core is None or certificate or objective != "decide":
             return None
@@ -122,7 +122,8 @@ class Calculation(Game):
             + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS))] \
             + [("beam", k) for k in range(len(self.BEAMS))] \
             + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)]
-        states, seconds, status, stats = 0, 0.0, "given-up", {}
+        states, seconds, status = 0, 0.0, "given-up"
+        stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
             spent = limits.used_up({"states": states, "seconds": seconds})
             if spent:
@@ -140,7 +141,7 @@ class Calculation(Game):
                 stats = {"states": states, "seconds": seconds,
                          "first_try": f"beam {width} wide: {status}"}
                 if status == "limit-memory":
-                    status = "given-up"  # a narrower table than the search's: go on
+                    status = "given-up"  # the beam did not fit: the searches may
             else:
                 most = self.FIRST_STATES if kind == "first" else self.RESTART_STATES
                 budget = min(most, left.max_states or most)
