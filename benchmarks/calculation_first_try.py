@@ -2,8 +2,8 @@
 beam and restarts"): each seed solved under a limit of positions, one json line a seed
 [seed, status, positions, CPU seconds, the try that won], then the counts, median and total CPU.
 
-    nice -n 10 python benchmarks/calculation_first_try.py BEAMS_AFTER BEAMS RESTARTS EACH \
-        FIRST LAST MAX_STATES
+    nice -n 10 python benchmarks/calculation_first_try.py FIRST_STATES BEAMS_AFTER BEAMS RESTARTS \
+        EACH FIRST LAST MAX_STATES
 
 BEAMS: width:beam_pen:beam_gap, comma-separated, or - for none (e.g. 64:8:0,512:4:1); EACH:
 the restarts' RESTART_STATES.
@@ -21,8 +21,9 @@ from solitaire_solver.games import get_game
 
 
 def main() -> None:
-    after, beams, restarts, each, first, last, most = sys.argv[1:8]
+    quick, after, beams, restarts, each, first, last, most = sys.argv[1:9]
     cls = type(get_game("calculation")[0])
+    cls.FIRST_STATES = int(quick)
     cls.BEAMS_AFTER = int(after)
     cls.BEAMS = () if beams == "-" else tuple(tuple(int(x) for x in b.split(":"))
                                               for b in beams.split(","))
