@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solitaire_solver as ss
@@ -32,7 +33,7 @@ from solitaire_solver.games.calculation.rules import (
     value_block_sentence,
 )
 from solitaire_solver.games.rules import replay
-from solitaire_solver.moves import Move
+from solitaire_solver.moves import Move, from_codes
 from solitaire_solver.pysolfc import pysolfc_preset
 from solitaire_solver.result import BlockProof
 
@@ -628,6 +629,91 @@ def test_position_and_hint_late_in_a_deal():
         if won:
             assert h.move in RULES.moves(pos)
             assert reference_search(RULES, RULES.apply(pos, h.move)).status == "won"
+
+
+# -- the first try: short restarts and the beam -----------------------------------------------------
+
+#: Seeds that the first try's former restarts (32 of 40,000 positions each) and the main search
+#: leave undecided in RESTART_STATES positions, and the short restarts win within them.
+RESTART_SEEDS = (15, 17, 18)
+RESTART_STATES = 200_000
+
+
+@pytest.mark.core
+def test_short_restarts_win_deals_that_long_ones_leave(monkeypatch):
+    for seed in RESTART_SEEDS:
+        deal = ss.Deal.from_seed(seed)
+        r = ss.solve("calculation", deal, max_states=RESTART_STATES)
+        assert r.status is ss.Status.WON and r.stats["first_try"].startswith("restart"), seed
+        assert RULES.won(replay(RULES, deal, r.moves)) and ss.verify("calculation", deal, r).ok
+    monkeypatch.setattr(type(GAME), "RESTARTS", 32)
+    monkeypatch.setattr(type(GAME), "RESTART_STATES", 40_000)
+    monkeypatch.setattr(type(GAME), "BEAMS", ())
+    for seed in RESTART_SEEDS:
+        r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=RESTART_STATES)
+        assert r.status is ss.Status.UNKNOWN, seed
+
+
+@pytest.mark.core
+def test_the_beam_wins_a_deal_the_restarts_leave(monkeypatch):
+    """Seed 46: the 512-wide beam wins it, with a line the reference rules replay to a won
+    position; the restarts alone leave it undecided in 10^6 positions."""
+    deal = ss.Deal.from_seed(46)
+    width, pen, gap = GAME.BEAMS[1]
+    status, path, n = core().beam(spec_of(deal, beam_pen=pen, beam_gap=gap), width,
+                                  Limits(max_states=300_000))
+    assert status == "won" and RULES.won(replay(RULES, deal, from_codes(path)))
+    r = ss.solve("calculation", deal, max_states=1_000_000)
+    assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 512 wide: won"
+    monkeypatch.setattr(type(GAME), "BEAMS", ())
+    assert ss.solve("calculation", deal, max_states=1_000_000).status is ss.Status.UNKNOWN
+
+
+@pytest.mark.core
+def test_the_first_try_keeps_to_the_time_limit():
+    # Seed 61 is left undecided in 3 x 10^7 positions; its 8,000 short restarts alone take
+    # about a CPU second, and each is too short for the engine's look at the clock.
+    t = time.monotonic()
+    r = ss.solve("calculation", ss.Deal.from_seed(61), max_seconds=0.1)
+    assert r.status is ss.Status.UNKNOWN and time.monotonic() - t < 0.8
+
+
+@pytest.mark.core
+@settings(max_examples=25, deadline=None)
+@given(deals, st.integers(1, 6))
+def test_the_beam_plays_lines_of_play_or_gives_up(deal, width):
+    status, path, n = core().beam(spec_of(deal), width, Limits(max_states=20_000))
+    assert status in ("won", "given-up", "limit-states") and n <= 20_000
+    if status == "won":
+        assert RULES.won(replay(RULES, deal, from_codes(path)))
+
+
+@pytest.mark.core
+def test_the_beam_from_positions_in_progress():
+    """From random positions in progress (spec "root"), every line the beam returns replays to a
+    won position, and it never wins where the reference search exhausts every line."""
+    rng = random.Random(23)
+    won = 0
+    for _ in range(20):
+        deal, line, pos = late_position(rng, rng.randrange(0, 12))
+        status, path, _ = core().beam(spec_of(deal, root=RULES.key(pos)), 16,
+                                      Limits(max_states=50_000))
+        if status == "won":
+            won += 1
+            assert RULES.won(replay(RULES, deal, line + list(from_codes(path))))
+            assert reference_search(RULES, pos, 50_000).status != "exhausted"
+    assert won >= 3, won
+
+
+@pytest.mark.core
+def test_the_beam_keeps_to_its_limits():
+    spec = spec_of(ss.Deal.from_seed(2))
+    status, path, n = core().beam(spec, 64, Limits(max_states=10))
+    assert (status, path, n) == ("limit-states", [], 10)
+    assert core().beam(spec, 64, Limits(memory_bytes=4096))[0] == "limit-memory"
+    assert core().beam(spec, 64, Limits(max_seconds=1e-9))[0] == "limit-time"
+    with pytest.raises(ValueError):
+        core().beam(spec, 0, Limits())
 
 
 @pytest.mark.core

@@ -33,14 +33,22 @@ Move modes:
      and a card cannot go to a foundation that first waits for a value whose cards all lie below
      it; dead when some of a value's cards can go to fewer foundations than they are (Hall).
      Tested while the stock holds a card (spec "hall": 1, the default; 2 everywhere; 0 off).
+
+beam(): the first try's beam (Game.first_try; docs/calculation.md, "Order, the beam and
+restarts"): the stock turned one card at a time, the best positions kept after each, every move
+one of MODE_PRUNED's. It finds wins; it proves nothing.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport (
-    Game, State, depth_first, expand_state, game_clear, playouts_state, random_win_state, root_of,
-    step_state,
+    Game, State, depth_first, expand_state, game_clear, now, playouts_state, random_win_state,
+    root_of, step_state,
 )
+from solitaire_solver.engine.ttable cimport tt_clear, tt_free, tt_init, tt_visit, ttable
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import MAX_PILE as _MAX_PILE
@@ -95,6 +103,8 @@ cdef struct CalcCtx:
                               # 0 off (spec["hall"]: the tests' switch)
     int loose                 # the order of the piles tried: see calc_moves
     uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
+    int beam_pen              # the beam's score (beam_score): what a buried card costs
+    int beam_gap              # 1: a buried card costs by how much later the card above is needed
 
 
 cdef struct Look:
@@ -391,6 +401,8 @@ cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=
     c.hall = hall
     c.loose = loose
     c.shake = shake
+    c.beam_pen = 8
+    c.beam_gap = 0
 
 
 cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
@@ -428,6 +440,301 @@ def solve(dict spec, str objective, limits, bint certificate):
     root = root_of(spec)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
+
+
+# -- the beam: a first try that does not get lost early (Game.first_try) --------------------------
+#
+# A depth-first search revises its last choices first: a mistake made early in the stock is
+# revised only after every line below it was tried, so a won deal whose first line errs early
+# stays undecided. The beam goes through the stock one card at a time and keeps the `width` best
+# positions after each card: from each kept position, the pile tops played up in every way the
+# pruned search allows, then the stock card's every move, ranked by beam_score. With the stock
+# empty it plays the tops up in every way (the endgame, whole). Every move is one of the pruned
+# search's, so a line it finds is a line of play (replayed under the reference rules as any);
+# finding none proves nothing, and the search goes on.
+
+cdef enum:
+    BEAM_WON = 0
+    BEAM_ENDED = 1            # every line of the beam ended without a win: proves nothing
+    BEAM_STATES = 2
+    BEAM_TIME = 3
+    BEAM_MEMORY = 4
+    BEAM_GO = 5               # no limit reached
+
+
+cdef struct BRec:             # one move of a beam line; prev: the record of the move before it
+    int prev
+    uint64_t move
+
+
+cdef struct BClos:            # a position reached from a kept position by pile-top moves
+    State s
+    int node                  # the kept position it came from
+    int prev                  # the closure entry before it (-1: the kept position itself)
+    uint64_t move
+
+
+cdef struct BCand:            # a position after the stock's card: a candidate for the next beam
+    State s
+    int clos                  # the closure entry the card was played from
+    int score
+    int node                  # the rank of the kept position it came from
+    int m                     # the rank of its move among the search's (calc_moves)
+    int idx
+    uint64_t move
+
+
+cdef struct Beam:
+    BRec *recs
+    size_t nrecs, cap_recs
+    BClos *clos
+    size_t nclos, cap_clos
+    BCand *cand
+    size_t ncand, cap_cand
+    int *todo                 # the closure entries still to expand, the last first
+    size_t ntodo, cap_todo
+    State *node               # the kept positions and the record of each one's last move
+    int *node_rec
+    int win_rec               # on a win: the record of its last move
+    size_t used               # bytes of the growing arrays
+    size_t budget
+
+
+cdef int beam_score(CalcCtx *c, const State *st) noexcept nogil:
+    """Higher is better: 8 a card on the foundations, less beam_pen a pile card that lies below
+    a card needed later (beam_gap: times how much later). A card's need is the fewest cards a
+    foundation still waiting for its value takes before it."""
+    cdef Look o
+    cdef int need[14]
+    cdef int most[4]
+    cdef int v, f, k, p, n, pen = 0, up = 0
+    look(c, st, &o)
+    for v in range(1, 14):
+        need[v] = 99
+        for f in range(4):
+            if o.h[f] <= POS[f][v] and POS[f][v] - o.h[f] < need[v]:
+                need[v] = POS[f][v] - o.h[f]
+    for f in range(4):
+        up += o.h[f]
+        most[f] = -1
+    for k in range(NSTOCK - 1, -1, -1):    # each pile from its top down
+        p = o.d[k] - 1
+        if p >= 0:
+            n = need[c.val[k]]
+            if most[p] > n:
+                pen += most[p] - n if c.beam_gap else 1
+            else:
+                most[p] = n
+    return up * 8 - pen * c.beam_pen
+
+
+cdef int cand_order(const void *a, const void *b) noexcept nogil:
+    """The better score first; among equal ones, from the better kept position, then by the
+    search's order of moves, then as generated."""
+    cdef const BCand *x = <const BCand *>a
+    cdef const BCand *y = <const BCand *>b
+    if x.score != y.score:
+        return -1 if x.score > y.score else 1
+    if x.node != y.node:
+        return -1 if x.node < y.node else 1
+    if x.m != y.m:
+        return -1 if x.m < y.m else 1
+    return -1 if x.idx < y.idx else (1 if x.idx > y.idx else 0)
+
+
+cdef int beam_grow(void **items, size_t *cap, size_t size, Beam *b) noexcept nogil:
+    """Doubles a growing array within the budget; -1 when it does not fit."""
+    cdef size_t n = cap[0] * 2 if cap[0] else 1024
+    cdef void *grown
+    if b.used + (n - cap[0]) * size > b.budget:
+        return -1
+    grown = realloc(items[0], n * size)
+    if grown == NULL:
+        return -1
+    b.used += (n - cap[0]) * size
+    cap[0] = n
+    items[0] = grown
+    return 0
+
+
+cdef int beam_clos(Beam *b, const State *s, int node, int prev, uint64_t move) noexcept nogil:
+    """Appends a closure entry, to be expanded next (depth first: with the stock empty, the
+    endgame's first won line comes soon); -1 past the memory budget."""
+    if b.nclos == b.cap_clos and beam_grow(<void **>&b.clos, &b.cap_clos, sizeof(BClos), b) < 0:
+        return -1
+    if b.ntodo == b.cap_todo and beam_grow(<void **>&b.todo, &b.cap_todo, sizeof(int), b) < 0:
+        return -1
+    b.clos[b.nclos].s = s[0]
+    b.clos[b.nclos].node = node
+    b.clos[b.nclos].prev = prev
+    b.clos[b.nclos].move = move
+    b.todo[b.ntodo] = <int>b.nclos
+    b.nclos += 1
+    b.ntodo += 1
+    return 0
+
+
+cdef int beam_rec(Beam *b, int prev, uint64_t move) noexcept nogil:
+    """Appends a record: its index, or -2 past the memory budget."""
+    if b.nrecs == b.cap_recs and beam_grow(<void **>&b.recs, &b.cap_recs, sizeof(BRec), b) < 0:
+        return -2
+    b.recs[b.nrecs].prev = prev
+    b.recs[b.nrecs].move = move
+    b.nrecs += 1
+    return <int>(b.nrecs - 1)
+
+
+cdef int beam_line(Beam *b, int j, uint64_t move) noexcept nogil:
+    """Records the line to closure entry j (after its kept position's own line), then move:
+    the record of move, or -2 past the memory budget."""
+    cdef uint64_t chain[NSTOCK]   # a closure line lifts pile cards only, at most 48
+    cdef int n = 0, r
+    while b.clos[j].prev >= 0:
+        chain[n] = b.clos[j].move
+        n += 1
+        j = b.clos[j].prev
+    r = b.node_rec[b.clos[j].node]
+    while n > 0:
+        n -= 1
+        r = beam_rec(b, r, chain[n])
+        if r == -2:
+            return r
+    return beam_rec(b, r, move)
+
+
+cdef int check_signals() except -1 with gil:
+    return PyErr_CheckSignals()
+
+
+cdef int beam_limit(long long count, long long max_states, double deadline) except -1 nogil:
+    """The limit reached at count positions, else BEAM_GO (every 4096 a pending Ctrl-C raises)."""
+    if (count & 4095) == 0:
+        check_signals()
+        if deadline > 0 and now() > deadline:
+            return BEAM_TIME
+    if max_states > 0 and count > max_states:
+        return BEAM_STATES
+    return BEAM_GO
+
+
+cdef int beam_layers(Game *g, CalcCtx *c, ttable *tt, int width, long long max_states,
+                     double deadline, Beam *b, long long *count) except -1 nogil:
+    cdef uint64_t moves[24]
+    cdef int nnode = 1, n, i, m, r, status
+    cdef int j
+    cdef State child
+    cdef Look o
+    cdef uint64_t stock_bit
+    while nnode:
+        tt_clear(tt)
+        b.nclos = b.ncand = b.ntodo = 0
+        for i in range(nnode - 1, -1, -1):      # the best kept position first
+            tt_visit(tt, b.node[i].removed, b.node[i].aux)
+            if beam_clos(b, &b.node[i], i, -1, 0) < 0:
+                return BEAM_MEMORY
+        while b.ntodo:
+            b.ntodo -= 1
+            j = b.todo[b.ntodo]
+            look(c, &b.clos[j].s, &o)
+            stock_bit = (<uint64_t>1) << c.stock[o.s] if o.s < NSTOCK else 0
+            n = g.moves(g.ctx, &b.clos[j].s, moves)
+            for m in range(n - 1, -1, -1):       # the search's first move expanded first
+                g.play(g.ctx, &b.clos[j].s, moves[m], &child)
+                count[0] += 1
+                status = beam_limit(count[0], max_states, deadline)
+                if status != BEAM_GO:
+                    if status == BEAM_STATES:
+                        count[0] -= 1   # the position past the limit is not searched
+                    return status
+                if g.won(g.ctx, &child):
+                    b.win_rec = beam_line(b, <int>j, moves[m])
+                    return BEAM_MEMORY if b.win_rec == -2 else BEAM_WON
+                if tt_visit(tt, child.removed, child.aux) or g.dead(g.ctx, &child):
+                    continue
+                if moves[m] & stock_bit:
+                    if b.ncand == b.cap_cand and beam_grow(<void **>&b.cand, &b.cap_cand,
+                                                           sizeof(BCand), b) < 0:
+                        return BEAM_MEMORY
+                    b.cand[b.ncand].s = child
+                    b.cand[b.ncand].clos = <int>j
+                    b.cand[b.ncand].move = moves[m]
+                    b.cand[b.ncand].score = beam_score(c, &child)
+                    b.cand[b.ncand].node = b.clos[j].node
+                    b.cand[b.ncand].m = m
+                    b.cand[b.ncand].idx = <int>b.ncand
+                    b.ncand += 1
+                elif beam_clos(b, &child, b.clos[j].node, <int>j, moves[m]) < 0:
+                    return BEAM_MEMORY
+        qsort(b.cand, b.ncand, sizeof(BCand), cand_order)
+        nnode = <int>(b.ncand if b.ncand < <size_t>width else <size_t>width)
+        # The records of the new beam's lines first, then the positions (a record reads the
+        # closure, which the positions' array does not share).
+        for i in range(nnode):
+            r = beam_line(b, b.cand[i].clos, b.cand[i].move)
+            if r == -2:
+                return BEAM_MEMORY
+            b.cand[i].idx = r
+        for i in range(nnode):
+            b.node[i] = b.cand[i].s
+            b.node_rec[i] = b.cand[i].idx
+    return BEAM_ENDED
+
+
+def beam(dict spec, int width, limits):
+    """The beam (above), `width` positions wide, from spec's root: (status, path, positions):
+    "won" with the line's move words, else "given-up" (every line of the beam ended, which
+    proves nothing) or the limit reached ("limit-states", "limit-time", "limit-memory").
+    spec: as solve's ("mode" plays no part: the beam plays the pruned search's moves), and
+    "beam_pen", "beam_gap" (beam_score's weights, for measurements)."""
+    cdef CalcCtx c
+    cdef Game g
+    cdef Beam b
+    cdef ttable tt
+    cdef State root = root_of(spec)
+    cdef long long count = 0
+    cdef long long max_states = limits.max_states
+    cdef int status, r
+    cdef double deadline = now() + limits.max_seconds if limits.max_seconds > 0 else 0.0
+    if width < 1:
+        raise ValueError("a beam is at least one position wide")
+    make_game(&g, &c, spec["stock"], MODE_PRUNED, 0, 0, <int>spec.get("hall", 1))
+    c.beam_pen = <int>spec.get("beam_pen", c.beam_pen)
+    c.beam_gap = <int>spec.get("beam_gap", c.beam_gap)
+    if g.won(g.ctx, &root):
+        return "won", [], 0
+    memset(&b, 0, sizeof(Beam))
+    # A quarter of the budget for the table of one layer's positions, the rest for the arrays.
+    b.budget = <size_t>limits.memory_bytes - <size_t>limits.memory_bytes // 4
+    b.used = width * (sizeof(State) + sizeof(int))
+    if b.used > b.budget or tt_init(&tt, <size_t>limits.memory_bytes // 4) != 0:
+        return "limit-memory", [], 0
+    b.node = <State *>malloc(sizeof(State) * width)
+    b.node_rec = <int *>malloc(sizeof(int) * width)
+    try:
+        if b.node == NULL or b.node_rec == NULL:
+            return "limit-memory", [], 0
+        b.node[0] = root
+        b.node_rec[0] = -1
+        with nogil:
+            status = beam_layers(&g, &c, &tt, width, max_states, deadline, &b, &count)
+        path = []
+        if status == BEAM_WON:
+            r = b.win_rec
+            while r >= 0:
+                path.append(b.recs[r].move)
+                r = b.recs[r].prev
+            path.reverse()
+            return "won", path, count
+        return ("given-up", "given-up", "limit-states", "limit-time",
+                "limit-memory")[status], [], count
+    finally:
+        free(b.recs)
+        free(b.clos)
+        free(b.cand)
+        free(b.todo)
+        free(b.node)
+        free(b.node_rec)
+        tt_free(&tt)
 
 
 # -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------

@@ -4,11 +4,14 @@ exhaustive search; a block is proved by that search, with a certificate on reque
 
 from __future__ import annotations
 
+import time
 from typing import Any, Optional
 
 from ...cards import value
 from ...deal import Deal, as_deal, deal_text
+from ...engine.backend import core_module
 from ...engine.contract import Limits
+from ...moves import from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
@@ -91,17 +94,74 @@ class Calculation(Game):
             spec["root"] = pack(deal.position)
         return spec
 
-    #: The first try's restarts and each one's budget of positions (Game.first_try).
-    RESTARTS = 32
-    RESTART_STATES = 40_000
+    #: The first try (Game.first_try): a search in the main order cut at FIRST_STATES positions,
+    #: then RESTARTS short searches in varied orders, each cut at RESTART_STATES positions, with
+    #: the beams (width, beam_pen, beam_gap: the core's beam()) after the first BEAMS_AFTER.
+    FIRST_STATES = 40_000
+    RESTARTS = 8000
+    RESTART_STATES = 125
+    BEAMS_AFTER = 4000
+    BEAMS: tuple[tuple[int, int, int], ...] = ((64, 8, 0), (512, 4, 1))
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
-        """Restarts (Game.restarts) in other orders of the piles (spec "loose" and "shake",
-        docs/calculation.md "The search"), each cut at RESTART_STATES positions."""
-        return self.restarts(deal, variant, objective, limits, certificate,
-                             [({"loose": t % 4, "shake": 0 if t < 4 else t}, self.RESTART_STATES)
-                              for t in range(self.RESTARTS)])
+        """Tries that may win before the main search (docs/calculation.md, "Order, the beam and
+        restarts"): the same exact search in its main order, cut at FIRST_STATES positions (it
+        decides small searches whole, e.g. late in a game); short restarts of it in varied
+        orders of the piles (spec "loose" and "shake"), each cut soon after its first line
+        reaches the end of the stock; and the beams (the core's beam(): the stock turned one
+        card at a time, the best positions kept after each). A depth-first search revises its
+        last choices first, and one that went wrong early is better started again. A win is a
+        win; when every try ends without one, the status is "given-up" and the main search goes
+        on with the limits left (Game.answer). None without the core or with a certificate."""
+        core = core_module(self.core) if self.core else None
+        if core is None or certificate or objective != "decide":
+            return None
+        base = self.core_spec(deal, variant, objective, False)
+        tries = ([("first", 0)] if self.FIRST_STATES else []) \
+            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS))] \
+            + [("beam", k) for k in range(len(self.BEAMS))] \
+            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)]
+        states, seconds, status = 0, 0.0, "given-up"
+        stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
+        for kind, t in tries:
+            spent = limits.used_up({"states": states, "seconds": seconds})
+            if spent:
+                # A restart is too short to look at the clock (the engine does every 4,096
+                # positions): the time is checked here, between the tries.
+                status = spent
+                break
+            left = limits.less({"states": states, "seconds": seconds})
+            if kind == "beam":
+                width, pen, gap = self.BEAMS[t]
+                t0 = time.monotonic()
+                status, path, n = core.beam(dict(base, beam_pen=pen, beam_gap=gap), width, left)
+                states += n
+                seconds += time.monotonic() - t0
+                stats = {"states": states, "seconds": seconds,
+                         "first_try": f"beam {width} wide: {status}"}
+                if status == "limit-memory":
+                    status = "given-up"  # the beam did not fit: the searches may
+            else:
+                most = self.FIRST_STATES if kind == "first" else self.RESTART_STATES
+                budget = min(most, left.max_states or most)
+                run = core.solve(dict(base, loose=t % 4, shake=0 if t < 4 else t), objective,
+                                 left._replace(max_states=budget), False)
+                states += run.stats.get("states", 0)
+                seconds += run.stats.get("seconds", 0.0)
+                status, path = run.status, run.path
+                stats = dict(run.stats, states=states, seconds=seconds,
+                             first_try=(f"restart {t + 1} of {self.RESTARTS}" if kind == "search"
+                                        else "the first search") + f": {status}")
+                if status == "limit-states" and budget == most:
+                    status = "given-up"  # its own cut, not the call's limit
+            if status == "won":
+                return CoreAnswer("won", from_codes(path), dict(stats, backend="core"))
+            if status != "given-up":
+                # "exhausted": the search ended without a win (the main search will show it
+                # too); else the call's own limit
+                break
+        return CoreAnswer(status, [], stats)
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:

@@ -1,0 +1,46 @@
+"""Calculation's first try under other settings (Game.first_try; docs/calculation.md, "Order, the
+beam and restarts"): each seed solved under a limit of positions, one json line a seed
+[seed, status, positions, CPU seconds, the try that won], then the counts, median and total CPU.
+
+    nice -n 10 python benchmarks/calculation_first_try.py FIRST_STATES BEAMS_AFTER BEAMS RESTARTS \
+        EACH FIRST LAST MAX_STATES
+
+BEAMS: width:beam_pen:beam_gap, comma-separated, or - for none (e.g. 64:8:0,512:4:1); EACH:
+the restarts' RESTART_STATES.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import sys
+import time
+
+import solitaire_solver as ss
+from solitaire_solver.games import get_game
+
+
+def main() -> None:
+    quick, after, beams, restarts, each, first, last, most = sys.argv[1:9]
+    cls = type(get_game("calculation")[0])
+    cls.FIRST_STATES = int(quick)
+    cls.BEAMS_AFTER = int(after)
+    cls.BEAMS = () if beams == "-" else tuple(tuple(int(x) for x in b.split(":"))
+                                              for b in beams.split(","))
+    cls.RESTARTS = int(restarts)
+    cls.RESTART_STATES = int(each)
+    counts: collections.Counter = collections.Counter()
+    cpu = []
+    for seed in range(int(first), int(last) + 1):
+        t = time.process_time()
+        r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=int(most))
+        cpu.append(time.process_time() - t)
+        counts[r.status.value] += 1
+        print(json.dumps([seed, r.status.value, int(r.stats.get("states", 0)), round(cpu[-1], 3),
+                          r.stats.get("first_try", "")]), flush=True)
+    cpu.sort()
+    print(f"# {dict(counts)}, CPU median {cpu[len(cpu) // 2]:.3f} s, total {sum(cpu):.1f} s")
+
+
+if __name__ == "__main__":
+    main()
