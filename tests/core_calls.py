@@ -51,3 +51,17 @@ def pyramid_expand(cards, removed, aux, passes=3, goal_all=True, stock_waste_pai
             "stock_waste_pairs": stock_waste_pairs, "all_moves": all_moves,
             "overlap_pairs": overlap_pairs}
     return _pyramid.expand(spec, removed, aux)
+
+
+def refused_everywhere(core, spec, removed, aux, match):
+    """Every contract entry that takes a position refuses (removed, aux) with a ValueError whose
+    message matches `match`: expand, step, random_win, playouts and solve's spec["root"]."""
+    import pytest
+
+    asks = (lambda: core.expand(spec, removed, aux), lambda: core.step(spec, removed, aux),
+            lambda: core.random_win(spec, removed, aux, 100, 0.0, 1 << 20),
+            lambda: core.playouts(spec, removed, aux, 2, 1, 100),
+            lambda: core.solve(dict(spec, root=(removed, aux)), "decide", Limits(100), False))
+    for ask in asks:
+        with pytest.raises(ValueError, match=match):
+            ask()

@@ -369,3 +369,21 @@ def test_reference_answers_and_proofs(pure_backend):
     assert lost.blocked and ss.verify("accordion", "AC 2C AD", lost).ok
     won = ss.solve("accordion", ss.random_deal(2))
     assert won.won and ss.verify("accordion", ss.random_deal(2), won).ok
+
+
+@pytest.mark.core
+def test_the_core_refuses_a_row_it_cannot_hold():
+    """A word that is no row of tops (CHECKS_POSITIONS: contract.py) is refused at every entry: a
+    card on two piles once made a move write before the row's table, and a row padded past 8
+    words overran the wide engine's buffers (the sanitizer job)."""
+    from core_calls import refused_everywhere
+
+    from solitaire_solver.games.accordion import _core as core
+
+    spec = {"tops": list(range(52))}
+    for x, aux, match in [(position_of([3, 3, 5]), 0, "a card on two piles"),
+                          (position_of([1, 2, 3], 9), 0, "9 words"),
+                          (position_of([1, 2]), 1, r"\(int, 0\)"), (63, 0, "1..52 piles"),
+                          (position_of([1, 2]) ^ (1 << 20), 0, "not a row of tops")]:
+        refused_everywhere(core, spec, x, aux, match)
+    assert core.expand(spec, position_of([1, 2, 3], 6), 0)  # six words: a search keeps them

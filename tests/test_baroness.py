@@ -716,3 +716,19 @@ def test_the_core_refuses_a_packed_position_that_is_none():
             core().expand(spec, 0, aux)
         with pytest.raises(ValueError, match="no position has aux"):
             core().solve(dict(spec, root=(0, aux)), "decide", Limits(), False)
+
+
+@pytest.mark.core
+def test_the_core_refuses_removed_cards_that_are_no_position():
+    """Beyond its aux (above), a word whose removed cards or moved cards are none of the deal's
+    is refused at every entry (CHECKS_POSITIONS: contract.py)."""
+    from core_calls import refused_everywhere
+
+    cards = ss.random_deal(1).cards
+    spec = {"cards": list(cards), "to_empty": True}
+    for removed, aux, match in [(1 << cards[10], 0, "not dealt after 1 deals"),
+                                (1 << 52, 10, "not dealt"),
+                                (0, (cards[0] + 1) << 4, "on the pile it was dealt to"),
+                                (0, (cards[49] + 1) << 4, "not dealt yet"),
+                                ((1 << cards[1]) | (1 << cards[2]), 0, "do not pair up")]:
+        refused_everywhere(core(), spec, removed, aux, match)

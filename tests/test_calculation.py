@@ -752,3 +752,18 @@ def test_pysolfc_layouts_are_dealt_by_the_preset():
         assert [CARD_NAMES[c] for c in pos.stock] == (stacks[("waste", 0)]
                                                       + stacks[("talon", 0)][::-1])
     assert pysolfc_preset("calculation") == "calculation-pysolfc"
+
+
+@pytest.mark.core
+def test_the_core_refuses_a_position_that_is_none():
+    """A word that is no position of the deal (CHECKS_POSITIONS: contract.py) is refused at every
+    entry, a typed layout's position taken."""
+    from core_calls import refused_everywhere
+
+    deal = ss.random_deal(3)
+    spec = GAME.core_spec(deal, GAME.variant(), "decide", False)
+    for removed, aux, match in [(0, 5**27, "past the 48 stock places"),
+                                (13**4 * 5**21, 0, "past the 48 stock places"),
+                                (1, 0, "stock place 1 .* on no pile"),
+                                (0, 3 * 5**26, "not turned yet, lies on pile P3")]:
+        refused_everywhere(core(), spec, removed, aux, match)

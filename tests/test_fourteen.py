@@ -420,3 +420,17 @@ def test_structural_blocks_are_real_blocks():
             r = ss.solve("fourteen", d)
             assert r.proof.kind == "structural" and ss.verify("fourteen", d, r).ok
     assert found >= 10
+
+
+@pytest.mark.core
+def test_the_core_refuses_a_position_that_is_none():
+    """A word that is no position of the deal (CHECKS_POSITIONS: contract.py) is refused at every
+    entry; a pile with a card removed under one left was read as another position."""
+    from core_calls import refused_everywhere
+
+    cards = list(ss.random_deal(1).cards)
+    spec = {"cards": cards}
+    for removed, aux, match in [(1 << 52, 0, "cards 0..51"), (0, 1, "aux is 0"),
+                                (1 << cards[0], 0, "pile 1 has a card removed under one left"),
+                                (1 << cards[47], 0, "do not pair up|odd number of Sevens")]:
+        refused_everywhere(core, spec, removed, aux, match)

@@ -310,28 +310,100 @@ def test_core_search_from_a_random_position(game, data):
 
 
 
-@pytest.mark.parametrize("game", [g for g in CORE_GAMES
-                                  if getattr(core_module(g.core), "CHECKS_POSITIONS", False)],
-                         ids=game_id)
+CHECKING_GAMES = [g for g in CORE_GAMES if getattr(core_module(g.core), "CHECKS_POSITIONS", False)]
+
+
+def ask_every_entry(core, spec: dict, position: int, aux: int, seed: int) -> int:
+    """Give (position, aux) to each of the core's contract entries that take a position
+    (expand, step, random_win, playouts, solve's spec["root"]), briefly; returns how many took
+    it (the others raised ValueError or OverflowError, which is all they may raise)."""
+    asks = [lambda: core.expand(spec, position, aux)]
+    if hasattr(core, "step"):
+        asks.append(lambda: core.step(spec, position, aux))
+    if hasattr(core, "random_win"):
+        asks.append(lambda: core.random_win(spec, position, aux, 200, 0.0, 1 << 20))
+    if hasattr(core, "playouts"):
+        asks.append(lambda: core.playouts(spec, position, aux, 3, seed, 200))
+    asks.append(lambda: core.solve(dict(spec, root=(position, aux)), "decide", Limits(200),
+                                   False))
+    took = 0
+    for ask in asks:
+        try:
+            ask()
+        except (ValueError, OverflowError):
+            continue
+        took += 1
+    return took
+
+
+@pytest.mark.parametrize("game", CHECKING_GAMES, ids=game_id)
 @examples(20)
 @given(data=st.data())
 def test_core_expand_of_any_word_lists_moves_or_refuses_it(game, data):
     """A core that checks the positions given to it (CHECKS_POSITIONS, engine/contract.py)
     lists the moves of any int or raises ValueError, never reads past its tables (the
-    sanitizer job runs this)."""
+    sanitizer job runs this); so do its other entries that take a position."""
     var = data.draw(variants(game), label="variant")
     core = core_module(game.core)
     spec = game.core_spec(data.draw(deals(game), label="deal"), var, "decide", False)
     bits = data.draw(st.sampled_from([64, 128, 320, 384]), label="bits")
     position = data.draw(st.integers(0, 2**bits - 1), label="position")
     aux = data.draw(st.integers(0, 2**64 - 1) | st.just(0), label="aux")
-    for ask in (core.expand, getattr(core, "step", None)):
-        if ask is None:
-            continue
-        try:
-            ask(spec, position, aux)
-        except (ValueError, OverflowError):
-            pass
+    event(f"entries that took it: {ask_every_entry(core, spec, position, aux, 1)}")
+
+
+@st.composite
+def near_positions(draw, game, var, deal) -> tuple[int, int]:
+    """A position of the deal that random play reaches, packed for the core
+    (Game.core_position), then changed in a few bits of either word: most such words are
+    no position, and some are one that play does not reach."""
+    rules = game.rules(var)
+    line = positions_along(rules, deal, draw(st.randoms(use_true_random=False)),
+                           draw(st.integers(0, 60)))
+    removed, aux = game.core_position(line[-1], var)
+    for _ in range(draw(st.integers(0, 3))):
+        if draw(st.booleans()):
+            aux ^= 1 << draw(st.integers(0, 63))
+        else:
+            removed ^= 1 << draw(st.integers(0, max(63, removed.bit_length() + 6)))
+    return removed, aux
+
+
+@pytest.mark.parametrize("game", CHECKING_GAMES, ids=game_id)
+@examples(20)
+@given(data=st.data())
+def test_core_entries_of_a_near_position_take_it_or_refuse_it(game, data):
+    """Words a few bits away from a position (near_positions) reach the checks that random
+    words seldom pass: each entry lists, walks or searches from them or raises ValueError, and
+    never reads past its tables (the sanitizer job runs this)."""
+    var = data.draw(variants(game), label="variant")
+    deal = data.draw(deals(game), label="deal")
+    core = core_module(game.core)
+    spec = game.core_spec(deal, var, "decide", False)
+    removed, aux = data.draw(near_positions(game, var, deal), label="position")
+    event(f"entries that took it: {ask_every_entry(core, spec, removed, aux, 2)}")
+
+
+@pytest.mark.parametrize("game", CHECKING_GAMES, ids=game_id)
+@examples(8)
+@given(data=st.data())
+def test_a_checking_core_takes_every_position_play_reaches(game, data):
+    """A core's check refuses no position of the game: each position of a random line played to
+    its end (at most 400 moves), packed by the plug-in (Game.core_position), and each successor
+    the core lists there (which a rating walks on with step) is taken by expand, and the last
+    one by every entry that takes a position."""
+    var = data.draw(variants(game), label="variant")
+    deal = data.draw(deals(game), label="deal")
+    rules = game.rules(var)
+    core = core_module(game.core)
+    spec = game.core_spec(deal, var, "decide", False)
+    spec.pop("root", None)
+    line = positions_along(rules, deal, data.draw(st.randoms(use_true_random=False)), 400)
+    for pos in line:
+        removed, aux = game.core_position(pos, var)
+        for _, r, a in core.expand(spec, removed, aux):
+            core.step(spec, r, a)
+    assert ask_every_entry(core, spec, removed, aux, 3) == 5
 
 
 @pytest.mark.parametrize("game", CORE_GAMES, ids=game_id)

@@ -407,3 +407,20 @@ def test_random_play_never_leaves_the_rules():
                 pos = r.apply(pos, rng.choice(moves))
                 on_table = [c for c in pos.grid if c is not None]
                 assert len(on_table) + len(pos.stock) + bin(pos.removed).count("1") == 52
+
+
+@pytest.mark.core
+def test_the_core_refuses_a_position_that_is_none():
+    """A word that is no position of the deal (CHECKS_POSITIONS: contract.py) is refused at every
+    entry: d past the stock once read past the pack's table (the sanitizer job)."""
+    from core_calls import refused_everywhere
+
+    from solitaire_solver.games.montecarlo import _core
+
+    cards = list(ss.random_deal(1).cards)
+    spec = {"cards": cards, "stuck": False}
+    for removed, aux, match in [(0, 28, "d .* is 0..27"), (0, 1 << 40, "empty places"),
+                                (0, 1, "25 places are taken by 26 cards"),
+                                (1 << cards[30], 1 << 8, "beyond the 25 dealt"),
+                                (1 << cards[0], 1 << 8, "odd number")]:
+        refused_everywhere(_core, spec, removed, aux, match)

@@ -1709,3 +1709,25 @@ def test_plain_calls_take_the_cores_cards_entry_with_the_general_answers(monkeyp
             call()
 
 
+
+
+@pytest.mark.core
+def test_the_core_refuses_a_position_that_is_none():
+    """A word that is no position of the deal (CHECKS_POSITIONS: contract.py) is refused at every
+    entry: a split k past the stock once read past its table (the sanitizer job)."""
+    from core_calls import refused_everywhere
+
+    from solitaire_solver.games.pyramid import _core as core
+
+    # KC on the apex, AC and QC the first two stock cards.
+    rest = [c for c in range(52) if c not in (12, 0, 11)]
+    deal = Deal([12] + rest[:27] + [0, 11] + rest[27:])
+    spec = GAME.core_spec(deal, GAME.variant(passes=3), "decide", False)
+    for removed, aux, match in [(1 << 52, 0, "cards 0..51"), (0, 25, "split k = 25"),
+                                ((1 << 0) | (1 << 11), 2, "split k = 2"),
+                                (0, 3 << 8, "pass 3"), (0, 1 << 6, "cleared"),
+                                (1 << 12, 0, "place 1 is removed while a card covering it"),
+                                (1 << 0, 0, "values 1 and 12 do not pair up")]:
+        refused_everywhere(core, spec, removed, aux, match)
+    # The pair taken off the stock, the waste empty again: a position.
+    assert core.expand(spec, (1 << 0) | (1 << 11), 0)

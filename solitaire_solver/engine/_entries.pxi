@@ -8,8 +8,9 @@
 #       a search mode the spec names (the core's docstring says which key), False for the walks
 #       of random_win and playouts
 #   cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1
-#       raises ValueError for a position that is none of the game's where the core checks
-#       (CHECKS_POSITIONS); else returns 0, trusting its caller
+#       raises ValueError for a position that is none of the deal's where the core checks
+#       (CHECKS_POSITIONS; its solve checks spec["root"] with it too); else
+#       returns 0, trusting its caller
 
 
 def expand(dict spec, uint64_t removed, uint64_t aux):

@@ -33,9 +33,17 @@ the current line met again after the table forgot them).
 Positions in: expand, step, random_win, playouts and spec["root"] take a position that the game's
 plug-in packed (Game.core_position) from one its reference rules reached; the core modules are
 private and the public API never hands them another. A core whose module sets
-`CHECKS_POSITIONS = True` also refuses any other int with ValueError (tests/test_fuzz.py gives
-those random words); the others trust their caller, and may read past their tables on a word
-that is no position of theirs.
+`CHECKS_POSITIONS = True` (a new core should: docs/architecture.md) also refuses any other int
+with ValueError naming what is wrong: a field out of range, or cards that are not consistent
+with the deal or with each other as its packing reads them (each core's check_given, or a
+wide core's own: Montana's check_position, Accordion's checked_tops, says what it checks), so
+that no word makes it read past its tables or shift past 64 bits. The check runs at those
+entries only (once per call, on the position given), never inside a search. It cannot tell a
+position that play reaches from one it does not (a layout typed mid-game is either): it
+refuses what the core cannot read and what no play of the game makes. tests/test_fuzz.py gives
+random words, and words a few bits from a position, to every entry of such a core; a core
+without the flag trusts its caller, and may read past its tables on a word that is no position
+of its game.
 
 A core may also offer `TextDecider(spec, max_states, max_seconds, memory_bytes)`: solve's decide
 run prepared once for a spec (without its cards) holding no key but `DECIDE_KEYS`, and limits;

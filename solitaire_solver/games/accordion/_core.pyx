@@ -254,23 +254,49 @@ cdef void make_game(WideGame *g, AccCtx *c, int words, bint cut, bint canonical,
     g.max_depth = MAXN + 1
 
 
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef object checked_tops(object position, object aux):
+    """The row of tops of a position given from Python, refusing one that is none (ValueError):
+    aux not 0, a field that is no card, no end, not packed as position_of packs it (63 in every
+    slot past the last pile), more words than a search from 52 piles keeps (the wide engine's
+    buffers hold a few), or a card on two piles (a move would look for the one it covers and
+    find no place for it)."""
+    if aux != 0:
+        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
+    if isinstance(position, bool) or not isinstance(position, int) or position < 0:
+        raise ValueError(f"a position is a nonnegative int, not {position!r}")
+    if width(position) > words_for(MAXN):
+        raise ValueError(f"not a row of tops: {width(position)} words, a row keeps at most "
+                         f"{words_for(MAXN)}")
+    tops = tops_of(position)
+    if position != position_of(tops, width(position)):
+        raise ValueError(f"not a row of tops: {position!r}")
+    if len(set(tops)) != len(tops):
+        raise ValueError(f"not a row of tops: a card on two piles in {position!r}")
+    return tops
+
+
 cdef int _root(dict spec, int *t) except -1:
     """The root row into t and its number of piles: spec["root"] (an int) or spec["tops"]."""
     root = spec.get("root")
     if root is not None:
         x, aux = root
-        if aux != 0:
-            raise ValueError(f"a wide core's position is (int, 0), not {root!r}")
-        tops = tops_of(x)
-        if x != position_of(tops, width(x)):
-            raise ValueError(f"not a row of tops: {x!r}")
+        tops = checked_tops(x, aux)
     else:
         tops = spec["tops"]
     n = len(tops)
     if not 1 <= n <= MAXN:
         raise ValueError(f"a row has 1..{MAXN} piles, not {n}")
     for i in range(n):
-        t[i] = tops[i]
+        x = tops[i]
+        if not 0 <= x < 52:
+            raise ValueError(f"a row's tops are cards 0..51, not {list(tops)!r}")
+        t[i] = x
+    if len(set(tops)) != n:
+        raise ValueError(f"a row's tops are distinct cards, not {list(tops)!r}")
     return n
 
 
@@ -339,11 +365,7 @@ def expand(dict spec, object position, object aux):
     spec's keys "cut", "canonical", "order" (False unless given) list what the search does."""
     cdef AccCtx c
     cdef WideGame g
-    if aux != 0:
-        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
-    tops = tops_of(position)
-    if position != position_of(tops, width(position)):
-        raise ValueError(f"not a row of tops: {position!r}")
+    tops = checked_tops(position, aux)
     make_game(&g, &c, max(words_for(len(tops)), width(position)), spec.get("cut", False),
               spec.get("canonical", False), spec.get("order", False))
     return wide_expand(&g, position)
@@ -356,13 +378,14 @@ def step(dict spec, object position, object aux):
     return ((position >> 6) & 63) == EMPTY, moves
 
 
-cdef int _walk_game(WideGame *g, AccCtx *c, dict spec, object position, uint64_t *root) except -1:
+cdef int _walk_game(WideGame *g, AccCtx *c, dict spec, object position, object aux,
+                    uint64_t *root) except -1:
     """The game of random_win and playouts from a position: every legal move, its rows renamed
     and split rows left without moves unless spec["canonical"] / spec["cut"] is False. Both
     are exact for the random player (docs/difficulty.md): a renamed row has the same chance
     (its moves correspond one to one), a split row is lost (chance 0)."""
     cdef int t[MAXN]
-    cdef int n = _root(dict(spec, root=(position, 0)), t)
+    cdef int n = _root(dict(spec, root=(position, aux)), t)
     make_game(g, c, words_for(n), spec.get("cut", True), spec.get("canonical", True), False)
     pack(t, n, c.words, root)
     return 0
@@ -375,9 +398,7 @@ def random_win(dict spec, object position, object aux, long long budget, double 
     cdef AccCtx c
     cdef WideGame g
     cdef uint64_t root[8]
-    if aux != 0:
-        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
-    _walk_game(&g, &c, spec, position, root)
+    _walk_game(&g, &c, spec, position, aux, root)
     return wide_random_win(&g, root, budget, max_seconds, memory_bytes)
 
 
@@ -387,9 +408,7 @@ def playouts(dict spec, object position, object aux, long long count, uint64_t s
     cdef AccCtx c
     cdef WideGame g
     cdef uint64_t root[8]
-    if aux != 0:
-        raise ValueError(f"a wide core's position is (int, 0), not {(position, aux)!r}")
-    _walk_game(&g, &c, spec, position, root)
+    _walk_game(&g, &c, spec, position, aux, root)
     return wide_playouts(&g, root, count, seed, max_moves)
 
 

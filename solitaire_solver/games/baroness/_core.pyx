@@ -432,7 +432,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"baroness has no objective {objective!r}")
     make_game(&g, &c, spec, spec.get("prune", True) and not certificate)
     root = root_of(spec)
-    check_aux(&c, root.aux)
+    if spec.get("root") is not None:
+        check_given(&c, root.removed, root.aux)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
@@ -448,8 +449,44 @@ cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
     return 0
 
 
-cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef int check_given(BaronessCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that is none of this deal's: its aux (check_aux), a
+    removed card the deals have not laid yet, a moved card (to_empty) that is removed, laid
+    apart, not dealt yet, on two piles or stored on its own pile (canonical: none there), or
+    removed cards that no removals of Kings and pairs totalling 13 make."""
+    cdef State s
+    cdef bb_t table, moved = 0, bit
+    cdef int i, m, v
     check_aux(c, aux)
+    s.removed = removed
+    s.aux = aux
+    table = ~c.undealt[deal_moves(&s)] & BB_FULL_PACK
+    if deal_moves(&s) >= c.last_aux:
+        table |= c.reserve
+    if removed & ~table:
+        raise ValueError(f"({removed}, {aux}) is not a Baroness position: it removes a card not "
+                         f"dealt after {deal_moves(&s) + 1} deals")
+    for i in range(NPILES):
+        m = moved_card(&s, i)
+        if m < 0:
+            continue
+        bit = (<bb_t>1) << m
+        wrong = ("removed" if bit & removed else "laid apart" if bit & c.reserve
+                 else "not dealt yet" if bit & ~table else "on another pile too" if bit & moved
+                 else "on the pile it was dealt to (stored as none there)" if c.home[m] == i
+                 else None)
+        if wrong is not None:
+            raise ValueError(f"({removed}, {aux}) is not a Baroness position: pile {i + 1}'s "
+                             f"moved card {m} is {wrong}")
+        moved |= bit
+    for v in range(1, 7):
+        if bb_count(removed & bb_rank(v)) != bb_count(removed & bb_rank(13 - v)):
+            raise ValueError(f"({removed}, {aux}) is not a Baroness position: the removed cards "
+                             f"of values {v} and {13 - v} do not pair up")
     return 0
 
 

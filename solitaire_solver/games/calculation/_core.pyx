@@ -438,6 +438,8 @@ def solve(dict spec, str objective, limits, bint certificate):
     make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0),
               <int>spec.get("hall", 1))
     root = root_of(spec)
+    if spec.get("root") is not None:
+        check_given(&c, root.removed, root.aux)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
@@ -748,8 +750,45 @@ cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
     return 0
 
 
-cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
-    """This core trusts the positions given to it (engine/contract.py)."""
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef int check_given(CalcCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that is none of this deal's: digits past the 48
+    stock places (aux from 5**27 up, removed from 13**4 * 5**21 up), more cards turned than the
+    stock holds, a card still in the stock lying on a pile, or stock cards on the foundations
+    that are not the values their heights hold (the turned cards with digit 0 must be exactly
+    the values each foundation holds above its start card)."""
+    cdef State st
+    cdef Look o
+    cdef int need[14]
+    cdef int f, j, k, v
+    if aux >= POW5[LOW] or removed >= HSPAN * POW5[NSTOCK - LOW]:
+        raise ValueError(f"({removed}, {aux}) is not a Calculation position: its digits run past "
+                         f"the {NSTOCK} stock places")
+    st.removed = removed
+    st.aux = aux
+    look(c, &st, &o)
+    if o.s > NSTOCK:
+        raise ValueError(f"({removed}, {aux}) is not a Calculation position: {o.s} cards turned, "
+                         f"of a stock of {NSTOCK}")
+    for k in range(o.s, NSTOCK):
+        if o.d[k]:
+            raise ValueError(f"({removed}, {aux}) is not a Calculation position: stock place "
+                             f"{k + 1}, not turned yet, lies on pile P{o.d[k]}")
+    for v in range(14):
+        need[v] = 0
+    for f in range(4):
+        for j in range(1, o.h[f]):
+            need[SEQ[f][j]] += 1
+    for k in range(o.s):
+        if o.d[k] == 0:
+            need[c.val[k]] -= 1
+            if need[c.val[k]] < 0:
+                raise ValueError(f"({removed}, {aux}) is not a Calculation position: stock "
+                                 f"place {k + 1} (value {c.val[k]}) is turned and on no pile, "
+                                 "but the foundations' heights hold no more of that value")
     return 0
 
 

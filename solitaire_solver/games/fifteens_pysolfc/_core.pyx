@@ -422,6 +422,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     root = start_of(&c)
     if spec.get("root") is not None:
         root.removed, root.aux = spec["root"]
+        check_given(&c, root.removed, root.aux)
     # The stack's share of the budget (the module doc: lines may return to a position).
     stack = limits.memory_bytes // 8
     g.max_depth = max(1000, <int>min(stack // (FRAME_BYTES + 8 * MAX_MOVES), 1 << 24))

@@ -180,6 +180,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         mode = MODE_ALL
     make_game(&g, &c, spec["cards"], mode)
     root = root_of(spec)
+    if spec.get("root") is not None:
+        check_given(&c, root.removed, root.aux)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
@@ -209,8 +211,34 @@ cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
     return 0
 
 
-cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
-    """This core trusts the positions given to it (engine/contract.py)."""
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef int check_given(FourteenCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that is none of this deal's: aux not 0, a card
+    beyond the pack, a pile whose cards left are not its bottom ones (the packing reads a pile's
+    top from its count of cards left alone), or removed cards that no removals of pairs
+    totalling 14 make (as many of each value v as of 14 - v, the Sevens in pairs)."""
+    cdef bb_t left = ~removed & BB_FULL_PACK, bottom
+    cdef int p, i, v
+    if aux or removed & ~BB_FULL_PACK:
+        raise ValueError(f"({removed}, {aux}) is not a Fourteen position: aux is 0 and removed "
+                         "holds cards 0..51")
+    for p in range(NPILES):
+        bottom = 0
+        for i in range(bb_count(left & c.pile_mask[p])):
+            bottom |= (<bb_t>1) << c.card[p][i]
+        if left & c.pile_mask[p] != bottom:
+            raise ValueError(f"({removed}, {aux}) is not a Fourteen position: pile {p + 1} has a "
+                             "card removed under one left")
+    for v in range(1, 7):
+        if bb_count(removed & bb_rank(v)) != bb_count(removed & bb_rank(14 - v)):
+            raise ValueError(f"({removed}, {aux}) is not a Fourteen position: the removed cards "
+                             f"of values {v} and {14 - v} do not pair up")
+    if bb_count(removed & bb_rank(7)) & 1:
+        raise ValueError(f"({removed}, {aux}) is not a Fourteen position: an odd number of "
+                         "Sevens removed")
     return 0
 
 

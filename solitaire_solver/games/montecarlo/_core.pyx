@@ -26,7 +26,7 @@ examined and why none is used).
 from libc.stdint cimport uint64_t
 
 from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
-from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_t, read_pack
+from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import word_code
@@ -243,8 +243,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"monte-carlo has no objective {objective!r}")
     make_game(&g, &c, spec)
     root = root_of(spec)
-    if (root.aux & 31) > STOCK or (root.aux >> 33) != 0 or (root.aux & 0xE0) != 0:
-        raise ValueError(f"aux {root.aux:#x} is not a Monte Carlo position")
+    if spec.get("root") is not None:
+        check_given(&c, root.removed, root.aux)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 
@@ -260,8 +260,34 @@ cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
     return 0
 
 
-cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
-    """This core trusts the positions given to it (engine/contract.py)."""
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef int check_given(MonteCarloCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that is none of this deal's (the layout is read off
+    the pack by d: a d past the stock reads past it, and more cards than places would place
+    one off the grid): aux with bits but d's (0..27) and the 25 places', a removed card the
+    stock has not dealt, empty places that are not one per card gone from the layout, or a
+    rank with an odd number of cards removed (cards leave in pairs of one rank)."""
+    cdef int d = <int>(aux & 31), r
+    cdef uint64_t empty = aux >> 8
+    cdef bb_t dealt
+    if d > STOCK or aux & 0xE0 or empty >> PLACES:
+        raise ValueError(f"aux {aux:#x} is not a Monte Carlo position: d (bits 0..4) is 0..{STOCK} "
+                         f"and the empty places are bits 8..{8 + PLACES - 1}")
+    dealt = BB_FULL_PACK if PLACES + d >= 52 else c.before[c.pack[PLACES + d]]
+    if removed & ~dealt:
+        raise ValueError(f"({removed}, {aux}) is not a Monte Carlo position: it removes a card "
+                         f"beyond the {PLACES + d} dealt")
+    if bb_count(~empty & ALL_PLACES) != PLACES + d - bb_count(removed):
+        raise ValueError(f"({removed}, {aux}) is not a Monte Carlo position: "
+                         f"{bb_count(~empty & ALL_PLACES)} places are taken by "
+                         f"{PLACES + d - bb_count(removed)} cards")
+    for r in range(1, 14):
+        if bb_count(removed & bb_rank(r)) & 1:
+            raise ValueError(f"({removed}, {aux}) is not a Monte Carlo position: an odd number of "
+                             "cards of one rank removed")
     return 0
 
 

@@ -242,6 +242,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         raise ValueError(f"nestor has no objective {objective!r}")
     make_game(&g, &c, spec, prune)
     root = root_of(spec)
+    if spec.get("root") is not None:
+        check_given(&c, root.removed, root.aux)
     return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                limits.memory_bytes, certificate))
 

@@ -997,7 +997,7 @@ def solve(dict spec, str objective, limits, bint certificate):
             spec.get("root"), spec.get("dig", True), spec.get("hint_states", HINT_STATES),
             spec.get("deadlock", True), spec.get("pool", True), spec.get("partial", True),
             spec.get("follow", True), spec.get("taken", True), spec.get("lean_astar", True),
-            spec.get("partner", True))
+            spec.get("partner", True), True)
     end = None
     if obj == OBJ_DECIDE and not certificate and status == SEARCH_EXHAUSTED:
         end = decide_end(spec["cards"], spec["passes"], spec["goal_all"],
@@ -1039,6 +1039,8 @@ cdef class TextDecider:
         self.pairs = spec["stock_waste_pairs"]
         self.overlap = spec.get("overlap_pairs", False)
         self.root = spec.get("root")  # PySolFC's rules start one draw in
+        if self.root is not None:
+            check_start(self.root, self.passes, self.goal_all, self.pairs, self.overlap)
         self.max_states, self.max_seconds, self.memory_bytes = (max_states, max_seconds,
                                                                 memory_bytes)
 
@@ -1064,6 +1066,20 @@ cdef class TextDecider:
         return STATUSES[status], path, stats, end, ready, cards
 
 
+cdef int check_start(object root, int passes, bint goal_all, bint pairs,
+                     bint overlap) except -1:
+    """Refuse a TextDecider's root that is no deal's start (check_given): it is given without
+    the deal's cards, so it must remove none, and then the deal plays no part in the check."""
+    cdef PyrCtx c
+    removed, aux = root
+    if removed != 0:
+        raise ValueError(f"a prepared decide run starts at a deal's start: its root {root!r} "
+                         "removes cards")
+    setup(&c, range(52), passes, goal_all, pairs, overlap, FORCE_ALL, True, False)
+    check_given(&c, 0, aux)
+    return 0
+
+
 #: The spec keys TextDecider reads (but "cards").
 DECIDE_KEYS = frozenset({"passes", "goal_all", "stock_waste_pairs", "overlap_pairs", "root"})
 
@@ -1073,9 +1089,11 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
                    size_t memory_bytes, bint certificate, object root_position, bint dig_rule,
                    int hint_states=HINT_STATES, bint deadlock=True, bint pool=True,
                    bint partial=True, bint follow=True, bint taken_rule=True,
-                   bint lean_astar=True, bint partner_rule=True):
+                   bint lean_astar=True, bint partner_rule=True, bint given=False):
     """Search one deal (52 card indexes, pack order); passes 0 means unlimited.
-    root_position: (removed, aux) to search from instead of the deal's start (for the tests).
+    root_position: (removed, aux) to search from instead of the deal's start (for the tests),
+    checked (check_given) when given (a root from solve()'s spec; a TextDecider checks its own
+    once, and the plain decide path has none).
 
     Returns (status, move words, stats, certificate or None, score or None)."""
     cdef PyrCtx c
@@ -1131,6 +1149,8 @@ cdef object search(object cards, int passes, bint goal_all, bint stock_waste_pai
         # A position without its history: bit 5 (RECYCLE) set, as any recycle may help there
         # (the rule's argument needs the position after the previous recycle to be an ancestor).
         root.removed, root.aux = root_position
+        if given:
+            check_given(&c, root.removed, root.aux)
         root.aux |= 1 << 5
     if objective == OBJ_SHORTEST:
         # A deal with no win at all would make the best-first search visit every position it
@@ -1384,8 +1404,39 @@ cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1:
     return 0
 
 
-cdef int check_given(CoreCtx *c, uint64_t removed, uint64_t aux) except -1:
-    """This core trusts the positions given to it (engine/contract.py)."""
+#: Positions given from Python are checked (engine/contract.py).
+CHECKS_POSITIONS = True
+
+
+cdef int check_given(PyrCtx *c, uint64_t removed, uint64_t aux) except -1:
+    """Refuse a position given from Python that is none of this deal's (the split k indexes
+    the stock's places): a card beyond the pack; k past the 24 stock places, or not canonical
+    (the waste's top, place k - 1, removed); a pass beyond the variant's (0 with unlimited
+    passes); a cleared pass (bits 6..7) while pyramid cards are left, or later than the pass
+    played; a pyramid card removed while a card covering it is left; or removed cards that no
+    removals of Kings and pairs totalling 13 make."""
+    cdef int k = <int>(aux & 31), p, v
+    cdef uint64_t pass_no = aux >> 8, cleared = (aux >> 6) & 3
+    if removed & ~BB_FULL_PACK:
+        raise ValueError(f"({removed}, {aux}) is not a Pyramid position: removed holds cards "
+                         "0..51")
+    if k > 24 or (k > 0 and removed & c.stock_bit[k - 1]):
+        raise ValueError(f"({removed}, {aux}) is not a Pyramid position: the split k = {k} is "
+                         "0..24, with the waste's top (place k - 1) not removed")
+    if (pass_no >= <uint64_t>c.passes) if c.passes else pass_no != 0:
+        raise ValueError(f"({removed}, {aux}) is not a Pyramid position: pass {pass_no} "
+                         f"(0-based) of {c.passes} (0: unlimited, where the pass is always 0)")
+    if cleared and ((removed & c.pyr_all) != c.pyr_all or cleared > pass_no + 1):
+        raise ValueError(f"({removed}, {aux}) is not a Pyramid position: the pyramid cleared in "
+                         f"pass {cleared}")
+    for p in range(28):
+        if removed & c.pyr_bit[p] and c.cover[p] & ~removed:
+            raise ValueError(f"({removed}, {aux}) is not a Pyramid position: pyramid place "
+                             f"{p + 1} is removed while a card covering it is left")
+    for v in range(1, 7):
+        if bb_count(removed & bb_rank(v)) != bb_count(removed & bb_rank(13 - v)):
+            raise ValueError(f"({removed}, {aux}) is not a Pyramid position: the removed cards "
+                             f"of values {v} and {13 - v} do not pair up")
     return 0
 
 

@@ -624,6 +624,8 @@ def solve(dict spec, str objective, limits, bint certificate):
         mode = ALL
     setup(&c, table, spec["cards"], mode)
     root = root_of(spec)
+    if spec.get("root") is not None:
+        check_given(&c, root.removed, root.aux)
     if mode == FORCED:
         return forced_line(&c, spec["cards"], root, spec.get("root") is None,
                            limits.max_states)
