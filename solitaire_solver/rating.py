@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, NamedTuple,
 
 from .deal import Deal
 from .engine.backend import core_module
+from .engine.contract import Limits
+from .engine.search import reference_search
 from .errors import SolitaireError
 from .games import Game
 from .games.rules import replay
@@ -475,7 +477,6 @@ def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
     spent = [0]
     budget = min(limits.memory_bytes, 16 << 20)
     if _core_walks(game, variant, core, "step"):
-        from .engine.contract import Limits
         spec = game.core_spec(deal, variant, "decide", False)
         lim = Limits(states, 0.0, budget)
 
@@ -485,7 +486,6 @@ def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
             spent[0] += int(run[2].get("states", 0))
             return run[0] == "exhausted"
     else:
-        from .engine.search import reference_search
         rules = game.rules(variant)
 
         def search(node: Hashable) -> bool:
