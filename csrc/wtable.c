@@ -201,3 +201,38 @@ int wt_contains(const wtable *t, const uint64_t *key) {
     }
     return 0;
 }
+
+void wt_remove(wtable *t, const uint64_t *key) {
+    int w = t->words;
+    if (wt_is_zero(key, w)) {
+        if (t->has_zero) {
+            t->has_zero = 0;
+            t->used--;
+        }
+        return;
+    }
+    size_t home = (size_t)wt_hash(key, w) & t->mask, at = 0;
+    int found = 0;
+    for (size_t i = 0; i < WT_WINDOW && !found; i++) {
+        const uint64_t *s = t->slots + (home + i) * (size_t)w;
+        if (wt_is_zero(s, w)) return;
+        if (wt_equal(s, key, w)) {
+            at = home + i;
+            found = 1;
+        }
+    }
+    if (!found) return;
+    memset(t->slots + at * (size_t)w, 0, (size_t)w * sizeof(uint64_t));
+    t->used--;
+    /* A lookup stops at the first empty slot: a key further on in the run may have passed the
+     * slot just emptied. Each is taken out and placed again; its own slot is empty then and in
+     * its window, so it lands there or earlier and no key is lost. */
+    uint64_t moved[WT_MAX_WORDS];
+    for (size_t j = at + 1; j < t->mask + 1 + WT_TAIL; j++) {
+        uint64_t *s = t->slots + j * (size_t)w;
+        if (wt_is_zero(s, w)) break;
+        memcpy(moved, s, (size_t)w * sizeof(uint64_t));
+        memset(s, 0, (size_t)w * sizeof(uint64_t));
+        wt_place(t->slots, t->mask, moved, w);
+    }
+}

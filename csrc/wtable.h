@@ -43,6 +43,10 @@ int wt_visit(wtable *t, const uint64_t *key);
 /* 1 when the key is stored, without storing it. */
 int wt_contains(const wtable *t, const uint64_t *key);
 
+/* Forget the key (nothing when it is not stored). The keys stored after it in its run of
+ * occupied slots are placed again, so every lookup still finds what the table holds. */
+void wt_remove(wtable *t, const uint64_t *key);
+
 size_t wt_capacity(const wtable *t);
 /* The bytes of the table's slots (its capacity and tail; the room it may double into is
  * counted as it is used). */

@@ -253,6 +253,29 @@ def test_the_move_order_finds_wins_sooner():
     assert spent[True] < 0.85 * spent[False] and won[True] > won[False]
 
 
+LOST_PACK = ("AC 2D 3C 4D 5C JH 2C 3D 4C 5D 6C 7D 8C 9D TC 6D 7C 8D 9C TD JC QD 8S AH 2S JD QC "
+             "KD 2H TS 3H 4S 5H 6S 7H 3S 4H 5S 6H 7S 8H 9S TH JS QH KC KH AS AD QS 9H KS")
+
+
+@pytest.mark.core
+def test_attempts_keep_what_they_searched():
+    # A lost deal is proved by the attempt whose budget covers its tree; the table kept from
+    # the attempts before it spares that one what they searched, so the proof costs about one
+    # search, where attempts that start afresh search the early part of the tree each time.
+    from solitaire_solver.games.accordion import _core as core
+    tops = C(LOST_PACK)
+
+    def run(**flags):
+        out = core.solve(dict({"tops": tops}, **flags), "decide", Limits(), False)
+        assert out.status == "exhausted"
+        return out.stats
+
+    one, kept, fresh = run(order=False)["states"], run(), run(keep=False)
+    assert 5 < kept["attempts"] <= fresh["attempts"]
+    assert kept["states"] < 1.25 * one
+    assert fresh["states"] > 3 * kept["states"]
+
+
 @pytest.mark.core
 def test_expand_lists_what_the_search_plays():
     from solitaire_solver.games.accordion import _core as core

@@ -140,6 +140,68 @@ def test_table_holds_full_keys(words, keys, budget):
         assert all(got[len(ops) + 1:]) and stats["used"] == len(stored)
 
 
+@given(st.integers(1, 4), st.lists(st.tuples(st.sampled_from(("visit", "remove", "contains")),
+                                            st.lists(st.integers(0, 5), min_size=4, max_size=4)),
+                                  max_size=400))
+def test_a_removed_key_is_forgotten_and_the_others_kept(words, steps):
+    # Few distinct keys in a table past its first size: runs of occupied slots form, and a
+    # removal inside one must leave every other key findable. Checked against a set.
+    ops = [(op, tuple(k[:words])) for op, k in steps]
+    got, stats = wide().table_ops(ops + [("contains", k) for _, k in ops], words, 1 << 20)
+    stored = set()
+    for (op, k), answer in zip(ops, got):
+        if op == "visit":
+            assert answer == (k in stored)
+            stored.add(k)
+        elif op == "contains":
+            assert answer == (k in stored)
+        else:
+            stored.discard(k)
+    assert got[len(ops):] == [k in stored for _, k in ops]
+    assert stats["used"] == len(stored)
+
+
+def test_removal_inside_a_long_run_keeps_every_key():
+    # Many keys in a small table: long runs; remove every third key, then look all up.
+    keys = [(i, i * 7 % 13, 5) for i in range(600)]
+    gone = set(keys[::3])
+    ops = [("visit", k) for k in keys] + [("remove", k) for k in keys[::3]]
+    got, stats = wide().table_ops(ops + [("contains", k) for k in keys], 3, 1 << 16)
+    assert stats["replaced"] == 0
+    assert got[len(ops):] == [k not in gone for k in keys]
+
+
+dags = st.integers(1, 50).flatmap(lambda n: st.tuples(
+    st.lists(st.lists(st.integers(0, n - 1), max_size=4), min_size=n, max_size=n),
+    st.integers(-1, n - 1), st.integers(1, 4), st.sampled_from((1.2, 1.5, 2.0)), st.booleans(),
+    st.integers(0, 400)))
+
+
+@given(dags)
+def test_attempts_on_a_graph_without_cycles_are_reachability(case):
+    succ, target, words, growth, keep, most = case
+    succ = [[u for u in out if u > v] for v, out in enumerate(succ)]  # edges go up: no cycle
+    run = wide().graph_search(succ, 0, target, words=words, max_states=most,
+                              attempts=(1, growth, keep))
+    status = check_run(succ, 0, target, run)
+    if most == 0:
+        assert status == (0 if target in reachable(succ, 0) else 1)
+    else:
+        assert status in (0, 1, 2) and run[2]["states"] <= most  # 2: SEARCH_LIMIT_STATES
+
+
+def test_attempts_keep_the_positions_searched_to_the_end():
+    # A binary tree without a target: each attempt is cut, and only the last covers the tree.
+    # Kept, the table spares every attempt what the earlier ones searched.
+    n = 2 ** 11 - 1
+    succ = [[2 * v + 1, 2 * v + 2] if 2 * v + 2 < n else [] for v in range(n)]
+    kept = wide().graph_search(succ, 0, -1, words=2, attempts=(10, 1.5, True))
+    fresh = wide().graph_search(succ, 0, -1, words=2, attempts=(10, 1.5, False))
+    assert kept[0] == fresh[0] == 1 and kept[2]["attempts"] > 5
+    assert kept[2]["states"] <= n + 12 * kept[2]["attempts"]  # each line is searched again
+    assert fresh[2]["states"] > 2 * n
+
+
 def test_table_keeps_within_its_budget():
     ops = [("visit", (i, i >> 3, 7)) for i in range(200000)]
     got, stats = wide().table_ops(ops, 3, 1 << 20)

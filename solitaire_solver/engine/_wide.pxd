@@ -6,6 +6,7 @@ from libc.stdint cimport uint64_t
 ctypedef int (*wgen_fn)(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil
 ctypedef void (*wplay_fn)(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil
 ctypedef int (*wtest_fn)(void *ctx, const uint64_t *s) noexcept nogil
+ctypedef void (*wseed_fn)(void *ctx, int attempt) noexcept nogil
 
 ctypedef struct WideGame:
     void *ctx
@@ -28,6 +29,19 @@ cdef void wide_clear(WideGame *g) noexcept nogil
 # (pos_int). Exact on move graphs with cycles, also past the memory budget (_wide.pyx).
 cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_states,
                              double max_seconds, size_t memory_bytes, bint certificate)
+
+# wide_depth_first without a certificate, for a game whose moves never lead back to a position
+# (the caller promises it): the search runs in attempts, the first cut at `first` positions and
+# each next at `growth` times the last, reseed(g.ctx, n) called before attempt n (a game varies
+# its move order there). The table is kept from one attempt to the next, less the positions the
+# cut attempt had not finished (its line, and the one reached past its cut): without cycles
+# every other position it holds was searched to the end without a win, so no attempt searches
+# it again, and an exhausted attempt proves a block as one whole search does. max_states and
+# max_seconds bound the attempts together; stats["states"] counts them all, stats["attempts"]
+# how many ran. keep=False drops the table between attempts instead (for the tests).
+cdef object wide_attempts(WideGame *g, const uint64_t *root, long long max_states,
+                          double max_seconds, size_t memory_bytes, long long first,
+                          double growth, wseed_fn reseed, bint keep=*)
 
 # The moves g generates at a position (a Python int, pos_int) and where each leads: the
 # contract's expand() of a wide core, as [(word, position int, 0)].

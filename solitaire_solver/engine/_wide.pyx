@@ -29,7 +29,7 @@ from solitaire_solver.engine._engine cimport (
 )
 from solitaire_solver.engine.wtable cimport (
     WT_MAX_WORDS, wt_bytes, wt_capacity, wt_contains, wt_free, wt_hash, wt_init, wt_max_bytes,
-    wt_visit, wtable,
+    wt_remove, wt_visit, wtable,
 )
 
 cdef enum:
@@ -117,6 +117,11 @@ cdef struct Walk:
     int max_depth_reached
     uint64_t *cert
     size_t cert_len, cert_cap, cert_budget
+    # Where a search stopped at its limit of positions (wide_attempts): frames 0..top were on
+    # the line, and `past`, when pending, was stored in the table but not searched.
+    long long top
+    bint pending
+    uint64_t past[WT_MAX_WORDS]
 
 
 cdef inline uint64_t *at(Walk *k, size_t d) noexcept nogil:
@@ -268,6 +273,8 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
     cdef bint use_dead = g.dead != NULL and not certificate
     cdef bint seen
 
+    k.top = -1
+    k.pending = False
     if g.won(g.ctx, root):
         return SEARCH_WON
     wt_visit(&k.tt, root)
@@ -317,6 +324,9 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
         if status:
             if status == SEARCH_LIMIT_STATES:
                 k.nodes -= 1  # the position past the limit is not searched (_engine's rule)
+                k.top = d
+                k.pending = True
+                memcpy(k.past, child, k.w * sizeof(uint64_t))
             return status
         if use_dead and g.dead(g.ctx, child):
             k.pruned += 1
@@ -327,15 +337,13 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
     return SEARCH_EXHAUSTED
 
 
-cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_states,
-                             double max_seconds, size_t memory_bytes, bint certificate):
-    cdef Walk k
-    cdef int status, w = g.words
-    cdef size_t table_budget, rest, i
-    cdef double t0, deadline
+cdef int walk_open(Walk *k, WideGame *g, size_t memory_bytes, bint certificate) except -1:
+    """A search's table and stack within memory_bytes (the certificate's share apart)."""
+    cdef int w = g.words
+    cdef size_t table_budget, rest
     if w < 1 or w > WT_MAX_WORDS:
         raise ValueError(f"a wide position has 1..{WT_MAX_WORDS} words, not {w}")
-    memset(&k, 0, sizeof(Walk))
+    memset(k, 0, sizeof(Walk))
     k.g = g
     k.w = w
     if certificate:
@@ -359,45 +367,129 @@ cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_st
     k.used = k.cap * (sizeof(Frame) + w * sizeof(uint64_t) + g.max_moves * sizeof(uint64_t))
     if k.budget < k.used:
         k.budget = k.used  # the first frames under any budget, as the table's floor
+    if k.frames == NULL or k.pos == NULL or k.moves == NULL:
+        walk_close(k)
+        raise MemoryError("cannot allocate the search stack")
+    return 0
+
+
+cdef void walk_close(Walk *k) noexcept:
+    free(k.frames)
+    free(k.pos)
+    free(k.moves)
+    free(k.pslots)
+    free(k.cert)
+    wt_free(&k.tt)
+    k.frames = NULL
+    k.pslots = NULL
+    k.cert = NULL
+    k.pos = NULL
+    k.moves = NULL
+
+
+cdef object walk_answer(Walk *k, int status, long long states, double t0):
+    """(status, path, stats): a search's answer from its walk, `states` positions searched."""
+    path = []
+    if status == SEARCH_WON:
+        # The move taken at frame i is the last one tried there.
+        path = [k.moves[i * k.g.max_moves + k.frames[i].next - 1] for i in range(k.win)]
+    stats = {
+        "states": states,
+        "moves_generated": k.generated,
+        "pruned": k.pruned,
+        "dead_ends": k.leaves,
+        "table_capacity": wt_capacity(&k.tt),
+        "table_used": k.tt.used,
+        "table_probes": k.tt.probes,
+        "table_hits": k.tt.hits,
+        "table_replaced": k.tt.replaced,
+        "table_improved": 0,
+        "table_bytes": wt_bytes(&k.tt),
+        "seconds": now() - t0,
+        "max_depth": k.max_depth_reached,
+        "path_hits": k.path_hits,
+        "stack_bytes": k.used,
+    }
+    return status, path, stats
+
+
+cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_states,
+                             double max_seconds, size_t memory_bytes, bint certificate):
+    cdef Walk k
+    cdef int status
+    cdef size_t i
+    cdef double t0, deadline
+    walk_open(&k, g, memory_bytes, certificate)
     try:
-        if k.frames == NULL or k.pos == NULL or k.moves == NULL:
-            raise MemoryError("cannot allocate the search stack")
         t0 = now()
         deadline = t0 + max_seconds if max_seconds > 0 else 0.0
         with nogil:
             status = run(&k, root, max_states, deadline, certificate)
-        path = []
-        if status == SEARCH_WON:
-            # The move taken at frame i is the last one tried there.
-            path = [k.moves[i * g.max_moves + k.frames[i].next - 1] for i in range(k.win)]
+        status, path, stats = walk_answer(&k, status, k.nodes, t0)
         cert = None
         if certificate and status == SEARCH_EXHAUSTED:
-            cert = [(pos_int(k.cert + i * w, w), 0) for i in range(k.cert_len)]
-        stats = {
-            "states": k.nodes,
-            "moves_generated": k.generated,
-            "pruned": k.pruned,
-            "dead_ends": k.leaves,
-            "table_capacity": wt_capacity(&k.tt),
-            "table_used": k.tt.used,
-            "table_probes": k.tt.probes,
-            "table_hits": k.tt.hits,
-            "table_replaced": k.tt.replaced,
-            "table_improved": 0,
-            "table_bytes": wt_bytes(&k.tt),
-            "seconds": now() - t0,
-            "max_depth": k.max_depth_reached,
-            "path_hits": k.path_hits,
-            "stack_bytes": k.used,
-        }
+            cert = [(pos_int(k.cert + i * k.w, k.w), 0) for i in range(k.cert_len)]
         return status, path, stats, cert
     finally:
-        free(k.frames)
-        free(k.pos)
-        free(k.moves)
+        walk_close(&k)
+
+
+cdef void forget_line(Walk *k) noexcept nogil:
+    """After a search stopped at its limit of positions: take out of the table the positions
+    it had not finished (the line's and the one reached past the limit), and drop the path
+    set (the next search builds its own when it needs one)."""
+    cdef long long d
+    for d in range(k.top + 1):
+        wt_remove(&k.tt, at(k, <size_t>d))
+    if k.pending:
+        wt_remove(&k.tt, k.past)
+    if k.pslots != NULL:
+        k.used -= (k.pmask + 1) * sizeof(uint32_t)
         free(k.pslots)
-        free(k.cert)
-        wt_free(&k.tt)
+        k.pslots = NULL
+        k.pmask = 0
+    k.plive = False
+
+
+cdef object wide_attempts(WideGame *g, const uint64_t *root, long long max_states,
+                          double max_seconds, size_t memory_bytes, long long first,
+                          double growth, wseed_fn reseed, bint keep=True):
+    cdef Walk k
+    cdef size_t table_budget = memory_bytes // 4 * TABLE_QUARTERS
+    cdef int status, attempt = 0
+    cdef long long spent = 0, budget = first, cap
+    cdef double t0, deadline
+    if first < 1 or growth <= 1.0:
+        raise ValueError(f"attempts need a first budget >= 1 and a growth > 1, not {first}, "
+                         f"{growth}")
+    walk_open(&k, g, memory_bytes, False)
+    try:
+        t0 = now()
+        deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+        while True:
+            attempt += 1
+            reseed(g.ctx, attempt)
+            cap = budget if not max_states else min(budget, max_states - spent)
+            with nogil:
+                status = run(&k, root, cap, deadline, False)
+            spent += k.nodes
+            if status != SEARCH_LIMIT_STATES or (max_states and spent >= max_states):
+                break
+            # Every other position the table holds was searched to the end without a win: on
+            # a graph without cycles no child of a position is on the line above it, so each
+            # position left behind had all its children searched or already lost.
+            with nogil:
+                forget_line(&k)
+            if not keep:
+                wt_free(&k.tt)
+                if wt_init(&k.tt, k.w, table_budget) != 0:
+                    raise MemoryError("cannot allocate the transposition table")
+            budget = <long long>(budget * growth) + 1
+        status, path, stats = walk_answer(&k, status, spent, t0)
+        stats["attempts"] = attempt
+        return status, path, stats, None
+    finally:
+        walk_close(&k)
 
 
 cdef list wide_expand(WideGame *g, object position):
@@ -421,8 +513,9 @@ cdef list wide_expand(WideGame *g, object position):
 
 
 def table_ops(list ops, int words, size_t budget_bytes=1 << 20):
-    """Run ("visit" | "contains", key) operations (key: a tuple of `words` ints) on a fresh
-    wide table; their results and the final statistics (for the tests of csrc/wtable.c)."""
+    """Run ("visit" | "contains" | "remove", key) operations (key: a tuple of `words` ints) on
+    a fresh wide table; their results (None for a removal) and the final statistics (for the
+    tests of csrc/wtable.c)."""
     cdef wtable tt
     cdef uint64_t key[WT_MAX_WORDS]
     cdef int i
@@ -437,6 +530,9 @@ def table_ops(list ops, int words, size_t budget_bytes=1 << 20):
                 out.append(wt_visit(&tt, key))
             elif op == "contains":
                 out.append(wt_contains(&tt, key))
+            elif op == "remove":
+                wt_remove(&tt, key)
+                out.append(None)
             else:
                 raise ValueError(f"unknown table operation {op!r}")
         return out, {"used": tt.used, "capacity": wt_capacity(&tt), "replaced": tt.replaced,
@@ -486,11 +582,16 @@ cdef int graph_won(void *ctx, const uint64_t *s) noexcept nogil:
     return graph_node(gr, s) == gr.target
 
 
+cdef void graph_reseed(void *ctx, int attempt) noexcept nogil:
+    pass  # a graph's successors come in one order
+
+
 def graph_search(list succ, int root, int target, int words=3, long long max_states=0,
-                 size_t memory_bytes=1 << 20, bint certificate=False):
+                 size_t memory_bytes=1 << 20, bint certificate=False, tuple attempts=None):
     """The wide search on a directed graph (succ[v]: v's successors; cycles allowed) from root
     for target (-1: none), each node a key of `words` words: (status, path of nodes, stats,
-    certificate as node numbers), for the tests of the search."""
+    certificate as node numbers), for the tests of the search. attempts=(first, growth, keep):
+    wide_attempts instead (for a graph without cycles)."""
     cdef Graph gr
     cdef WideGame g
     cdef uint64_t start[WT_MAX_WORDS]
@@ -519,8 +620,13 @@ def graph_search(list succ, int root, int target, int words=3, long long max_sta
         g.won = graph_won
         g.max_moves = gr.most
         graph_key(&gr, root, start)
-        status, path, stats, cert = wide_depth_first(&g, start, max_states, 0.0, memory_bytes,
-                                                     certificate)
+        if attempts is not None:
+            first, growth, keep = attempts
+            status, path, stats, cert = wide_attempts(&g, start, max_states, 0.0, memory_bytes,
+                                                      first, growth, graph_reseed, keep)
+        else:
+            status, path, stats, cert = wide_depth_first(&g, start, max_states, 0.0,
+                                                         memory_bytes, certificate)
         if cert is not None:
             cert = [x & 0xFFFFFFFFFFFFFFFF if words == 1 else x >> (64 * (words - 1))
                     for x, _ in cert]

@@ -20,6 +20,7 @@ cdef extern from "wtable.h" nogil:
     void wt_free(wtable *t)
     int wt_visit(wtable *t, const uint64_t *key)
     int wt_contains(const wtable *t, const uint64_t *key)
+    void wt_remove(wtable *t, const uint64_t *key)
     size_t wt_capacity(const wtable *t)
     size_t wt_bytes(const wtable *t)
     size_t wt_max_bytes(const wtable *t)

@@ -24,9 +24,9 @@ and its real successor unless a key asks otherwise). Each is argued exact in doc
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
-from solitaire_solver.engine._engine cimport SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME
 from solitaire_solver.engine._wide cimport (
-    WideGame, wide_clear, wide_depth_first, wide_expand, wide_playouts, wide_random_win,
+    WideGame, wide_attempts, wide_clear, wide_depth_first, wide_expand, wide_playouts,
+    wide_random_win,
 )
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.games.accordion.rules import position_of, tops_of, width
@@ -301,28 +301,35 @@ cdef int _root(dict spec, int *t) except -1:
 
 
 #: The first attempt's budget of positions and its growth from one attempt to the next
-#: (docs/accordion.md, "Restarts").
-FIRST_BUDGET = 500
-GROWTH = 1.5
+#: (docs/accordion.md, "Move order and attempts"). Small steps: a won deal's search has a heavy
+#: tail over the noise's seeds, so many short attempts find its win sooner than a few long ones,
+#: and the table kept between attempts spares them the positions already searched.
+FIRST_BUDGET = 100
+GROWTH = 1.2
+
+
+cdef void reseed(void *ctx, int attempt) noexcept nogil:
+    (<AccCtx *>ctx).seed = mix(<uint64_t>attempt)
 
 
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "tops" (the start
     row's top cards, left to right), optionally "root" (a position int, 0) and the rules' keys
-    "cut", "canonical", "order" (each True unless given).
+    "cut", "canonical", "order" and "keep" (each True unless given; "keep" False drops the
+    table between attempts, for the tests).
 
-    With "order" and no certificate the search runs in attempts, each a whole depth-first search
-    with the move order's noise seeded anew and a budget of positions growing by GROWTH: an
-    attempt that wins or exhausts its tree decides (the order changes which positions are
-    reached first, never which are reachable); one that spends its budget gives way to the
-    next. The limits bound the attempts together."""
+    With "order" and no certificate the search runs in attempts (the engine's wide_attempts:
+    a move lowers the number of piles, so no line comes back to a position), each a depth-first
+    search with the move order's noise seeded anew and a budget of positions growing by GROWTH,
+    the positions searched to the end kept from one to the next: an attempt that wins or
+    exhausts its tree decides (the order changes which positions are reached first, never which
+    are reachable); one that spends its budget gives way to the next. The limits bound the
+    attempts together."""
     cdef AccCtx c
     cdef WideGame g
     cdef int t[MAXN]
     cdef uint64_t root[8]
     cdef int n
-    cdef long long spent = 0, budget = FIRST_BUDGET, cap
-    cdef double seconds = 0.0
     if objective != "decide":
         raise ValueError(f"accordion has no objective {objective!r}")
     n = _root(spec, t)
@@ -332,32 +339,9 @@ def solve(dict spec, str objective, limits, bint certificate):
     if certificate or not order:
         return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
                                         limits.memory_bytes, certificate))
-    attempts = 0
-    totals = {}
-    while True:
-        attempts += 1
-        c.seed = mix(<uint64_t>attempts)
-        cap = budget
-        if limits.max_states:
-            cap = min(cap, limits.max_states - spent)
-        left_seconds = 0.0
-        if limits.max_seconds:
-            left_seconds = max(1e-6, limits.max_seconds - seconds)
-        status, path, stats, cert = wide_depth_first(&g, root, cap, left_seconds,
-                                                     limits.memory_bytes, False)
-        spent += stats["states"]
-        seconds += stats["seconds"]
-        for key, value in stats.items():
-            if key in ("states", "moves_generated", "pruned", "dead_ends", "seconds",
-                       "path_hits"):
-                totals[key] = totals.get(key, 0) + value
-        stats.update(totals)
-        stats["attempts"] = attempts
-        if status != SEARCH_LIMIT_STATES or (limits.max_states and spent >= limits.max_states):
-            return run_of(status, path, stats, cert)
-        if limits.max_seconds and seconds >= limits.max_seconds:
-            return run_of(SEARCH_LIMIT_TIME, path, stats, cert)
-        budget = <long long>(budget * GROWTH) + 1
+    return run_of(*wide_attempts(&g, root, limits.max_states, limits.max_seconds,
+                                 limits.memory_bytes, FIRST_BUDGET, GROWTH, reseed,
+                                 spec.get("keep", True)))
 
 
 def expand(dict spec, object position, object aux):
@@ -433,7 +417,7 @@ def canonical(tops):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
 SEARCH_MODES = ({}, {"cut": False, "canonical": False, "order": False}, {"cut": False},
-                {"canonical": False}, {"order": False})
+                {"canonical": False}, {"order": False}, {"keep": False})
 #: The spec keys that make expand() list the moves of the search (its cut and order, without the
 #: renaming, so that its successors are the real ones), and that those are legal moves.
 PRUNED_EXPAND = ({"cut": True, "order": True}, True)
