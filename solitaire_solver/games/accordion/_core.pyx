@@ -305,7 +305,7 @@ cdef int _root(dict spec, int *t) except -1:
 #: tail over the noise's seeds, so many short attempts find its win sooner than a few long ones,
 #: and the table kept between attempts spares them the positions already searched.
 FIRST_BUDGET = 100
-GROWTH = 1.2
+GROWTH = 1.1
 
 
 cdef void reseed(void *ctx, int attempt) noexcept nogil:
