@@ -34,14 +34,22 @@ Lines can return to a position (a 6 pushed and dropped back onto the 9 it covere
 is cyclic (_engine.pxd): the search's stack is sized from an eighth of the memory budget, and a
 line longer than it stops the search at the memory limit.
 
-Pruning (decide, without a certificate; expand lists every legal move):
+Pruning (decide, without a certificate; expand lists every legal move; docs/fifteens.md,
+"Pruning and sealing", argues each rule, and the spec's switches turn them off for tests):
 - dead(): the frozen part can never be part of a clearing set: its cards leave only with the
   whole reserve, which clears only as number cards totalling 15 or exactly T, J, Q, K. So a
   frozen part mixing number and court cards (or Tens), holding two court cards (or Tens) of one
   value, or of number cards totalling 15 or more (15 clears at once when it forms, so a frozen
   part that stays has less) is never emptied, and its cards never leave: no win.
-  tests/test_fifteens_pysolfc.py checks that the rule fires and that the verdicts equal the
-  reference search's, which has no pruning.
+- seal ("seal"): after each move, a free x with no card of value 15 - x in the rows nor above it
+  in the reserve never goes back onto a row (nothing is dealt while the reserve holds a card),
+  so it and the cards under it join the frozen part: positions differing in their order merge.
+- completion ("complete", in dead()): nothing is dealt before the frozen part leaves, so the
+  rest of its clearing set must be among the cards in the rows and the free part now.
+- groups ("groups", in dead()): every number card leaves in a set totalling 15, so the number
+  cards not removed must split into such sets (splits(), memoised over count vectors in SPLIT).
+tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
+can_complete, can_split) and the verdicts against the reference search, which has no pruning.
 """
 
 from libc.stdint cimport uint64_t
@@ -405,10 +413,10 @@ cdef inline unsigned sums_to_15(int *have) noexcept nogil:
 
 
 # Whether number cards, counted by value (a base-5 index of the counts of 1..9), split into groups
-# totalling 15: 0 not known yet, 1 no, 2 yes. It depends on the counts alone, so one table
-# serves every deal.
-DEF SPLITS = 1953125      # 5 ** 9
-cdef unsigned char SPLIT[SPLITS]
+# totalling 15, in 2 bits an index: 0 not known yet, 1 no, 2 yes. It depends on the counts
+# alone, so one table (under 0.5 MiB) serves every deal.
+DEF SPLIT_BYTES = 488282  # 5 ** 9 indexes, four a byte
+cdef unsigned char SPLIT[SPLIT_BYTES]
 cdef int POW5[10]
 
 
@@ -426,18 +434,19 @@ cdef bint splits(int *have, int index) noexcept nogil:
     """Whether the number cards counted in have[1..9] (index: their base-5 index) split into
     groups totalling 15: the lowest card's group is each multiset of the others totalling 15
     with it, tried in turn."""
-    cdef int v = 1
+    cdef int v = 1, known
     cdef bint ok
     if index == 0:
         return True
-    if SPLIT[index]:
-        return SPLIT[index] == 2
+    known = (SPLIT[index >> 2] >> (2 * (index & 3))) & 3
+    if known:
+        return known == 2
     while not have[v]:
         v += 1
     have[v] -= 1
     ok = group_with(have, index - POW5[v], v, 15 - v)
     have[v] += 1
-    SPLIT[index] = 2 if ok else 1
+    SPLIT[index >> 2] |= (2 if ok else 1) << (2 * (index & 3))
     return ok
 
 
