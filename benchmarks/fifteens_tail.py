@@ -1,10 +1,11 @@
 """Fifteens under PySolFC's rules (fifteens-pysolfc): where a hard number's positions go
 (docs/fifteens.md, "PySolFC's rules: how the core holds a position").
 
-    python benchmarks/fifteens_tail.py N [--limit STATES]
+    python benchmarks/fifteens_tail.py N [--limit STATES] [--no-seal]
 
-Walks the search of PySolFC number N depth first (the core's moves through step(), its one
-pruning rule through is_dead()), up to --limit positions, and prints per count of cards dealt the
+Walks the search of PySolFC number N depth first (the core's moves through step(), its sealing
+of stuck reserve cards through sealed() unless --no-seal, its dead-reserve rule through
+is_dead()), up to --limit positions, and prints per count of cards dealt the
 positions and the distinct sets of rows among them, then the commonest reserve shapes (cards in
 the frozen part, cards in the free part) and their positions.
 """
@@ -28,6 +29,7 @@ def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("number", type=int)
     p.add_argument("--limit", type=int, default=10 ** 6)
+    p.add_argument("--no-seal", action="store_true")
     a = p.parse_args()
     cards = list(pysolfc_deal("fifteens-pysolfc", a.number).cards)
     spec = {"cards": cards}
@@ -48,10 +50,12 @@ def main() -> None:
         rows_of[dealt].add(rows)
         reserve[len(frozen), len(free)] += 1
         for _, r, x in reversed(children):
+            if not a.no_seal:
+                r, x = core.sealed(r, x)
             if (r, x) in seen:
                 continue
             seen.add((r, x))
-            if core.is_dead(r, x):
+            if core.is_dead(cards, r, x):
                 cut += 1
                 continue
             stack.append((r, x))

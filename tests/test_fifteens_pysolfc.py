@@ -20,8 +20,12 @@ from solitaire_solver.games.fifteens_pysolfc.rules import (
     FifteensPySolFCRules,
     RowsPosition,
     can_clear,
+    can_complete,
+    can_split,
     clears,
     frozen_and_free,
+    sealed,
+    sealed_key,
 )
 from solitaire_solver.games.rules import replay
 from solitaire_solver.moves import Move
@@ -203,7 +207,8 @@ def test_the_dead_reserve_rule_fires_and_only_on_lost_positions():
     for seed in range(40):
         deal, walked = walk(seed, 80, rng)
         for pos in walked[::5]:
-            dead = core.is_dead(*core.position_of(R.key(pos)))
+            dead = core.is_dead(deal.cards, *core.position_of(R.key(pos)), complete=False,
+                                groups=False)
             assert dead == (not can_clear(pos.reserve)), R.render(pos)
             if dead:
                 fired += 1
@@ -241,3 +246,124 @@ def test_a_deal_our_fifteens_loses_is_won_under_pysolfcs_rules():
     res = ss.solve("fifteens-pysolfc", deal, max_states=20_000, check=True)
     assert res.status is ss.Status.WON and res.stats["check"]
     assert any(m.pile for m in res.moves) or any(m.reserve for m in res.moves)
+
+
+# -- the search's rules for stuck reserve cards and for groups of 15 (docs/fifteens.md) ----------
+
+def core_solve(deal, pos, max_states=300_000, **switches):
+    core = core_module("games.fifteens_pysolfc._core")
+    return core.solve({"cards": deal.cards, "root": core.position_of(R.key(pos)), **switches},
+                      "decide", Limits(max_states=max_states), False)
+
+
+def test_a_six_to_nine_with_no_partner_left_is_sealed_with_the_cards_under_it():
+    # No 6 in the rows: the 9 never goes back, so the 7 under it is stuck too; the 8 above
+    # may go back onto the 7 of the rows.
+    pos = position(rows_of("7C", "2D", "8D"), reserve="AC 7H 9S 8S")
+    assert sealed(pos) == (cards("AC 7H 9S"), cards("8S"))
+    # A 6 in the rows, under a 9: it can come back to the top, so nothing above the Ace is stuck.
+    pos = position(rows_of("6D/9C", "7D", "2D"), reserve="AC 7H 9S 8S")
+    assert sealed(pos) == (cards("AC"), cards("7H 9S 8S"))
+    # A 6 above the 9 in the reserve may go back first and take the 9 after it.
+    pos = position(rows_of("9D", "2D"), reserve="9S 6H")
+    assert sealed(pos) == ((), cards("9S 6H"))
+
+
+@pytest.mark.core
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 120), st.integers(0, 10**6))
+def test_the_core_seals_and_prunes_as_the_reference_functions_say(seed, plies, rng_seed):
+    core = core_module("games.fifteens_pysolfc._core")
+    deal, walked = walk(seed, plies, random.Random(rng_seed))
+    for pos in walked[::4]:
+        packed = core.position_of(R.key(pos))
+        assert core.key_of(*core.sealed(*packed)) == sealed_key(pos), R.render(pos)
+        both = core.position_of(sealed_key(pos))
+        assert core.is_dead(deal.cards, *both, groups=False) == (not can_complete(pos)), (
+            R.render(pos))
+        assert core.is_dead(deal.cards, *packed, complete=False) == (
+            not can_clear(pos.reserve) or not can_split(pos)), R.render(pos)
+
+
+def position_of_key(deal, key):
+    """A reference position with the core's key: the deal's cards from the k-th on in the stock,
+    the others given by value to the rows and the reserve (its frozen part's 6..9s lowest, so
+    the part's top card cannot go back to a row unless all of it is stuck)."""
+    k, rows, frozen, free = key
+    spare = {}
+    for c in deal.cards[:k]:
+        spare.setdefault(value(c), []).append(c)
+    take = lambda v: spare[v].pop()  # noqa: E731
+    reserve = sorted(frozen, key=lambda v: not 6 <= v <= 9) + list(free)
+    return RowsPosition(tuple(tuple(take(v) for v in r) for r in rows)
+                        + ((),) * (16 - len(rows)), tuple(take(v) for v in reserve),
+                        tuple(deal.cards[k:]), 0)
+
+
+@pytest.mark.core
+def test_the_completion_and_groups_rules_fire_and_only_on_lost_positions():
+    # Positions of the core's own search of hard numbers (a depth-first walk through step()),
+    # where a rule fires that the plain dead-reserve rule does not: the reference search,
+    # which has no pruning, finds no win there.
+    core = core_module("games.fifteens_pysolfc._core")
+    fired = {"complete": 0, "groups": 0}
+    ended = 0
+    for number in (908, 6119):
+        deal = ss.pysolfc_deal("fifteens", number)
+        spec = {"cards": deal.cards}
+        stack, seen, nodes = [core.start(deal.cards)], set(), 0
+        while stack and nodes < 3000:
+            packed = stack.pop()
+            nodes += 1
+            for _, r, a in reversed(core.step(spec, *packed)[1]):
+                child = core.sealed(r, a)
+                if child in seen or core.is_dead(deal.cards, *child, complete=False,
+                                                 groups=False):
+                    continue
+                seen.add(child)
+                rules = [rule for rule in fired
+                         if core.is_dead(deal.cards, *child, **{x: x == rule for x in fired})]
+                if not rules:
+                    stack.append(child)
+                    continue
+                for rule in rules:
+                    fired[rule] += 1
+                if "groups" in rules or fired["complete"] % 40 == 0:
+                    pos = position_of_key(deal, core.key_of(*child))
+                    ref = reference_search(R, pos, max_states=3000)
+                    assert ref.status != "won", (rules, R.render(pos))
+                    ended += ref.status == "exhausted"
+    assert fired["complete"] >= 100 and fired["groups"] >= 20 and ended >= 10, (fired, ended)
+
+
+@pytest.mark.core
+def test_every_search_mode_gives_the_same_verdict_and_each_rule_cuts():
+    # The rules off one at a time, and all off, against the default search and the reference
+    # search (which has none of them) where it ends, from the start of PySolFC's blocked
+    # numbers and from random mid-game positions. Where the verdict is a block, each search
+    # walked all it reaches: every rule may only shrink that, and each must shrink it somewhere.
+    core = core_module("games.fifteens_pysolfc._core")
+    modes = core.SEARCH_MODES
+    assert modes[0] == {} and modes[-1] == {"prune": False}
+    rng = random.Random(11)
+    cases = [(ss.pysolfc_deal("fifteens", n), None) for n in (3568, 6518, 7673, 7994)]
+    for seed in range(40):
+        deal, walked = walk(seed, rng.randrange(150), rng)
+        cases += [(deal, pos) for pos in (walked[0], rng.choice(walked), walked[-1])]
+    ours = [0] * len(modes)
+    theirs = [0] * len(modes)
+    for deal, pos in cases:
+        pos = R.start(deal) if pos is None else pos
+        runs = [core_solve(deal, pos, max_states=10**6, **m) for m in modes]
+        verdicts = {r.status for r in runs} & {"won", "exhausted"}
+        assert len(verdicts) <= 1, ([r.status for r in runs], R.render(pos))
+        if verdicts and R.cards_left(pos) <= 20:
+            ref = reference_search(R, pos, max_states=5000)
+            if ref.status in ("won", "exhausted"):
+                assert {ref.status} == verdicts, R.render(pos)
+        for i, run in enumerate(runs):
+            if runs[0].status == run.status == "exhausted":
+                assert runs[0].stats["states"] <= run.stats["states"], (modes[i], R.render(pos))
+                ours[i] += runs[0].stats["states"]
+                theirs[i] += run.stats["states"]
+    assert all(o < t for o, t in zip(ours[1:], theirs[1:])), (ours, theirs)

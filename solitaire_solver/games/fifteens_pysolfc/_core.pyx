@@ -34,14 +34,22 @@ Lines can return to a position (a 6 pushed and dropped back onto the 9 it covere
 is cyclic (_engine.pxd): the search's stack is sized from an eighth of the memory budget, and a
 line longer than it stops the search at the memory limit.
 
-Pruning (decide, without a certificate; expand lists every legal move):
+Pruning (decide, without a certificate; expand lists every legal move; docs/fifteens.md,
+"Pruning and sealing", argues each rule, and the spec's switches turn them off for tests):
 - dead(): the frozen part can never be part of a clearing set: its cards leave only with the
   whole reserve, which clears only as number cards totalling 15 or exactly T, J, Q, K. So a
   frozen part mixing number and court cards (or Tens), holding two court cards (or Tens) of one
   value, or of number cards totalling 15 or more (15 clears at once when it forms, so a frozen
   part that stays has less) is never emptied, and its cards never leave: no win.
-  tests/test_fifteens_pysolfc.py checks that the rule fires and that the verdicts equal the
-  reference search's, which has no pruning.
+- seal ("seal"): after each move, a free x with no card of value 15 - x in the rows nor above it
+  in the reserve never goes back onto a row (nothing is dealt while the reserve holds a card),
+  so it and the cards under it join the frozen part: positions differing in their order merge.
+- completion ("complete", in dead()): nothing is dealt before the frozen part leaves, so the
+  rest of its clearing set must be among the cards in the rows and the free part now.
+- groups ("groups", in dead()): every number card leaves in a set totalling 15, so the number
+  cards not removed must split into such sets (splits(), memoised over count vectors in SPLIT).
+tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
+can_complete, can_split) and the verdicts against the reference search, which has no pruning.
 """
 
 from libc.stdint cimport uint64_t
@@ -77,6 +85,10 @@ cdef struct Lay:
 
 cdef struct Ctx:
     int value[52]         # the value of the card at each pack position
+    int seal              # 1: play() seals the reserve's stuck cards (the module doc)
+    int complete          # 1: dead() asks that the frozen part can still be completed
+    int groups            # 1: dead() asks that the number cards left split into groups of 15
+    int rest[53][10]      # rest[k][v]: the cards of value v (1..9) in the pack from card k on
 
 # (lone, frozen) pairs with lone + frozen <= 4, and their 4-bit codes.
 cdef int PAIR_CODE[5][5]
@@ -203,6 +215,35 @@ cdef inline void settle(Ctx *c, Lay *L) noexcept nogil:
         L.nfree = 0
     if reserve_empty(L):
         refill(c, L)
+
+
+cdef void seal(Lay *L) noexcept nogil:
+    """Moves into the frozen part every free card at or under the topmost free x with no card
+    of value 15 - x in the rows (at any depth) nor above it in the reserve: none of them can go
+    back onto a row again (the module doc's sealing rule)."""
+    cdef int have[16]
+    cdef int i, j, x, cut = -1
+    memset(have, 0, sizeof(have))
+    for x in range(6, 10):
+        have[x] = L.lone[x]
+    for i in range(L.npiles):
+        have[L.pb[i]] += (L.ph[i] + 1) >> 1
+        have[15 - L.pb[i]] += L.ph[i] >> 1
+    for i in range(L.nfree - 1, -1, -1):
+        x = L.free[i]
+        if not have[15 - x]:
+            cut = i
+            break
+        have[x] += 1
+    if cut < 0:
+        return
+    for i in range(cut + 1):
+        L.frozen[L.free[i]] += 1
+    j = 0
+    for i in range(cut + 1, L.nfree):
+        L.free[j] = L.free[i]
+        j += 1
+    L.nfree = j
 
 
 cdef inline int class_top(Lay *L, int cls) noexcept nogil:
@@ -344,6 +385,8 @@ cdef void fp_play(void *ctx, const State *s, uint64_t move, State *out) noexcept
     else:
         put_on(&L, a)
     settle(c, &L)
+    if c.seal:
+        seal(&L)
     encode(&L, out)
 
 
@@ -359,10 +402,82 @@ cdef int fp_won(void *ctx, const State *s) noexcept nogil:
     return 1
 
 
+cdef inline unsigned sums_to_15(int *have) noexcept nogil:
+    """The totals up to 15 that some of the number cards counted in have[1..9] make (bit t)."""
+    cdef int v, i
+    cdef unsigned reach = 1
+    for v in range(1, 10):
+        for i in range(have[v]):
+            reach |= reach << v
+    return reach & 0xFFFF
+
+
+# Whether number cards, counted by value (a base-5 index of the counts of 1..9), split into groups
+# totalling 15, in 2 bits an index: 0 not known yet, 1 no, 2 yes. It depends on the counts
+# alone, so one table (under 0.5 MiB) serves every deal.
+DEF SPLIT_BYTES = 488282  # 5 ** 9 indexes, four a byte
+cdef unsigned char SPLIT[SPLIT_BYTES]
+cdef int POW5[10]
+
+
+cdef void _pow5():
+    cdef int v
+    POW5[1] = 1
+    for v in range(2, 10):
+        POW5[v] = POW5[v - 1] * 5
+
+
+_pow5()
+
+
+cdef bint splits(int *have, int index) noexcept nogil:
+    """Whether the number cards counted in have[1..9] (index: their base-5 index) split into
+    groups totalling 15: the lowest card's group is each multiset of the others totalling 15
+    with it, tried in turn."""
+    cdef int v = 1, known
+    cdef bint ok
+    if index == 0:
+        return True
+    known = (SPLIT[index >> 2] >> (2 * (index & 3))) & 3
+    if known:
+        return known == 2
+    while not have[v]:
+        v += 1
+    have[v] -= 1
+    ok = group_with(have, index - POW5[v], v, 15 - v)
+    have[v] += 1
+    SPLIT[index >> 2] |= (2 if ok else 1) << (2 * (index & 3))
+    return ok
+
+
+cdef bint group_with(int *have, int index, int low, int need) noexcept nogil:
+    """Whether some cards of value low or more, totalling need, leave the rest splittable
+    (values taken in ascending order, so each multiset once)."""
+    cdef int w
+    cdef bint ok
+    for w in range(low, 10):
+        if w > need:
+            break
+        if not have[w]:
+            continue
+        have[w] -= 1
+        if w == need:
+            ok = splits(have, index - POW5[w])
+        else:
+            ok = group_with(have, index - POW5[w], w, need - w)
+        have[w] += 1
+        if ok:
+            return True
+    return False
+
+
 cdef int fp_dead(void *ctx, const State *s) noexcept nogil:
-    """The frozen part can never leave (the module doc's pruning rule)."""
+    """The frozen part can never leave, or a number card left can be in no group of 15 (the
+    module doc's pruning rules)."""
+    cdef Ctx *c = <Ctx *>ctx
     cdef Lay L
-    cdef int v, numbers = 0, total = 0, courts = 0
+    cdef int v, i, numbers = 0, total = 0, courts = 0
+    cdef int have[14]
     decode(s, &L)
     for v in range(1, 10):
         numbers += L.frozen[v]
@@ -372,16 +487,52 @@ cdef int fp_dead(void *ctx, const State *s) noexcept nogil:
         if L.frozen[v] > 1:
             return 1
     if courts:
-        return numbers > 0
-    return total >= 15
+        if numbers > 0:
+            return 1
+    elif total >= 15:
+        return 1
+    if c == NULL or not (c.complete or c.groups):
+        return 0
+    # The cards in the rows and in the reserve's free part.
+    for v in range(1, 14):
+        have[v] = L.lone[v]
+    for i in range(L.npiles):
+        have[L.pb[i]] += (L.ph[i] + 1) >> 1
+        have[15 - L.pb[i]] += L.ph[i] >> 1
+    for i in range(L.nfree):
+        have[L.free[i]] += 1
+    # Completion: no card is dealt before the frozen part leaves, so the cards that leave with
+    # it are in the rows or the reserve's free part now.
+    if c.complete and courts:
+        for v in range(10, 14):
+            if not L.frozen[v] and not have[v]:
+                return 1
+    elif c.complete and numbers:
+        if not (sums_to_15(have) >> (15 - total)) & 1:
+            return 1
+    if not c.groups:
+        return 0
+    # Groups: every number card leaves in a group totalling 15 (a pair, or a clearing reserve)
+    # made of cards not removed yet: in the rows, the reserve or the pack still to deal.
+    i = 0
+    for v in range(1, 10):
+        have[v] += L.frozen[v] + c.rest[L.k][v]
+        i += have[v] * POW5[v]
+    return not splits(have, i)
 
 
 cdef void setup(Ctx *c, object cards) except *:
-    cdef int k
+    cdef int k, v
     if len(cards) != 52:
         raise ValueError("a deal has 52 cards")
     for k in range(52):
         c.value[k] = <int>cards[k] % 13 + 1
+    memset(c.rest, 0, sizeof(c.rest))
+    for k in range(51, -1, -1):
+        for v in range(10):
+            c.rest[k][v] = c.rest[k + 1][v]
+        if c.value[k] <= 9:
+            c.rest[k][c.value[k]] += 1
 
 
 cdef State start_of(Ctx *c):
@@ -395,6 +546,9 @@ cdef State start_of(Ctx *c):
 
 cdef void make_game(Game *g, Ctx *c, object cards, bint prune) except *:
     setup(c, cards)
+    c.seal = prune
+    c.complete = prune
+    c.groups = prune
     game_clear(g)
     g.ctx = c
     g.moves = fp_moves
@@ -418,7 +572,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef size_t stack
     if objective != "decide":
         raise ValueError(f"fifteens-pysolfc has no objective {objective!r}")
-    make_game(&g, &c, spec["cards"], not certificate)
+    make_game(&g, &c, spec["cards"], not certificate and spec.get("prune", True))
+    c.seal = c.seal and spec.get("seal", True)
+    c.complete = c.complete and spec.get("complete", True)
+    c.groups = c.groups and spec.get("groups", True)
     root = start_of(&c)
     if spec.get("root") is not None:
         root.removed, root.aux = spec["root"]
@@ -480,12 +637,31 @@ def start(object cards):
     return s.removed, s.aux
 
 
-def is_dead(uint64_t removed, uint64_t aux):
-    """The pruning rule at a packed position (for tests)."""
+def is_dead(object cards, uint64_t removed, uint64_t aux, bint complete=True,
+            bint groups=True):
+    """The pruning rules at a packed position of the deal (for tests; complete=False: without
+    the completion test, groups=False: without the groups test)."""
     cdef State s
+    cdef Ctx c
+    setup(&c, cards)
+    c.complete = complete
+    c.groups = groups
     s.removed = removed
     s.aux = aux
-    return bool(fp_dead(NULL, &s))
+    return bool(fp_dead(&c, &s))
+
+
+def sealed(uint64_t removed, uint64_t aux):
+    """The packed position with its reserve's stuck cards sealed into the frozen part, as the
+    search's play() keeps it (for tests and benchmarks)."""
+    cdef State s
+    cdef Lay L
+    s.removed = removed
+    s.aux = aux
+    decode(&s, &L)
+    seal(&L)
+    encode(&L, &s)
+    return s.removed, s.aux
 
 
 def key_of(uint64_t removed, uint64_t aux):
@@ -557,4 +733,4 @@ def position_of(key):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({},)
+SEARCH_MODES = ({}, {"seal": False}, {"complete": False}, {"groups": False}, {"prune": False})

@@ -18,6 +18,7 @@ whenever the reserve is empty (at once, if it is). Won when all 52 cards have le
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from ...cards import CARD_NAMES, CARD_PRETTY, mask, pretty, value
@@ -62,6 +63,76 @@ def can_clear(reserve: tuple[int, ...]) -> bool:
     if any(v >= 10 for v in values):
         return all(v >= 10 for v in values) and len(set(values)) == len(values)
     return sum(values) < 15
+
+
+def sealed(pos: RowsPosition) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """frozen_and_free with the stuck 6..9s sealed too (docs/fifteens.md, "Cards that can never
+    go back"): a 6..9 x of the reserve with no card of value 15 - x in the rows (at any depth)
+    nor above it in the reserve never goes back onto a row, so it and the cards under it stay
+    until the reserve clears."""
+    in_rows = [value(c) for r in pos.rows for c in r]
+    cut = 0
+    for i in range(len(pos.reserve) - 1, -1, -1):
+        x = value(pos.reserve[i])
+        above = [value(c) for c in pos.reserve[i + 1:]]
+        if not 6 <= x <= 9 or 15 - x not in in_rows + above:
+            cut = i + 1
+            break
+    return pos.reserve[:cut], pos.reserve[cut:]
+
+
+def sealed_key(pos: RowsPosition) -> tuple:
+    """The key of FifteensPySolFCRules with the reserve split by sealed() (the core's search
+    keeps positions so)."""
+    frozen, free = sealed(pos)
+    return (52 - len(pos.stock),
+            tuple(sorted(tuple(value(c) for c in r) for r in pos.rows if r)),
+            tuple(sorted(value(c) for c in frozen)), tuple(value(c) for c in free))
+
+
+@lru_cache(maxsize=1 << 14)
+def split_into_fifteens(values: tuple[int, ...]) -> bool:
+    """Whether number cards (their values, sorted) split into groups each totalling 15."""
+    if not values:
+        return True
+    # The lowest card's group: every multiset of the other values totalling 15 with it.
+    low, rest = values[0], list(values[1:])
+    groups: set[tuple[int, ...]] = {()}
+    for v in rest:
+        groups |= {g + (v,) for g in groups if low + sum(g) + v <= 15}
+    for g in groups:
+        if low + sum(g) == 15:
+            left = list(rest)
+            for v in g:
+                left.remove(v)
+            if split_into_fifteens(tuple(left)):
+                return True
+    return False
+
+
+def can_complete(pos: RowsPosition) -> bool:
+    """Whether the reserve's frozen part (as sealed() splits it) can still leave: it must be
+    part of a clearing set (number cards totalling 15, or T, J, Q, K), and since no card is dealt
+    while it is held, the rest of that set must be in the rows or the reserve's free part now."""
+    frozen, free = sealed(pos)
+    values = sorted(value(c) for c in frozen)
+    others = [value(c) for r in pos.rows for c in r] + [value(c) for c in free]
+    if not values:
+        return True
+    if values[-1] >= 10:
+        return (values[0] >= 10 and len(set(values)) == len(values)
+                and all(v in values or v in others for v in QUARTET))
+    sums = {0}
+    for v in others:
+        sums |= {t + v for t in sums if t + v <= 15}
+    return 15 - sum(values) in sums
+
+
+def can_split(pos: RowsPosition) -> bool:
+    """Whether the number cards not removed yet (rows, reserve, stock) split into groups each
+    totalling 15, as every number card leaves in one (a pair, or a clearing reserve)."""
+    left = [c for r in pos.rows for c in r] + list(pos.reserve) + list(pos.stock)
+    return split_into_fifteens(tuple(sorted(value(c) for c in left if value(c) <= 9)))
 
 
 class FifteensPySolFCRules(Rules):
