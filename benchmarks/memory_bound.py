@@ -78,7 +78,7 @@ def main() -> None:
         deck171 = f.read().split("\n")[170]
     deals = [
         ("baroness-pysolfc seed 4", {"game": "baroness-pysolfc", "deal": ["seed", 4]}),
-        ("fifteens-pysolfc PySolFC 528", {"game": "fifteens-pysolfc", "deal": ["pysolfc", 528]}),
+        ("fifteens-pysolfc PySolFC 4773", {"game": "fifteens-pysolfc", "deal": ["pysolfc", 4773]}),
         ("pyramid-msc deck 171 shortest", {"game": "pyramid-msc", "deal": ["text", deck171],
                                            "objective": "shortest"}),
     ]
