@@ -94,6 +94,7 @@ cdef struct Ctx:
     uint64_t seen_loc[52]   # M_PLACES: reach()'s places of each card
     uint64_t first_mask     # the places of the first column, and of the last
     uint64_t last_mask
+    uint64_t shake          # the beam's seed for its ties (spec "shake")
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
@@ -181,6 +182,13 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     if c.mode >= M_REDUCED:
         n = reduce_moves(c, s, out, n)
     return n
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    # splitmix64's finaliser
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL
+    return x ^ (x >> 31)
 
 
 cdef inline int find(Ctx *c, const uint64_t *s, int v) noexcept nogil:
@@ -619,6 +627,7 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
         raise ValueError(f"redeals is 0..{MAX_REDEALS}, not {c.redeals}")
     c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
+    c.shake = <uint64_t>spec.get("shake", 0)
     c.seen_valid = False
     c.first_mask = c.last_mask = 0
     for p in range(ROWS):
@@ -806,139 +815,189 @@ def dead(dict spec, object position):
     return bool(montana_dead(&c, s))
 
 
-# -- a greedy first try: best-first by the cards in the rows' runs ----------------------------------
-
 cdef int check_signals() except -1 with gil:
     return PyErr_CheckSignals()
 
 
-cdef inline int in_runs(Ctx *c, const uint64_t *s) noexcept nogil:
-    cdef int r, n = 0
+# -- the beam: the best positions of each depth, by a score ----------------------------------------
+
+cdef extern from "stdlib.h":
+    void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) nogil
+
+
+cdef int by_key_down(const void *a, const void *b) noexcept nogil:
+    cdef uint64_t x = (<const uint64_t *>a)[0], y = (<const uint64_t *>b)[0]
+    return -1 if x > y else (1 if x < y else 0)
+
+
+cdef struct Weights:
+    int runs      # a card in a row's run from its Two
+    int dead      # a gap right of a King: nothing enters it until the King moves
+    int open      # a gap that takes a run's next card (right of the run, or a first place
+                  # of a row without a Two's run)
+    int pairs     # a card right of its predecessor anywhere
+
+
+cdef inline long long beam_score(Ctx *c, const uint64_t *s, Weights *wt) noexcept nogil:
+    cdef int N = c.ranks, p, r, k, v, runs = 0, dead = 0, opened = 0, pairs = 0
+    cdef uint8_t pl[MAXP]
+    cdef int run[ROWS]
+    for p in range(c.places):
+        pl[p] = <uint8_t>get(s, p)
     for r in range(ROWS):
-        n += run_length(c, s, r)
-    return n
+        k = 0
+        v = pl[r * N]
+        if v and value(v - 1) == 2:
+            k = 1
+            while k < N and pl[r * N + k] == v + k:
+                k += 1
+        run[r] = k
+        runs += k
+    for p in range(c.places):
+        v = pl[p]
+        if v == 0:
+            if p % N == 0:
+                opened += 1
+            elif pl[p - 1] and value(pl[p - 1] - 1) == N:
+                dead += 1
+            elif run[p // N] == p % N:
+                opened += 1
+        elif p % N and pl[p - 1] == v - 1 and value(v - 1) > 2:
+            pairs += 1
+    return (1 << 20) + wt.runs * runs - wt.dead * dead + wt.open * opened + wt.pairs * pairs
 
 
-cdef void heap_push(uint64_t *heap, size_t *n, uint64_t v) noexcept nogil:
-    cdef size_t i = n[0], up
-    n[0] += 1
-    while i > 0:
-        up = (i - 1) >> 1
-        if heap[up] >= v:
-            break
-        heap[i] = heap[up]
-        i = up
-    heap[i] = v
-
-
-cdef uint64_t heap_pop(uint64_t *heap, size_t *n) noexcept nogil:
-    cdef uint64_t top = heap[0], v
-    cdef size_t i = 0, child
-    n[0] -= 1
-    v = heap[n[0]]
-    while True:
-        child = 2 * i + 1
-        if child >= n[0]:
-            break
-        if child + 1 < n[0] and heap[child + 1] > heap[child]:
-            child += 1
-        if heap[child] <= v:
-            break
-        heap[i] = heap[child]
-        i = child
-    heap[i] = v
-    return top
-
-
-def greedy(dict spec, long long max_nodes, double max_seconds, size_t memory_bytes):
-    """A first try that may win sooner than the depth-first search: best-first by the cards in
-    the rows' runs (the newest position first among equals), the moves and cuts of spec["mode"]
-    (MODE_PLACES by default: a won position stays reachable), positions seen once (a table of full keys; past its budget it may see one again).
-    It proves nothing when it fails. Returns (path of move words or None, positions expanded,
-    seconds)."""
+def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t memory_bytes,
+         tuple weights=(16, 8, 4, 1)):
+    """A first try: a beam search from the deal's start (or spec["root"]). Each round expands
+    every kept position by the moves of spec["mode"] (MODE_PLACES by default, so a won position
+    stays reachable), skips the positions seen before (a table of full keys) and those the block
+    test calls dead, and keeps the `width` best of the new ones by a score (`weights`: per card
+    in a row's run, less per gap right of a King, per gap that takes a run's next card, per card
+    right of its predecessor); ties by a hash of the position and spec["shake"]. It proves
+    nothing when it fails. Returns (path of move words or None, positions expanded, seconds)."""
     cdef Ctx c
     cdef WideGame g
     cdef wtable tt
+    cdef Weights wt
     cdef int w, i, nm
-    cdef long long cap, nodes = 0, count = 0, found = -1, idx, parent
-    cdef uint64_t *pos = NULL
+    cdef long long nodes = 0, kept = 0, cap, found = -1, ncur = 0, ncand = 0, j, slot, ci
+    cdef long long score
+    cdef uint64_t *cur = NULL       # the kept positions of this round, and their node numbers
+    cdef long long *cur_id = NULL
+    cdef uint64_t *cand = NULL      # the new positions of this round, their keys to sort by
+    cdef uint64_t *cand_key = NULL
+    cdef uint32_t *parents = NULL   # every kept node's parent and move, for the line
     cdef uint64_t *moves_of = NULL
-    cdef uint32_t *parents = NULL
-    cdef uint64_t *heap = NULL
-    cdef size_t nheap = 0
     cdef uint64_t buf[32]
+    cdef uint64_t h
     cdef double t0 = now(), deadline
     cdef int mode = spec.get("mode", MODE_PLACES)
     if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES):
         raise ValueError(f"unknown move mode {mode}")
+    if width < 1:
+        raise ValueError(f"a beam is at least 1 wide, not {width}")
+    wt.runs, wt.dead, wt.open, wt.pairs = weights
     make_game(&g, &c, spec, mode)
     w = c.words
-    # per position: its words, its parent and move, a heap entry, and the table's share
-    cap = memory_bytes // 2 // (w * 8 + 4 + 8 + 8)
-    if max_nodes > 0 and cap > max_nodes * 17:
-        cap = max_nodes * 17
-    if cap < 64:
-        cap = 64
     deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    # the table half the memory; the rest the two rounds' positions and the kept nodes' links
+    slot = (<long long>width) * g.max_moves
+    cap = (<long long>(memory_bytes // 2) - width * (w * 8 + 8) - slot * (w * 8 + 24)) // 12
+    if max_nodes > 0 and cap > max_nodes * width:
+        cap = max_nodes * width
+    if cap < width:
+        return None, 0, now() - t0  # the beam does not fit its share of the memory
+    if cap > 0xFFFFFFFE:
+        cap = 0xFFFFFFFE
     if wt_init(&tt, w, memory_bytes // 2) != 0:
         raise MemoryError("cannot allocate the table")
-    pos = <uint64_t *>malloc(cap * w * sizeof(uint64_t))
-    moves_of = <uint64_t *>malloc(cap * sizeof(uint64_t))
-    parents = <uint32_t *>malloc(cap * sizeof(uint32_t))
-    heap = <uint64_t *>malloc(cap * sizeof(uint64_t))
+    cur = <uint64_t *>malloc(width * w * sizeof(uint64_t))
+    cur_id = <long long *>malloc(width * sizeof(long long))
+    cand = <uint64_t *>malloc(slot * w * sizeof(uint64_t))
+    cand_key = <uint64_t *>malloc(slot * 3 * sizeof(uint64_t))
+    parents = <uint32_t *>malloc((cap + 1) * sizeof(uint32_t))
+    moves_of = <uint64_t *>malloc((cap + 1) * sizeof(uint64_t))
     try:
-        if pos == NULL or moves_of == NULL or parents == NULL or heap == NULL:
-            raise MemoryError("cannot allocate the first try's nodes")
-        if not wide_root(spec, w, pos):
-            start_position(&c, pos)
-        if montana_won(&c, pos):
+        if (cur == NULL or cur_id == NULL or cand == NULL or cand_key == NULL or parents == NULL
+                or moves_of == NULL):
+            raise MemoryError("cannot allocate the beam")
+        if not wide_root(spec, w, cur):
+            start_position(&c, cur)
+        if montana_won(&c, cur):
             return [], 0, now() - t0
-        wt_visit(&tt, pos)
+        wt_visit(&tt, cur)
+        cur_id[0] = 0
         parents[0] = 0
         moves_of[0] = 0
-        count = 1
-        heap_push(heap, &nheap, (<uint64_t>in_runs(&c, pos) << 32) | 0)
+        kept = 1
+        ncur = 1
         with nogil:
-            while nheap and found < 0:
-                if max_nodes > 0 and nodes >= max_nodes:
+            while ncur and found < 0:
+                ncand = 0
+                for j in range(ncur):
+                    if max_nodes > 0 and nodes >= max_nodes:
+                        break
+                    if (nodes & 1023) == 0:
+                        check_signals()
+                        if deadline > 0 and now() > deadline:
+                            break
+                    nodes += 1
+                    nm = montana_moves(&c, cur + j * w, buf)
+                    for i in range(nm):
+                        montana_play(&c, cur + j * w, buf[i], cand + ncand * w)
+                        if wt_visit(&tt, cand + ncand * w):
+                            continue
+                        if montana_won(&c, cand + ncand * w):
+                            if kept <= cap:
+                                parents[kept] = <uint32_t>cur_id[j]
+                                moves_of[kept] = buf[i]
+                                found = kept
+                            break
+                        if g.dead != NULL and g.dead(&c, cand + ncand * w):
+                            continue
+                        score = beam_score(&c, cand + ncand * w, &wt)
+                        h = c.shake
+                        for ci in range(w):
+                            h = mix(h ^ cand[ncand * w + ci])
+                        # the key: the score, then the hash's top byte; the candidate's number
+                        cand_key[3 * ncand] = ((<uint64_t>score) << 40) | ((h >> 56) << 32) \
+                            | <uint64_t>ncand
+                        cand_key[3 * ncand + 1] = buf[i]
+                        cand_key[3 * ncand + 2] = <uint64_t>cur_id[j]
+                        ncand += 1
+                    if found >= 0:
+                        break
+                if found >= 0 or ncand == 0 or (max_nodes > 0 and nodes >= max_nodes) or (
+                        deadline > 0 and now() > deadline):
                     break
-                if (nodes & 1023) == 0:
-                    check_signals()  # Ctrl-C raises here, as in the engine's searches
-                    if deadline > 0 and now() > deadline:
-                        break
-                idx = <long long>(heap_pop(heap, &nheap) & (<uint64_t>0xFFFFFFFF))
-                nodes += 1
-                nm = montana_moves(&c, pos + idx * w, buf)
-                for i in range(nm):
-                    if count >= cap:
-                        break
-                    montana_play(&c, pos + idx * w, buf[i], pos + count * w)
-                    if wt_visit(&tt, pos + count * w):
-                        continue
-                    parents[count] = <uint32_t>idx
-                    moves_of[count] = buf[i]
-                    if montana_won(&c, pos + count * w):
-                        found = count
-                        break
-                    if g.dead != NULL and g.dead(&c, pos + count * w):
-                        continue  # it cannot be won (dead()): no use trying it
-                    heap_push(heap, &nheap,
-                              (<uint64_t>in_runs(&c, pos + count * w) << 32) | <uint64_t>count)
-                    count += 1
-                if count >= cap:
-                    break
+                qsort(cand_key, ncand, 3 * sizeof(uint64_t), by_key_down)
+                if ncand > width:
+                    ncand = width
+                if kept + ncand > cap:
+                    break  # the links outgrew their share of the memory
+                for j in range(ncand):
+                    ci = <long long>(cand_key[3 * j] & (<uint64_t>0xFFFFFFFF))
+                    memcpy(cur + j * w, cand + ci * w, w * sizeof(uint64_t))
+                    moves_of[kept] = cand_key[3 * j + 1]
+                    parents[kept] = <uint32_t>cand_key[3 * j + 2]
+                    cur_id[j] = kept
+                    kept += 1
+                ncur = ncand
         if found < 0:
             return None, nodes, now() - t0
         path = []
-        idx = found
-        while idx != 0:
-            path.append(moves_of[idx])
-            idx = parents[idx]
+        ci = found
+        while ci != 0:
+            path.append(moves_of[ci])
+            ci = parents[ci]
         path.reverse()
         return path, nodes, now() - t0
     finally:
-        free(pos)
-        free(moves_of)
+        free(cur)
+        free(cur_id)
+        free(cand)
+        free(cand_key)
         free(parents)
-        free(heap)
+        free(moves_of)
         wt_free(&tt)

@@ -26,9 +26,16 @@ from .rules import (
 #: gathered (6 bits each).
 PLACE_BITS = 6
 USED_BITS = 4
-#: The first try's share of a search (Montana.first_try): at most this many positions, and a
-#: third of a time limit.
-FIRST_TRY_POSITIONS = 300_000
+#: The first try (Montana.first_try): beams of these widths and score weights (the core's
+#: `beam`: per card in a row's run, less per gap right of a King, per gap that takes a run's next
+#: card, per card right of its predecessor), in turn, each within BEAM_ROUNDS rounds' positions.
+BEAMS = ((1000, (16, 8, 4, 1)), (4000, (16, 0, 0, 0)), (12000, (16, 8, 4, 1)))
+BEAM_ROUNDS = 200
+#: Before the beams, the depth-first search itself within this many positions: it decides the
+#: small searches whole (a deal blocked at once, a game late in progress).
+FIRST_STATES = 20_000
+#: The first try's share of a call's limits: of its positions, and of its time.
+FIRST_TRY_SHARE = 0.9
 #: The most redeals the core's aux word holds (eight lengths of six bits after the count).
 MAX_REDEALS = 8
 
@@ -99,25 +106,49 @@ class Montana(Game):
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
-        """A greedy best-first search by the cards in the rows' runs (the core's `greedy`), which
-        wins some deals the depth-first search is slow to (docs/montana.md, "The search"); its
-        line is replayed under the reference rules before it is given. It proves nothing when
-        it fails: the depth-first search then runs with what is left of the limits. None with a
-        certificate, for the score objectives, or without the compiled core."""
+        """The depth-first search cut at FIRST_STATES positions, then beams from the deal's start
+        (BEAMS, the core's `beam`; docs/montana.md, "A first try"), which win many deals the
+        depth-first search is slow to; a line found is replayed under the reference rules
+        before it is given. A beam proves nothing when it fails: the depth-first search then
+        runs with what is left of the limits (the tries take at most FIRST_TRY_SHARE of them).
+        None with a certificate, for the score objectives, or without the compiled core."""
         core = core_module(self.core)
         if certificate or objective != "decide" or core is None:
             return None
-        most = FIRST_TRY_POSITIONS
-        if limits.max_states:
-            most = max(1, min(most, limits.max_states // 4))
-        seconds = limits.max_seconds / 3 if limits.max_seconds else 0.0
         spec = self.core_spec(deal, variant, objective, False)
-        path, states, spent = core.greedy(spec, most, seconds, limits.memory_bytes)
-        stats = {"states": states, "seconds": spent,
-                 "first_try": f"greedy by runs: {'won' if path is not None else 'no win'}"}
+        share_states = int(limits.max_states * FIRST_TRY_SHARE) if limits.max_states else 0
+        share_seconds = limits.max_seconds * FIRST_TRY_SHARE if limits.max_seconds else 0.0
+        budget = min(FIRST_STATES, share_states or FIRST_STATES)
+        run = core.solve(spec, objective, limits._replace(
+            max_states=budget, max_seconds=share_seconds), False)
+        states, seconds = run.stats.get("states", 0), run.stats.get("seconds", 0.0)
+        path, tried = None, f"the search to {budget:,} positions: {run.status}"
+        if run.status == "won":
+            path = run.path
+        elif run.status == "exhausted":
+            # the whole search, without a win: the main search shows it again at once
+            return CoreAnswer("exhausted", [], {"states": states, "seconds": seconds,
+                                                "first_try": tried})
+        for t, (width, weights) in enumerate(BEAMS):
+            if path is not None:
+                break
+            most = width * BEAM_ROUNDS
+            if share_states:
+                most = min(most, share_states - states)
+            left = share_seconds - seconds if share_seconds else 0.0
+            if most <= 0 or (share_seconds and left <= 0):
+                break
+            path, n, spent = core.beam(dict(spec, shake=t + 1), width, most, left,
+                                       limits.memory_bytes, weights)
+            states += n
+            seconds += spent
+            tried = f"beam {width} wide: {'won' if path is not None else 'no win'}"
+            if path is not None:
+                break
+        stats = {"states": states, "seconds": seconds, "first_try": tried}
         if path is None:
             # Not a limit of the call (Game.answer would end there): the search goes on.
-            return CoreAnswer("exhausted", [], stats)
+            return CoreAnswer("given-up", [], stats)
         rules = self.rules(variant)
         pos = rules.start(deal)
         moves = from_codes(path)
@@ -125,6 +156,7 @@ class Montana(Game):
             pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
         if not rules.won(pos):  # pragma: no cover - the core checked the line's end
             raise AssertionError("the first try's line does not win")
+        stats["backend"] = "core"
         return CoreAnswer("won", moves, stats)
 
     # -- the core ---------------------------------------------------------------------------------
