@@ -4,6 +4,7 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
     python benchmarks/baroness_tail.py where N [--limit STATES]
     nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
     nice -n 10 python benchmarks/baroness_tail.py verdict N [N ...] [--memory-mb M] [--unpruned]
+    nice -n 10 python benchmarks/baroness_tail.py fresh N [N ...] [--memory-mb M]
 
 `where` walks the pruned search of PySolFC number N depth first (the core's own moves through
 step(): on a blocked deal the positions the core's search explores, in a slightly different
@@ -20,6 +21,11 @@ UNKNOWN) and prints the unknown numbers and the median, p99 and maximum of time 
 `verdict` decides each number with no time or position limit within --memory-mb (ss.solve; with
 --unpruned the core alone with prune=False, every legal move: the cross-check of the pruning
 rules where no certificate fits) and prints one JSON line each.
+
+`fresh` decides each number with the pruned core twice in one run, without and with the
+fresh-deal rule (docs/baroness.md), no time or position limit within --memory-mb, and prints one
+JSON line a run: the verdict, the positions of the search and of the rule's own searches, and
+the CPU seconds.
 """
 
 from __future__ import annotations
@@ -143,6 +149,20 @@ def verdict(numbers: list[int], memory_mb: float, unpruned: bool) -> None:
                           "seconds": round(time.time() - t, 1)}), flush=True)
 
 
+def fresh(numbers: list[int], memory_mb: float) -> None:
+    from solitaire_solver.engine.contract import Limits
+    for n in numbers:
+        for on in (False, True):
+            t = time.process_time()
+            run = core.solve(dict(spec_of(n), fresh=on), "decide",
+                             Limits.of(None, None, memory_mb), False)
+            print(json.dumps({"number": n, "fresh": on, "status": run.status,
+                              "states": run.stats["states"],
+                              "rule_states": run.stats.get("fresh_positions", 0),
+                              "rule_searches": run.stats.get("fresh_searches", 0),
+                              "cpu_s": round(time.process_time() - t, 2)}), flush=True)
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -158,11 +178,16 @@ def main() -> None:
     v.add_argument("numbers", type=int, nargs="+")
     v.add_argument("--memory-mb", type=float, default=256)
     v.add_argument("--unpruned", action="store_true")
+    f = sub.add_parser("fresh")
+    f.add_argument("numbers", type=int, nargs="+")
+    f.add_argument("--memory-mb", type=float, default=4096)
     a = p.parse_args()
     if a.cmd == "where":
         where(a.number, a.limit)
     elif a.cmd == "verdict":
         verdict(a.numbers, a.memory_mb, a.unpruned)
+    elif a.cmd == "fresh":
+        fresh(a.numbers, a.memory_mb)
     else:
         survey(a.first, a.last, a.max_seconds, a.out)
 

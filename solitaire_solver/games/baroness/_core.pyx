@@ -575,14 +575,15 @@ def solve(dict spec, str objective, limits, bint certificate):
     root = root_of(spec)
     if spec.get("root") is not None:
         check_given(&c, root.removed, root.aux)
-    if not (c.prune and c.to_empty and spec.get("fresh", True)):
-        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
-                                   budget, certificate))
     # The fresh-deal rule's memory comes out of the budget: an eighth for its memo, a
     # sixteenth for a sub-search's visited table, and its two arrays (at most SUB_CAP positions).
+    # A budget too small for them searches without the rule (it only saves work).
     share = budget // 8 + budget // 16
     c.sub_cap = <int>min(<size_t>SUB_CAP, budget // 64 // (sizeof(State) + sizeof(int)))
-    if c.sub_cap < 1 or tt_init(&memo, budget // 8) != 0:
+    if not (c.prune and c.to_empty and spec.get("fresh", True)) or c.sub_cap < 64:
+        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                   budget, certificate))
+    if tt_init(&memo, budget // 8) != 0:
         raise MemoryError("cannot allocate the fresh-deal rule's memo")
     if tt_init(&seen, budget // 16) != 0:
         tt_free(&memo)
