@@ -102,7 +102,7 @@ from libc.stdlib cimport free, malloc
 
 from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
-from solitaire_solver.engine.ttable cimport tt_contains, tt_free, tt_init, tt_visit, ttable
+from solitaire_solver.engine.ttable cimport tt_clear, tt_contains, tt_free, tt_init, tt_visit, ttable
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import PILE_SHIFT, word_code
@@ -449,7 +449,9 @@ cdef int fresh_lost(void *ctx, const State *s) noexcept nogil:
     c.sub_runs += 1
     c.gen += 1
     if c.gen >= GEN_LIMIT:
-        c.gen = 1  # older generations' keys may then match: they only make a sub-search give up
+        # An older search's key would read as visited here and hide a position: start afresh.
+        tt_clear(c.seen)
+        c.gen = 1
     tt_visit(c.seen, s.removed, s.aux | (c.gen << GEN_SHIFT))
     c.vis[0] = s[0]
     nvis = 1
