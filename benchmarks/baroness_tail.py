@@ -4,6 +4,8 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
     python benchmarks/baroness_tail.py where N [--limit STATES]
     nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
     nice -n 10 python benchmarks/baroness_tail.py verdict N [N ...] [--memory-mb M] [--unpruned]
+    nice -n 10 python benchmarks/baroness_tail.py fresh N [N ...] [--memory-mb M]
+    nice -n 10 python benchmarks/baroness_tail.py check FIRST LAST [--max-states S]
 
 `where` walks the pruned search of PySolFC number N depth first (the core's own moves through
 step(): on a blocked deal the positions the core's search explores, in a slightly different
@@ -20,6 +22,16 @@ UNKNOWN) and prints the unknown numbers and the median, p99 and maximum of time 
 `verdict` decides each number with no time or position limit within --memory-mb (ss.solve; with
 --unpruned the core alone with prune=False, every legal move: the cross-check of the pruning
 rules where no certificate fits) and prints one JSON line each.
+
+`fresh` decides each number with the pruned core twice in one run, without and with the
+fresh-deal rule (docs/baroness.md), no time or position limit within --memory-mb, and prints one
+JSON line a run: the verdict, the positions of the search and of the rule's own searches, and
+the CPU seconds.
+
+`check` decides each number with the default pruned core (the fresh-deal rule on) and with the
+core searching every legal move (prune=False), both within --max-states, and prints every number
+where the verdicts differ (there must be none) and the counts of agreeing and skipped numbers
+(a limit reached on either side).
 """
 
 from __future__ import annotations
@@ -143,6 +155,38 @@ def verdict(numbers: list[int], memory_mb: float, unpruned: bool) -> None:
                           "seconds": round(time.time() - t, 1)}), flush=True)
 
 
+def fresh(numbers: list[int], memory_mb: float) -> None:
+    from solitaire_solver.engine.contract import Limits
+    for n in numbers:
+        for on in (False, True):
+            t = time.process_time()
+            run = core.solve(dict(spec_of(n), fresh=on), "decide",
+                             Limits.of(None, None, memory_mb), False)
+            print(json.dumps({"number": n, "fresh": on, "status": run.status,
+                              "states": run.stats["states"],
+                              "rule_states": run.stats.get("fresh_positions", 0),
+                              "rule_searches": run.stats.get("fresh_searches", 0),
+                              "cpu_s": round(time.process_time() - t, 2)}), flush=True)
+
+
+def check(first: int, last: int, max_states: int) -> None:
+    from solitaire_solver.engine.contract import Limits
+    counts: collections.Counter = collections.Counter()
+    t0 = time.time()
+    for n in range(first, last + 1):
+        on, off = (core.solve(dict(spec_of(n), prune=p), "decide", Limits(max_states=max_states),
+                              False).status for p in (True, False))
+        if "limit" in on or "limit" in off:
+            counts["skipped"] += 1
+        elif on == off:
+            counts["agree"] += 1
+        else:
+            counts["differ"] += 1
+            print(json.dumps({"number": n, "pruned": on, "unpruned": off}), flush=True)
+    print(json.dumps({"numbers": [first, last], "max_states": max_states, **counts,
+                      "wall_s": round(time.time() - t0)}))
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -158,11 +202,22 @@ def main() -> None:
     v.add_argument("numbers", type=int, nargs="+")
     v.add_argument("--memory-mb", type=float, default=256)
     v.add_argument("--unpruned", action="store_true")
+    f = sub.add_parser("fresh")
+    f.add_argument("numbers", type=int, nargs="+")
+    f.add_argument("--memory-mb", type=float, default=4096)
+    c = sub.add_parser("check")
+    c.add_argument("first", type=int)
+    c.add_argument("last", type=int)
+    c.add_argument("--max-states", type=int, default=2_000_000)
     a = p.parse_args()
     if a.cmd == "where":
         where(a.number, a.limit)
     elif a.cmd == "verdict":
         verdict(a.numbers, a.memory_mb, a.unpruned)
+    elif a.cmd == "fresh":
+        fresh(a.numbers, a.memory_mb)
+    elif a.cmd == "check":
+        check(a.first, a.last, a.max_states)
     else:
         survey(a.first, a.last, a.max_seconds, a.out)
 

@@ -732,3 +732,89 @@ def test_the_core_refuses_removed_cards_that_are_no_position():
                                 (0, (cards[49] + 1) << 4, "not dealt yet"),
                                 ((1 << cards[1]) | (1 << cards[2]), 0, "do not pair up")]:
         refused_everywhere(core(), spec, removed, aux, match)
+
+
+# -- the fresh-deal rule (baroness-pysolfc; docs/baroness.md, "The fresh-deal rule") -------------
+
+def piles_at(cards, removed, aux):
+    """(deals made, each pile bottom first) of the core's packed position under to_empty."""
+    deals = (aux & 15) + 1
+    k = min(deals, 10)
+    moved = [((aux >> (4 + 6 * i)) & 63) - 1 for i in range(5)]
+    gone = {m for m in moved if m >= 0}
+    piles = []
+    for i in range(5):
+        p = [moved[i]] if moved[i] >= 0 else []
+        p += [cards[5 * j + i] for j in range(k)
+              if not removed >> cards[5 * j + i] & 1 and cards[5 * j + i] not in gone]
+        piles.append(p)
+    return deals, piles
+
+
+def fresh_class(cards, removed, aux):
+    """The rule's class of a position (None unless the card last dealt to each pile is its top
+    and some pile holds a card under it): the removed cards, the deals, the piles holding two
+    cards or more."""
+    deals, piles = piles_at(cards, removed, aux)
+    k = min(deals, 10)
+    if deals < 2 or any(not p or p[-1] != cards[5 * (k - 1) + i] for i, p in enumerate(piles)):
+        return None
+    deep = tuple(len(p) > 1 for p in piles)
+    return (removed, deals, deep) if any(deep) else None
+
+
+def pruned_walk(spec, limit):
+    """The positions the pruned search's moves reach from the start, depth first, up to limit."""
+    seen, stack, out = {(0, 0)}, [(0, 0)], []
+    while stack and len(out) < limit:
+        r, a = stack.pop()
+        out.append((r, a))
+        _, children = core().step(spec, r, a)
+        for _, r2, a2 in reversed(children):
+            if (r2, a2) not in seen:
+                seen.add((r2, a2))
+                stack.append((r2, a2))
+    return out
+
+
+@pytest.mark.core
+def test_fresh_deal_rule_is_sound_and_fires():
+    """Positions of the pruned search grouped by the rule's class: wherever the rule cuts one,
+    it cuts every other position of the class it is asked about, and the unpruned search finds
+    each of them lost (PySolFC numbers where it fires, and random deals)."""
+    rng = random.Random(45)
+    fired = checked = 0
+    packs = [ss.pysolfc_deal("baroness-pysolfc", n).cards for n in (60, 2, 18)]
+    packs += [ss.random_deal(s).cards for s in range(6)]
+    for cards in packs:
+        spec = {"cards": list(cards), "together": True, "to_empty": True, "prune": True}
+        classes = {}
+        for r, a in pruned_walk(spec, 20_000):
+            key = fresh_class(cards, r, a)
+            if key is not None:
+                classes.setdefault(key, []).append((r, a))
+        groups = [g for g in classes.values() if len(g) > 1]
+        for group in rng.sample(groups, min(12, len(groups))):
+            members = rng.sample(group, min(3, len(group)))
+            verdicts = {core().fresh_rule(cards, r, a) for r, a in members}
+            assert len(verdicts) == 1, members
+            if verdicts == {True}:
+                fired += 1
+                for r, a in members:
+                    full = core().solve(dict(spec, prune=False, root=(r, a)), "decide",
+                                        Limits(max_states=300_000), False)
+                    assert full.status != "won", (r, a)
+                    checked += full.status == "exhausted"
+    assert fired >= 10 and checked >= 10
+
+
+@pytest.mark.core
+def test_the_fresh_deal_rule_decides_a_deal_the_search_without_it_cannot():
+    """PySolFC number 57 (blocked): within a million positions with the rule, not without it
+    (the unpruned search needs 261 million, docs/baroness.md)."""
+    var = GAME.variant(**PRESET)
+    spec = GAME.core_spec(ss.pysolfc_deal("baroness-pysolfc", 57), var, "decide", False)
+    on = core().solve(spec, "decide", Limits(max_states=1_000_000), False)
+    off = core().solve(dict(spec, fresh=False), "decide", Limits(max_states=1_000_000), False)
+    assert on.status == "exhausted" and on.stats["fresh_searches"] > 0
+    assert "limit" in off.status

@@ -79,12 +79,30 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
   empty pile or another gives two copies of one position: the pruned search, after the last
   deal, moves only a card with another beneath it, onto the first empty pile. Before it, which
   pile a card lies on decides which cards the deals put on it, and every such move is kept.
+  The fresh-deal rule (dead(), to_empty, pruned search; spec "fresh", default on): call a
+  position fresh when the card last dealt to each pile lies on it (so it is the pile's top),
+  and its class the fresh positions with the same removed cards, the same deals and the same
+  piles holding a card under their top. Members differ only in the cards under the tops (the
+  "lower parts"; the same cards in all, placed differently). Until some lower card becomes a
+  pile's top, members have the same tops, cards left, deals, empty piles and piles of two
+  cards or more, which is all the pruned move generator reads; so they have the same pruned
+  moves, leading to positions that differ again only in the lower parts. A winning line
+  removes every lower card, so it brings one to the top first. So if the pruned search from
+  one member (its moves, a visited set: plain reachability, exact on a cyclic graph) reaches
+  no position where a lower card is a top and no win, no member is winnable: the pruned search
+  is exact (a winnable position has a winning line of pruned moves), and the same line from
+  the searched member would bring the same pile's lower card up. The sub-search may skip a
+  fresh position whose class is known lost: the matching position of every member lies in that
+  class (same removed cards and deals, the lower parts still there, in the same piles). Lost
+  and open classes are memoised; a sub-search stops (no cut) after SUB_CAP positions.
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport free, malloc
 
 from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
+from solitaire_solver.engine.ttable cimport tt_clear, tt_contains, tt_free, tt_init, tt_visit, ttable
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import PILE_SHIFT, word_code
@@ -100,6 +118,16 @@ cdef uint64_t DEAL_WORD = word_code("deal")
 cdef int TO_PILE_SHIFT = PILE_SHIFT
 cdef uint64_t DEAL_MASK = (1 << DEAL_BITS) - 1
 cdef uint64_t CARD_BITS = BB_FULL_PACK
+# The fresh-deal rule (module docstring): its memo keys a class by (removed, deal moves | piles
+# << DEAL_BITS | CLASS_TAG), a class whose search reached no verdict with OPEN_TAG too; one
+# sub-search's visited table tells sub-searches apart by a generation in bits GEN_SHIFT.. (aux
+# uses bits 0..33).
+cdef uint64_t CLASS_TAG = (<uint64_t>1) << 61
+cdef uint64_t OPEN_TAG = (<uint64_t>1) << 62
+DEF GEN_SHIFT = 34
+DEF GEN_LIMIT = 1 << 26
+# Positions one sub-search may visit before it gives up (the rule then does not cut).
+DEF SUB_CAP = 1 << 16
 
 
 cdef struct BaronessCtx:
@@ -114,6 +142,17 @@ cdef struct BaronessCtx:
     int last_aux                         # deal moves in a game: 10, or 9 with "together"
     bint prune
     bint to_empty
+    # The fresh-deal rule (to_empty, pruned search only; NULL elsewhere): the memo of classes
+    # known lost or open, one sub-search's visited positions, its stack (sub_cap each).
+    ttable *memo
+    ttable *seen
+    int *stack                           # indexes into vis
+    State *vis
+    int sub_cap
+    uint64_t gen
+    long long sub_positions
+    long long sub_given_up
+    long long sub_runs
 
 
 cdef inline int deal_moves(const State *s) noexcept nogil:
@@ -351,6 +390,102 @@ cdef int baroness_dead(void *ctx, const State *s) noexcept nogil:
     return unmatched(c, left) or stuck_cards(c, s, left)
 
 
+cdef inline int fresh_piles(BaronessCtx *c, const State *s) noexcept nogil:
+    """-1 unless the card last dealt to each pile lies on it (so it is its top: a "fresh"
+    position); else the piles holding another card under it, as bits (to_empty)."""
+    cdef int d = deal_moves(s) + 1
+    cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
+    cdef bb_t gone = off_their_piles(c, s)
+    cdef int i, out = 0
+    if d < 2:
+        return -1
+    for i in range(NPILES):
+        if (gone >> c.card[i][k - 1]) & 1:
+            return -1
+        if pile_size(c, s, i) >= 2:
+            out |= 1 << i
+    return out
+
+
+cdef inline bint exposed(BaronessCtx *c, int k0, int piles, const State *y) noexcept nogil:
+    """Some pile of `piles` holds none of the cards dealt to it from height k0 - 1 on (the
+    cards above the cut of the class searched from a fresh position with k0 cards a pile
+    dealt): a card under the cut is its top (the fresh-deal rule, module docstring)."""
+    cdef int d = deal_moves(y) + 1
+    cdef int k = d if d < FIVE_DEALS else FIVE_DEALS
+    cdef bb_t gone = off_their_piles(c, y)
+    cdef int i
+    for i in range(NPILES):
+        if (piles >> i) & 1 and (c.prefix[i][k] & ~c.prefix[i][k0 - 1] & ~gone) == 0:
+            return True
+    return False
+
+
+cdef inline uint64_t class_key(const State *s, int piles) noexcept nogil:
+    return (s.aux & DEAL_MASK) | (<uint64_t>piles << DEAL_BITS) | CLASS_TAG
+
+
+cdef int fresh_lost(void *ctx, const State *s) noexcept nogil:
+    """The fresh-deal rule (module docstring): 1 when the pruned search from the fresh position
+    s never brings a card under its class's cut to the top of its pile, nor wins (so every
+    position of the class is lost); 0 when it does, when s is no fresh position with a card
+    under the cut, or when the sub-search gives up."""
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef State x, y
+    cdef uint64_t mv[40]
+    cdef int piles = fresh_piles(c, s)
+    cdef int k0 = deal_moves(s) + 1
+    cdef int n, k, f, sp = 0, nvis = 0
+    cdef uint64_t key
+    if piles <= 0:
+        return 0
+    if k0 > FIVE_DEALS:
+        k0 = FIVE_DEALS
+    key = class_key(s, piles)
+    if tt_contains(c.memo, s.removed, key):
+        return 1
+    if tt_contains(c.memo, s.removed, key | OPEN_TAG):
+        return 0
+    c.sub_runs += 1
+    c.gen += 1
+    if c.gen >= GEN_LIMIT:
+        # An older search's key would read as visited here and hide a position: start afresh.
+        tt_clear(c.seen)
+        c.gen = 1
+    tt_visit(c.seen, s.removed, s.aux | (c.gen << GEN_SHIFT))
+    c.vis[0] = s[0]
+    nvis = 1
+    c.stack[sp] = 0
+    sp += 1
+    while sp > 0:
+        sp -= 1
+        x = c.vis[c.stack[sp]]
+        n = baroness_moves(c, &x, mv)
+        for k in range(n):
+            baroness_play(c, &x, mv[k], &y)
+            if y.removed == BB_FULL_PACK or exposed(c, k0, piles, &y):
+                c.sub_positions += nvis
+                tt_visit(c.memo, s.removed, key | OPEN_TAG)
+                return 0
+            f = fresh_piles(c, &y)
+            if f > 0 and tt_contains(c.memo, y.removed, class_key(&y, f)):
+                continue
+            if tt_visit(c.seen, y.removed, y.aux | (c.gen << GEN_SHIFT)):
+                continue
+            if nvis == c.sub_cap:
+                c.sub_positions += nvis
+                c.sub_given_up += 1
+                tt_visit(c.memo, s.removed, key | OPEN_TAG)
+                return 0
+            c.vis[nvis] = y
+            c.stack[sp] = nvis
+            nvis += 1
+            sp += 1
+    c.sub_positions += nvis
+    tt_visit(c.memo, s.removed, key)
+    return 1
+
+
 cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
                 bint to_empty=False) except *:
     cdef int i, j, v
@@ -384,6 +519,12 @@ cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
         c.pair_mask[v] = bb_rank(v) | bb_rank(13 - v)
     c.prune = prune
     c.to_empty = to_empty
+    c.memo = c.seen = NULL
+    c.stack = NULL
+    c.vis = NULL
+    c.sub_cap = 0
+    c.gen = 0
+    c.sub_positions = c.sub_given_up = c.sub_runs = 0
     c.last_aux = FIVE_DEALS - 1 if together else FIVE_DEALS
 
 
@@ -430,12 +571,46 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef State root
     if objective != "decide":
         raise ValueError(f"baroness has no objective {objective!r}")
+    cdef ttable memo, seen
+    cdef size_t budget = limits.memory_bytes, share
     make_game(&g, &c, spec, spec.get("prune", True) and not certificate)
     root = root_of(spec)
     if spec.get("root") is not None:
         check_given(&c, root.removed, root.aux)
-    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
-                               limits.memory_bytes, certificate))
+    # The fresh-deal rule's memory comes out of the budget: an eighth for its memo, a
+    # sixteenth for a sub-search's visited table, and its two arrays (at most SUB_CAP positions).
+    # A budget too small for them searches without the rule (it only saves work).
+    share = budget // 8 + budget // 16
+    c.sub_cap = <int>min(<size_t>SUB_CAP, budget // 64 // (sizeof(State) + sizeof(int)))
+    if not (c.prune and c.to_empty and spec.get("fresh", True)) or c.sub_cap < 64:
+        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                   budget, certificate))
+    if tt_init(&memo, budget // 8) != 0:
+        raise MemoryError("cannot allocate the fresh-deal rule's memo")
+    if tt_init(&seen, budget // 16) != 0:
+        tt_free(&memo)
+        raise MemoryError("cannot allocate the fresh-deal rule's table")
+    c.memo = &memo
+    c.seen = &seen
+    c.stack = <int *>malloc(sizeof(int) * c.sub_cap)
+    c.vis = <State *>malloc(sizeof(State) * c.sub_cap)
+    try:
+        if c.stack == NULL or c.vis == NULL:
+            raise MemoryError("cannot allocate the fresh-deal rule's stack")
+        share += (sizeof(State) + sizeof(int)) * c.sub_cap
+        g.dead = fresh_lost
+        status, path, stats, cert = depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                                budget - share if budget > 2 * share else budget // 2,
+                                                certificate)
+        stats["fresh_searches"] = c.sub_runs
+        stats["fresh_positions"] = c.sub_positions
+        stats["fresh_given_up"] = c.sub_given_up
+        return run_of(status, path, stats, cert)
+    finally:
+        free(c.stack)
+        free(c.vis)
+        tt_free(&seen)
+        tt_free(&memo)
 
 
 # -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
@@ -506,8 +681,39 @@ def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({}, {"prune": False})
+SEARCH_MODES = ({}, {"prune": False}, {"fresh": False})
 #: The spec keys that make expand() list the moves of the pruned search instead of every
 #: legal move, and whether those are some of the legal ones (else only that it runs is
 #: checked).
 PRUNED_EXPAND = ({"prune": True}, True)
+
+
+def fresh_rule(object cards, uint64_t removed, uint64_t aux, bint together=True):
+    """The fresh-deal rule at (removed, aux) under to_empty, with a fresh memo (for tests): True
+    when it cuts the position (its class is lost)."""
+    cdef BaronessCtx c
+    cdef ttable memo, seen
+    cdef State s
+    setup(&c, cards, True, together, True)
+    check_given(&c, removed, aux)
+    if tt_init(&memo, 1 << 22) != 0:
+        raise MemoryError("cannot allocate the fresh-deal rule's tables")
+    if tt_init(&seen, 1 << 22) != 0:
+        tt_free(&memo)
+        raise MemoryError("cannot allocate the fresh-deal rule's tables")
+    c.memo = &memo
+    c.seen = &seen
+    c.sub_cap = SUB_CAP
+    c.stack = <int *>malloc(sizeof(int) * c.sub_cap)
+    c.vis = <State *>malloc(sizeof(State) * c.sub_cap)
+    try:
+        if c.stack == NULL or c.vis == NULL:
+            raise MemoryError("cannot allocate the fresh-deal rule's stack")
+        s.removed = removed
+        s.aux = aux
+        return bool(fresh_lost(&c, &s))
+    finally:
+        free(c.stack)
+        free(c.vis)
+        tt_free(&seen)
+        tt_free(&memo)

@@ -160,10 +160,15 @@ class Baroness(Game):
         if answer.certificate is not None or answer.stats.get("backend") == "reference":
             sentence = all_explored(states)
         elif variant.get("to_empty"):
+            fresh = answer.stats.get("fresh_positions", 0)
             sentence = (f"no line of play wins: an exhaustive search explored "
-                        f"{counted(states, 'position')}; "
-                        "a card whose partners are all available leaves first (proved in "
-                        "docs/baroness.md)")
+                        f"{counted(states, 'position')}"
+                        + (f" (and {fresh} more in the searches of the fresh-deal rule)"
+                           if fresh else "")
+                        + "; a card whose partners are all available leaves first, and a "
+                        "position just dealt whose search never uncovers a card under the "
+                        "cards just dealt is lost with every position that differs from it "
+                        "only under them (proved in docs/baroness.md)")
         else:
             pruned = answer.stats.get("pruned", 0)
             sentence = (f"no line of play wins: an exhaustive search explored "
