@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from lines import random_moves
 
 import solitaire_solver as ss
 from solitaire_solver.cards import CARD_NAMES, card_index, value
@@ -267,12 +268,7 @@ def test_core_agrees_with_the_reference_from_mid_game(given_, seed, rng):
     var = GAME.variant(**given_)
     rules = GAME.rules(var)
     deal = seeded(seed)
-    pos = rules.start(deal)
-    for _ in range(rng.randrange(30)):
-        moves = rules.moves(pos)
-        if not moves or rules.won(pos):
-            break
-        pos = rules.apply(pos, rng.choice(moves))
+    _, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(30))
     ref = reference_search(rules, pos, max_states=20000)
     spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var))
     for mode in MODES:
@@ -413,12 +409,7 @@ def test_the_beams_lines_replay_under_the_reference_rules(given_, seed, rng, wid
     var = GAME.variant(**given_)
     rules = GAME.rules(var)
     deal = seeded(seed)
-    pos = rules.start(deal)
-    for _ in range(rng.randrange(20)):
-        moves = rules.moves(pos)
-        if not moves or rules.won(pos):
-            break
-        pos = rules.apply(pos, rng.choice(moves))
+    _, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(20))
     ref = reference_search(rules, pos, max_states=20000)
     spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var),
                 shake=shake)
