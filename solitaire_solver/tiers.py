@@ -22,7 +22,7 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'block-elevens':
         ((1.0, 1.0, 1.0, 1.0), 31764, 100000),
     'baroness':
-        ((4.177852259e-06, 3.835809792e-05, 0.000347565095, 0.001), 1974, 10819),
+        ((4.625707815e-06, 3.840736789e-05, 0.000346473724, 0.001), 18401, 100000),
     'baroness last_deal=together to_empty=True':
         ((3.405660204e-05, 0.001, 0.0035, 0.0105), 41, 57),
     'fifteens-pysolfc':
