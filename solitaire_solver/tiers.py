@@ -36,7 +36,7 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'nestor reserve=open':
         ((0.0005448193856, 0.004954507711, 0.02385430896, 0.1026524759), 53269, 100000),
     'pyramid':
-        ((0.0005, 0.003, 0.01, 0.0255), 1054, 1573),
+        ((0.0005345654011, 0.0035, 0.0095, 0.024), 35255, 53380),
     'pyramid goal=pyramid':
         ((0.0045, 0.024, 0.059, 0.12), 1230, 1819),
     'pyramid first_to_waste=True':
