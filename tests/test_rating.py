@@ -272,6 +272,7 @@ def test_won_first_guided_lines_rate_calculation_deals_no_line_won_before():
     assert plain.method == "guided" and plain.random_win == 0
 
 
+@pytest.mark.core  # 20,000 random lines of Montana in pure Python: too heavy for the fallback
 def test_the_games_random_lines():
     """Game.rating_playouts sets how many random lines a rating plays (Montana's 20,000, the
     others' 2,000), and playouts= overrides it."""
