@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 TIERS = ("very easy", "easy", "medium", "hard", "very hard")
 #: Positions the exact sum may keep when neither max_states nor memory_mb says less.
 EXACT_POSITIONS = 100_000
-#: Random lines played when the exact sum does not fit.
-PLAYOUTS = 2_000
+#: Random lines played when the exact sum does not fit, unless the game says more
+#: (Game.rating_playouts) or the caller other (playouts=).
+PLAYOUTS = Game.rating_playouts
 #: A random line longer than this counts as not won (only a game with cycles plays one).
 MAX_PLAYOUT_MOVES = 10_000
 #: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
