@@ -23,10 +23,9 @@ from typing import Any
 import solitaire_solver as ss
 from solitaire_solver.games import GAMES, resolve
 from solitaire_solver.rating import TIERS, rank_tier, table_label
+from solitaire_solver.rating import greedy_wins as rating_greedy_wins
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-#: A greedy line longer than this counts as lost (a game with cycles may go round).
-GREEDY_MOVES = 500
 
 
 def labels() -> list[str]:
@@ -42,19 +41,10 @@ def labels() -> list[str]:
 
 
 def greedy_wins(game: str, deal: Any) -> bool:
-    """A simple greedy player: the move that leaves the fewest cards, the first such in the
-    rules' order (reference rules)."""
+    """The greedy player of the check (rating.greedy_wins: the move of the highest
+    Game.greedy_score, by default the one that leaves the fewest cards)."""
     g, var = resolve(game, {})
-    rules = g.rules(var)
-    pos = rules.start(deal)
-    for _ in range(GREEDY_MOVES):
-        if rules.won(pos):
-            return True
-        moves = rules.moves(pos)
-        if not moves:
-            return False
-        pos = min((rules.apply(pos, m) for m in moves), key=rules.cards_left)
-    return rules.won(pos)
+    return rating_greedy_wins(g, var, deal)
 
 
 def survey(name: str, cpu: float, max_seeds: int) -> dict:

@@ -231,8 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(t)
     t.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
     t.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
-    t.add_argument("--playouts", type=int, default=2000,
-                   help="random lines played where the exact sum does not fit (default 2000)")
+    t.add_argument("--playouts", type=int,
+                   help="random lines played where the exact sum does not fit (default: the "
+                        "game's, 2000 in most games)")
     t.add_argument("--guided", type=int, default=200,
                    help="guided lines played where no random line won (default 200; 0: "
                         "none)")

@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 TIERS = ("very easy", "easy", "medium", "hard", "very hard")
 #: Positions the exact sum may keep when neither max_states nor memory_mb says less.
 EXACT_POSITIONS = 100_000
-#: Random lines played when the exact sum does not fit.
-PLAYOUTS = 2_000
+#: Random lines played when the exact sum does not fit, unless the game says more
+#: (Game.rating_playouts) or the caller other (playouts=).
+PLAYOUTS = Game.rating_playouts
 #: A random line longer than this counts as not won (only a game with cycles plays one).
 MAX_PLAYOUT_MOVES = 10_000
 #: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
@@ -422,24 +423,42 @@ def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
 
 def guided(root: Hashable, step: Step, lost: Callable[[Hashable], bool], count: int,
            rng: random.Random, max_moves: int = MAX_PLAYOUT_MOVES,
-           stop: Optional[Callable[[], bool]] = None) -> list[float]:
+           stop: Optional[Callable[[], bool]] = None,
+           won: Optional[Callable[[Hashable], bool]] = None,
+           unproved: Optional[float] = None) -> list[float]:
     """The values of up to `count` guided lines from root (docs/difficulty.md, "Rare wins"):
-    each picks uniformly among the moves whose position lost() does not prove lost, and is
-    worth, if it wins, the product over its positions of (moves kept / legal moves), else 0.
-    Their mean estimates the random player's chance without bias, whatever lost() leaves
-    unproved, as long as it never calls a winnable node lost. Stops early, after one line at
-    least, once stop() is true (a budget spent)."""
+    each picks among the moves whose position lost() does not prove lost, and is worth, if it
+    wins, the product over its positions of (the probability the random player gives the move
+    it played) / (the probability the line gave it), else 0. The line picks uniformly among
+    the moves kept (worth moves kept / legal moves a position); or, with won() and `unproved`
+    given, where won() proves some kept moves winnable and not the others, one of the others
+    with probability `unproved` and one of the proved with the rest (won first). Their mean
+    estimates the random player's chance without bias, whatever lost() and won() leave
+    unproved, as long as lost() never calls a winnable node lost (every winning line keeps a
+    probability above 0). Stops early, after one line at least, once stop() is true (a
+    budget spent)."""
     values = []
     for _ in range(count):
         node, weight, value = root, 1.0, 0.0
         for _ in range(max_moves):
-            won, kids = step(node)
-            if won:
+            is_won, kids = step(node)
+            if is_won:
                 value = weight
                 break
             keep = [k for k in kids if not lost(k)]
             if not keep:
                 break
+            if won is not None and unproved is not None:
+                proved = [k for k in keep if won(k)]
+                if proved and len(proved) < len(keep):
+                    if rng.random() < unproved:
+                        others = [k for k in keep if not won(k)]
+                        weight *= len(others) / (unproved * len(kids))
+                        node = others[rng.randrange(len(others))]
+                    else:
+                        weight *= len(proved) / ((1.0 - unproved) * len(kids))
+                        node = proved[rng.randrange(len(proved))]
+                    continue
             weight *= len(keep) / len(kids)
             node = keep[rng.randrange(len(keep))]
         values.append(value)
@@ -466,12 +485,12 @@ def guided_interval(values: list[float]) -> tuple[float, tuple[float, float]]:
     return mean, (max(0.0, mean - half), min(1.0, mean + half))
 
 
-def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
-               positions: dict) -> tuple[Callable[[Hashable], bool], list[int]]:
-    """(lost, spent): lost(node) is True when a search of at most `states` positions (the
+def probe(game: Game, variant: dict, deal: Any, limits: Any, states: int, positions: dict
+          ) -> tuple[Callable[[Hashable], bool], Callable[[Hashable], bool], list[int]]:
+    """(lost, won, spent): lost(node) is True when a search of at most `states` positions (the
     core's from the node where it walks the graph, else the reference search from the node's
-    position in `positions`, filled by walker) proves the node lost, memoised; spent[0]
-    counts the positions searched."""
+    position in `positions`, filled by walker) proves the node lost, won(node) when it finds a
+    win, both from one search memoised; spent[0] counts the positions searched."""
     core = core_module(game.core) if game.core else None
     memo: dict = {}
     spent = [0]
@@ -480,20 +499,20 @@ def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
         spec = game.core_spec(deal, variant, "decide", False)
         lim = Limits(states, 0.0, budget)
 
-        def search(node: Hashable) -> bool:
+        def search(node: Hashable) -> str:
             spec["root"] = node
             run = core.solve(spec, "decide", lim, False)
             spent[0] += int(run[2].get("states", 0))
-            return run[0] == "exhausted"
+            return run[0]
     else:
         rules = game.rules(variant)
 
-        def search(node: Hashable) -> bool:
+        def search(node: Hashable) -> str:
             out = reference_search(rules, positions[node], states, memory_bytes=budget)
             spent[0] += out.states
-            return out.status == "exhausted"
+            return out.status
 
-    def lost(node: Hashable) -> bool:
+    def verdict(node: Hashable) -> str:
         v = memo.get(node)
         if v is None:
             if len(memo) >= _PROBE_MEMO:
@@ -501,15 +520,26 @@ def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
             v = memo[node] = search(node)
         return v
 
+    return (lambda node: verdict(node) == "exhausted"), (lambda node: verdict(node) == "won"), spent
+
+
+def lost_probe(game: Game, variant: dict, deal: Any, limits: Any, states: int,
+               positions: dict) -> tuple[Callable[[Hashable], bool], list[int]]:
+    """(lost, spent) of probe(): lost(node) is True when a search of at most `states` positions
+    proves the node lost; spent[0] counts the positions searched."""
+    lost, _, spent = probe(game, variant, deal, limits, states, positions)
     return lost, spent
 
 
 # -- rating ---------------------------------------------------------------------------------------
 
-def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_count: int = PLAYOUTS,
+def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
+                  playouts_count: Optional[int] = None,
                   exact_positions: Optional[int] = None, seed: int = 0,
                   critical: bool = True, guided_lines: int = GUIDED_LINES) -> Rating:
-    """Solver.rate (docs/difficulty.md)."""
+    """Solver.rate (docs/difficulty.md); playouts_count None: the game's rating_playouts."""
+    if playouts_count is None:
+        playouts_count = solver.game.rating_playouts
     for name, v, lo, hi in (("playouts", playouts_count, 1, None),
                             ("guided", guided_lines, 0, None),
                             ("exact_positions", exact_positions, 1, None),
@@ -570,13 +600,14 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *, playouts_co
             # proved lost.
             nodes: dict = {}
             root, step, _ = walker(g, var, d, start, nodes)
-            lost, spent = lost_probe(g, var, d, lim, PROBE_STATES, nodes)
+            lost, won, spent = probe(g, var, d, lim, PROBE_STATES, nodes)
             clock = time.monotonic
 
             def spent_up() -> bool:
                 return spent[0] >= GUIDED_POSITIONS or bool(deadline and clock() > deadline)
 
-            values = guided(root, step, lost, guided_lines, random.Random(seed), stop=spent_up)
+            values = guided(root, step, lost, guided_lines, random.Random(seed), stop=spent_up,
+                            won=won, unproved=g.guided_unproved)
             p, interval = guided_interval(values)
             method, count = "guided", len(values)
             positions += spent[0] + count
@@ -682,6 +713,34 @@ def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, 
     return tuple(out)
 
 
+# -- the greedy player of the tiers' check ------------------------------------------------------
+
+#: A greedy line longer than this counts as lost (a game with cycles may go round).
+GREEDY_MOVES = 500
+
+
+def greedy_wins(game: Game, variant: dict, deal: Any, max_moves: int = GREEDY_MOVES) -> bool:
+    """True when the simple greedy player of docs/difficulty.md's check wins the deal: at each
+    position it plays the legal move of the highest Game.greedy_score (by default the move that
+    leaves the fewest cards), the first such in the rules' order, under the reference rules."""
+    rules = game.rules(variant)
+    pos = rules.start(game.read(deal, dict(variant)))
+    for _ in range(max_moves):
+        if rules.won(pos):
+            return True
+        moves = rules.moves(pos)
+        if not moves:
+            return False
+        best, best_score = None, None
+        for m in moves:
+            after = rules.apply(pos, m)
+            sc = game.greedy_score(rules, pos, m, after)
+            if best is None or sc > best_score:
+                best, best_score = after, sc
+        pos = best
+    return rules.won(pos)
+
+
 # -- tiers ----------------------------------------------------------------------------------------
 
 def table_label(game: Game, variant: dict) -> str:
@@ -749,7 +808,7 @@ class RatedDeal(NamedTuple):
 
 
 def deals(game: Union[str, Game], tier: Optional[str] = None, count: int = 10, start: int = 0,
-          *, pysolfc: bool = False, playouts: int = PLAYOUTS, **options: Any
+          *, pysolfc: bool = False, playouts: Optional[int] = None, **options: Any
           ) -> Iterator[RatedDeal]:
     """Winnable deals of one tier (docs/difficulty.md), in the order of their seeds from `start`
     (or PySolFC game numbers, pysolfc=True), `count` of them: each is rated (Solver.rate) and

@@ -153,13 +153,14 @@ class Solver:
         self._winning_objective("moves")
         return move_verdicts(self, deal, after)
 
-    def rate(self, deal: Any, after: Moves = None, *, playouts: int = 2000,
+    def rate(self, deal: Any, after: Moves = None, *, playouts: Optional[int] = None,
              exact_positions: Optional[int] = None, seed: int = 0,
              critical: bool = True, guided: int = 200) -> Any:
         """How hard the position after `after` is: a rating.Rating (docs/difficulty.md). The
         random player's chance is exact where the reachable positions fit exact_positions
         (default: max_states, else 100,000, within memory_mb), else estimated from `playouts`
-        random lines drawn with `seed`, and where none of those won, from `guided` lines that
+        random lines drawn with `seed` (default: the game's Game.rating_playouts, 2,000 in
+        most games), and where none of those won, from `guided` lines that
         avoid the moves proved lost (0: not). critical=False leaves out the
         critical positions (a search per move along the winning line; a survey of chances
         needs none)."""
@@ -356,7 +357,8 @@ def moves(game: Union[str, Game], deal: Any, after: Moves = None, **kwargs: Any)
     return Solver(game, **kwargs).moves(deal, after)
 
 
-def rate(game: Union[str, Game], deal: Any, after: Moves = None, *, playouts: int = 2000,
+def rate(game: Union[str, Game], deal: Any, after: Moves = None, *,
+         playouts: Optional[int] = None,
          exact_positions: Optional[int] = None, seed: int = 0, critical: bool = True,
          guided: int = 200, **kwargs: Any) -> Any:
     """Solver(game, **kwargs).rate(deal, after, ...): how hard the position is (rating.Rating,

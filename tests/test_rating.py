@@ -20,10 +20,12 @@ from solitaire_solver.rating import (
     _interval,
     _TooBig,
     exact_sum,
+    greedy_wins,
     guided,
     guided_interval,
     lost_probe,
     playouts,
+    probe,
     table_label,
     tier_of,
     walker,
@@ -210,6 +212,144 @@ def test_guided_lines_hold_the_exact_chance(case):
             random_wins += playouts(root, step, 300, random.Random(seed))
     assert tried >= 3 and tried - held <= 1 + tried // 10, (tried, held)
     assert guided_wins > random_wins, (guided_wins, random_wins)
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("name", ["accordion", "calculation"])
+def test_won_first_guided_lines_hold_the_exact_chance(name):
+    """Guided lines that play the moves a small search proves winnable first (Game.
+    guided_unproved, docs/difficulty.md "Rare wins") stay unbiased: from late positions their
+    interval holds the exact chance as often as the uniform guided lines' does, and they win
+    more often than those. A weight that ignored the won-first share would bias them."""
+    from solitaire_solver.engine.contract import Limits
+    g, var = resolve(name, {})
+    assert g.guided_unproved is not None
+    rules = g.rules(var)
+    tried = held = first_wins = plain_wins = 0
+    for seed in range(8):
+        deal = ss.random_deal(seed)
+        line = ss.solve(name, deal, max_states=300_000).moves
+        for k in (14, 22):
+            if k >= len(line):
+                break
+            pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
+            nodes: dict = {}
+            root, step, _ = walker(g, var, deal, pos, nodes)
+            try:
+                want = exact_sum(root, step, 20000)[root]
+            except _TooBig:
+                break
+            if not 0 < want < 1:
+                continue
+            lost, won, _ = probe(g, var, deal, Limits(), 50, nodes)
+            values = guided(root, step, lost, 300, random.Random(seed), won=won,
+                            unproved=0.1)
+            p, (lo, hi) = guided_interval(values)
+            tried += 1
+            held += lo <= want <= hi
+            first_wins += sum(1 for v in values if v > 0)
+            plain_wins += sum(1 for v in guided(root, step, lost, 300, random.Random(seed))
+                              if v > 0)
+    assert tried >= 3 and tried - held <= 1 + tried // 10, (tried, held)
+    assert first_wins > plain_wins, (first_wins, plain_wins)
+
+
+@pytest.mark.core
+def test_won_first_guided_lines_rate_calculation_deals_no_line_won_before():
+    """Calculation's guided lines, which play the moves proved winnable first (Game.
+    guided_unproved), win on a deal where no random line and no uniform guided line won
+    (docs/difficulty.md): the chance is above 0."""
+    deal = ss.random_deal(0)
+    r = ss.rate("calculation", deal, critical=False, max_seconds=20)
+    assert r.method == "guided" and r.random_win > 0 and r.interval[1] >= r.random_win
+    g, _ = resolve("calculation", {})
+    saved = g.guided_unproved
+    try:
+        type(g).guided_unproved = None
+        plain = ss.rate("calculation", deal, critical=False, max_seconds=20)
+    finally:
+        type(g).guided_unproved = saved
+    assert plain.method == "guided" and plain.random_win == 0
+
+
+@pytest.mark.core  # 20,000 random lines of Montana in pure Python: too heavy for the fallback
+def test_the_games_random_lines():
+    """Game.rating_playouts sets how many random lines a rating plays (Montana's 20,000, the
+    others' 2,000), and playouts= overrides it."""
+    deal = ss.random_deal(0)
+    assert ss.rate("montana-pysolfc", deal, critical=False).playouts == 20_000
+    assert ss.rate("montana-pysolfc", deal, critical=False, playouts=300,
+                   guided=0).playouts == 300
+    assert ss.rate("pyramid", deal, critical=False, guided=0).playouts == 2000
+
+
+def _default_greedy(rules, pos, limit=500):
+    # the check's former player: the move that leaves the fewest cards, the first such
+    for _ in range(limit):
+        if rules.won(pos):
+            return True
+        moves = rules.moves(pos)
+        if not moves:
+            return False
+        pos = min((rules.apply(pos, m) for m in moves), key=rules.cards_left)
+    return rules.won(pos)
+
+
+@pytest.mark.parametrize("name", ["fourteen", "pyramid", "monte-carlo", "nestor"])
+def test_the_greedy_player_by_default_leaves_the_fewest_cards(name):
+    """Without a greedy_score of its own a game's greedy player (rating.greedy_wins, the
+    tiers' check) plays the move that leaves the fewest cards, as before: its rows of the
+    check do not change."""
+    g, var = resolve(name, {})
+    assert type(g).greedy_score is ss.games.base.Game.greedy_score
+    rules = g.rules(var)
+    got = [greedy_wins(g, var, ss.random_deal(s)) for s in range(60)]
+    assert got == [_default_greedy(rules, rules.start(ss.random_deal(s))) for s in range(60)]
+    assert any(got)
+
+
+@pytest.mark.parametrize("name, seed", [("calculation", 5), ("calculation-pysolfc", 25),
+                                        ("accordion", 11), ("montana-pysolfc", 8),
+                                        ("montana", 27)])
+def test_the_greedy_player_uses_the_games_own_score(name, seed):
+    """Calculation, Accordion and Montana give the greedy player a rule of thumb of their own
+    (Game.greedy_score, docs/difficulty.md): it wins a deal that the default player (fewest
+    cards left) loses."""
+    g, var = resolve(name, {})
+    assert type(g).greedy_score is not ss.games.base.Game.greedy_score
+    deal = ss.random_deal(seed)
+    assert greedy_wins(g, var, deal)
+    rules = g.rules(var)
+    assert not _default_greedy(rules, rules.start(g.read(deal, dict(var))))
+
+
+def test_calculations_greedy_score():
+    """Calculation's rule of thumb: a card up whenever a foundation takes it; else the stock's
+    card onto the pile whose top is needed after it with the tightest fit; else an empty
+    pile; else the pile whose top is needed latest."""
+    from solitaire_solver.games.calculation.rules import CalculationPosition, need
+    from solitaire_solver.moves import Move
+    g, var = resolve("calculation", {})
+    rules = g.rules(var)
+    from solitaire_solver.cards import card_index as card
+    # F1 waits for a 2 (then 3, 4, ...), F2 for a 4, F3 for a 6, F4 for an 8
+    found = ((card("AC"),), (card("2C"),), (card("3C"),), (card("4C"),))
+    pos = CalculationPosition((), (card("7S"), card("9S")), found,
+                              ((card("KH"),), (card("3H"),), (), (card("JD"),)))
+    assert [need(pos, card(c)) for c in ("KH", "3H", "7S", "JD")] == [11, 1, 3, 4]
+
+    def best(p):
+        return max(rules.moves(p), key=lambda m: g.greedy_score(rules, p, m, rules.apply(p, m)))
+
+    # the Seven fits on the Jack (needed 4 cards on) more tightly than on the King (11 on)
+    assert best(pos) == Move.to_place(card("7S"), "P", 4)
+    # not on the Jack: onto the empty pile rather than on the Three, needed before it
+    pos = CalculationPosition((), pos.stock, found, ((card("3H"),), (), (card("9H"),), ()))
+    assert best(pos) == Move.to_place(card("7S"), "P", 2)
+    # with a Two on a pile: it goes up first
+    pos = CalculationPosition((), pos.stock, found, ((card("KH"),), (card("2H"),), (),
+                                                     (card("JD"),)))
+    assert best(pos) == Move.to_place(card("2H"), "F", 1)
 
 
 def test_rate_guides_its_lines_where_no_random_line_won():

@@ -220,6 +220,26 @@ class Game:
         walk it."""
         return True
 
+    #: Random lines a rating plays where the exact sum does not fit (rating.py; Solver.rate's
+    #: playouts= overrides it): more in a game whose won deals' chances lie close together
+    #: near 1/2,000, where 2,000 lines cannot tell them apart (docs/difficulty.md).
+    rating_playouts: int = 2000
+
+    #: Where a guided line's small searches (rating.py, docs/difficulty.md "Rare wins") prove
+    #: some moves winnable and leave others unproved, the probability it plays one of the
+    #: unproved; None: it picks uniformly among every move not proved lost. A game whose lost
+    #: positions small searches rarely prove, but whose won ones they often win, sets it low,
+    #: so that its guided lines do not die in the first lost position they enter.
+    guided_unproved: Optional[float] = None
+
+    def greedy_score(self, rules: Rules, pos: Any, move: Move, after: Any) -> Any:
+        """How much the greedy player of docs/difficulty.md's check ("Do the tiers mean
+        something?", rating.greedy_wins) likes `move` from `pos` (leading to `after`): it plays
+        the legal move of the highest score, the first such in the rules' order. By default the
+        move that leaves the fewest cards; a game where that cannot tell moves apart gives the
+        rule of thumb a player uses (any comparable value; looking no further than `after`)."""
+        return -rules.cards_left(after)
+
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> Any:
         """The core's data for this deal and variant (the keys its module docstring lists).
         VariantError for a variant the objective does not support."""

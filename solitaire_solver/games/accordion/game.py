@@ -34,6 +34,10 @@ class Accordion(Game):
     # PySolFC deals the whole pack in one row by default (its option accordion_deal_all); dealt
     # three at first and then one at a time, the row is the same and so are the lines of play.
     pysolfc = (PySolFCGame(772, "Accordion", piles=52),)
+    #: Small searches rarely prove its lost positions lost but often win its won ones: guided
+    #: lines play a move they left unproved 1 time in 50 where some are proved winnable
+    #: (docs/difficulty.md, "Rare wins").
+    guided_unproved = 0.02
     docs = "accordion.md"
     tests = "test_accordion.py"
     summary = ("52 piles in a row; a pile moves onto the pile 1 or 3 places left when their tops "
@@ -65,6 +69,12 @@ class Accordion(Game):
         return as_deal(deal)
 
     # -- proofs -----------------------------------------------------------------------------------
+    def greedy_score(self, rules: Any, pos: Any, move: Move, after: Any) -> tuple[int, int]:
+        """The player's rule of thumb (docs/difficulty.md; every move takes one pile away, so
+        the cards left tell no move from another): the move that leaves the most moves, then
+        the one furthest left in the row."""
+        return len(rules.moves(after)), -pos.tops.index(move.cards[0])
+
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
         piles = deal_piles(deal)
         details = structural_block([p[-1] for p in piles])

@@ -11,7 +11,7 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...moves import from_codes
+from ...moves import Move, from_codes
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
@@ -20,6 +20,7 @@ from .rules import (
     CalculationRules,
     layout_of,
     looks_like_layout,
+    need,
     pack,
     parse_layout,
     value_block,
@@ -38,6 +39,10 @@ class Calculation(Game):
             "rules) or the last (PySolFC's choice)")),
     }
     presets = {"calculation-pysolfc": {"start": "last"}}
+    #: Small searches rarely prove its lost positions lost but often win its won ones: guided
+    #: lines play a move they left unproved 1 time in 50 where some are proved winnable
+    #: (docs/difficulty.md, "Rare wins").
+    guided_unproved = 0.02
     pysolfc = (PySolFCGame(256, "Calculation", preset="calculation-pysolfc", rows=(4,), waste=1),)
     docs = "calculation.md"
     tests = "test_calculation.py"
@@ -49,6 +54,22 @@ class Calculation(Game):
 
     layout_note = ("a layout is read as it is given, a game in progress too: F1..F4 each from its "
                    "start card up, P1..P4 each from its bottom card, the stock from its next card")
+
+    def greedy_score(self, rules: Any, pos: Any, move: Move, after: Any) -> tuple[int, int]:
+        """The player's rule of thumb (docs/difficulty.md): a card onto a foundation whenever
+        one takes it; else the stock's card onto a pile whose top is needed after it, the
+        tightest such fit first (the piles stay in descending need); else onto an empty
+        pile; else onto the pile whose top is needed latest."""
+        if move.place == "F":
+            return 3, 0
+        c = move.cards[0]
+        pile = pos.piles[move.pile - 1]
+        if not pile:
+            return 1, 0
+        top, mine = need(pos, pile[-1]), need(pos, c)
+        if top >= mine:
+            return 2, mine - top
+        return 0, top
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal, pack-order text or card list, or the layout text (docs/calculation.md): lines

@@ -182,6 +182,14 @@ def _next(pos: CalculationPosition) -> str:
 PLACE = tuple({v: k for k, v in enumerate(SEQUENCES[f])} for f in range(FOUNDATIONS))
 
 
+def need(pos: CalculationPosition, card: int) -> int:
+    """How soon `card` can go up: the fewest cards a foundation still waiting for its value
+    takes before it (13 when none waits)."""
+    v = value(card)
+    return min((PLACE[f][v] - len(fd) for f, fd in enumerate(pos.foundations)
+                if len(fd) < 13 and PLACE[f][v] >= len(fd)), default=13)
+
+
 def value_block(pos: CalculationPosition) -> Optional[dict]:
     """The facts of a lost position that rule 3 or 4 sees (a structural proof's details), or
     None: the value, its cards that cannot all have a foundation each, the foundations they can

@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any, Optional
 
+from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...moves import from_codes
+from ...moves import Move, from_codes
 from ..base import CoreAnswer, Game, Option, PySolFCGame
 from .rules import (
     ROWS,
@@ -19,6 +20,7 @@ from .rules import (
     game_cards,
     looks_like_layout,
     read_layout,
+    run_length,
 )
 
 #: The core's packing (_core.pyx): place p in bits 6 p .. 6 p + 5 of one bit string (the card
@@ -84,9 +86,27 @@ class Montana(Game):
             "4..13: the cards Ace to that rank of each suit, four rows of that many places")),
     }
     presets = {"montana-pysolfc": {"redeals": 2}}
+    #: Its won deals' chances lie near 1/2,000 (docs/difficulty.md): ten times the lines.
+    rating_playouts = 20_000
 
     def rules(self, variant: dict) -> MontanaRules:
         return MontanaRules(variant.get("ranks", 13), variant.get("redeals", 0))
+
+    def greedy_score(self, rules: Any, pos: Any, move: Move, after: Any) -> tuple:
+        """The player's rule of thumb (docs/difficulty.md): redeal only when no card can move,
+        and move a Two from one row's first place to another's (which can go round) only when
+        nothing else can; else the move that leaves the fewest cards out of the rows' runs
+        (it extends a run), then one that frees the place a run needs next, then one that
+        leaves no gap right of a top-rank card (where no card can ever go)."""
+        if move.word == "redeal":
+            return 0, 0, False, False
+        n, places = rules.ranks, pos.places
+        src = places.index(move.cards[0])
+        if src % n == 0 and value(move.cards[0]) == 2:
+            return -1, 0, False, False
+        frees = any(src == r * n + run_length(places, r, n) for r in range(ROWS))
+        left = places[src - 1] if src % n else None
+        return 1, -rules.cards_left(after), frees, left is None or value(left) < n
 
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """A Deal (a seeded one, or a PySolFC number's, carries its generator for the redeals),
