@@ -105,6 +105,7 @@ cdef struct CalcCtx:
     uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
     int beam_pen              # the beam's score (beam_score): what a buried card costs
     int beam_gap              # 1: a buried card costs by how much later the card above is needed
+    int beam_noise            # 0, or the span of a pseudo-random term added to the score (shake's)
 
 
 cdef struct Look:
@@ -403,6 +404,7 @@ cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=
     c.shake = shake
     c.beam_pen = 8
     c.beam_gap = 0
+    c.beam_noise = 0
 
 
 cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
@@ -527,6 +529,9 @@ cdef int beam_score(CalcCtx *c, const State *st) noexcept nogil:
                 pen += most[p] - n if c.beam_gap else 1
             else:
                 most[p] = n
+    if c.beam_noise:
+        return up * 8 - pen * c.beam_pen + <int>(mix(st.removed ^ c.shake, st.aux)
+                                                   % <uint64_t>c.beam_noise)
     return up * 8 - pen * c.beam_pen
 
 
@@ -702,6 +707,10 @@ def beam(dict spec, int width, limits):
     make_game(&g, &c, spec["stock"], MODE_PRUNED, 0, 0, <int>spec.get("hall", 1))
     c.beam_pen = <int>spec.get("beam_pen", c.beam_pen)
     c.beam_gap = <int>spec.get("beam_gap", c.beam_gap)
+    c.beam_noise = <int>spec.get("beam_noise", 0)
+    c.shake = <uint64_t>spec.get("shake", 0)
+    if c.beam_noise < 0:
+        raise ValueError("beam_noise is a span, at least 0")
     if g.won(g.ctx, &root):
         return "won", [], 0
     memset(&b, 0, sizeof(Beam))
