@@ -106,6 +106,8 @@ class Calculation(Game):
     #: pseudo-random term in the score (the core's beam_noise, seeded by the beam's number).
     NOISY: tuple[int, int, int, int] = (128, 1, 1, 32)
     NOISY_BEAMS = 64
+    #: Then NOISY_TAIL more noisy beams, after the last restart, before the main search.
+    NOISY_TAIL = 936
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
@@ -135,6 +137,7 @@ class Calculation(Game):
             lo = after + (self.RESTARTS - after) * k // (rounds + 1)
             hi = after + (self.RESTARTS - after) * (k + 1) // (rounds + 1)
             tries += [("search", t) for t in range(lo, hi)]
+        tries += [("noisy", k) for k in range(rounds, rounds + self.NOISY_TAIL)]
         states, seconds, status = 0, 0.0, "given-up"
         stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
@@ -155,7 +158,8 @@ class Calculation(Game):
                 seconds += time.monotonic() - t0
                 stats = {"states": states, "seconds": seconds,
                          "first_try": f"beam {width} wide" + (f" (noisy {t + 1} of "
-                                      f"{self.NOISY_BEAMS})" if kind == "noisy" else "")
+                                      f"{self.NOISY_BEAMS + self.NOISY_TAIL})" if kind == "noisy"
+                                      else "")
                          + f": {status}"}
                 if status == "limit-memory":
                     status = "given-up"  # the beam did not fit: the searches may
