@@ -7,8 +7,8 @@ beam and restarts"): each seed solved under a limit of positions, one json line 
 
 BEAMS: width:beam_pen:beam_gap, comma-separated, or - for none (e.g. 64:8:0,512:4:1); EACH:
 the restarts' RESTART_STATES. NOISY: width:beam_pen:beam_gap:beam_noise:count, the noisy beams
-after BEAMS (- for none; the game's own when not given). SEEDS_FILE: the seeds to solve (white
-space between them) instead of FIRST..LAST.
+after the last restart (- for none; the game's own when not given). SEEDS_FILE: the seeds to
+solve (white space between them) instead of FIRST..LAST.
 """
 
 from __future__ import annotations

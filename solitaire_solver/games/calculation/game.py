@@ -100,14 +100,13 @@ class Calculation(Game):
     FIRST_STATES = 40_000
     RESTARTS = 8000
     RESTART_STATES = 125
-    BEAMS_AFTER = 1000
+    BEAMS_AFTER = 4000
     BEAMS: tuple[tuple[int, int, int], ...] = ((64, 8, 0), (512, 4, 1))
-    #: Then NOISY_BEAMS beams (width, beam_pen, beam_gap, beam_noise), each with its own
-    #: pseudo-random term in the score (the core's beam_noise, seeded by the beam's number).
+    #: After the last restart, NOISY_BEAMS beams (width, beam_pen, beam_gap, beam_noise), each
+    #: with its own pseudo-random term in the score (the core's beam_noise, seeded by the
+    #: beam's number), before the main search.
     NOISY: tuple[int, int, int, int] = (128, 1, 1, 32)
-    NOISY_BEAMS = 64
-    #: Then NOISY_TAIL more noisy beams, after the last restart, before the main search.
-    NOISY_TAIL = 936
+    NOISY_BEAMS = 1000
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
@@ -124,20 +123,13 @@ class Calculation(Game):
         if core is None or certificate or objective != "decide":
             return None
         base = self.core_spec(deal, variant, objective, False)
-        after = min(self.BEAMS_AFTER, self.RESTARTS)
+        # The noisy beams come last: every deal the tries before them win is won as soon as
+        # without them (docs/calculation.md, "Order, the beam and restarts").
         tries = ([("first", 0)] if self.FIRST_STATES else []) \
-            + [("search", t) for t in range(after)] \
-            + [("beam", k) for k in range(len(self.BEAMS))]
-        # The noisy beams take turns with the restarts left, so that neither starves the other
-        # under a limit (each wins deals the other leaves).
-        rounds = self.NOISY_BEAMS
-        for k in range(rounds + 1):
-            if k:
-                tries.append(("noisy", k - 1))
-            lo = after + (self.RESTARTS - after) * k // (rounds + 1)
-            hi = after + (self.RESTARTS - after) * (k + 1) // (rounds + 1)
-            tries += [("search", t) for t in range(lo, hi)]
-        tries += [("noisy", k) for k in range(rounds, rounds + self.NOISY_TAIL)]
+            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS))] \
+            + [("beam", k) for k in range(len(self.BEAMS))] \
+            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)] \
+            + [("noisy", k) for k in range(self.NOISY_BEAMS)]
         states, seconds, status = 0, 0.0, "given-up"
         stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
@@ -158,8 +150,7 @@ class Calculation(Game):
                 seconds += time.monotonic() - t0
                 stats = {"states": states, "seconds": seconds,
                          "first_try": f"beam {width} wide" + (f" (noisy {t + 1} of "
-                                      f"{self.NOISY_BEAMS + self.NOISY_TAIL})" if kind == "noisy"
-                                      else "")
+                                      f"{self.NOISY_BEAMS})" if kind == "noisy" else "")
                          + f": {status}"}
                 if status == "limit-memory":
                     status = "given-up"  # the beam did not fit: the searches may
