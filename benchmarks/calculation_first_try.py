@@ -3,10 +3,12 @@ beam and restarts"): each seed solved under a limit of positions, one json line 
 [seed, status, positions, CPU seconds, the try that won], then the counts, median and total CPU.
 
     nice -n 10 python benchmarks/calculation_first_try.py FIRST_STATES BEAMS_AFTER BEAMS RESTARTS \
-        EACH FIRST LAST MAX_STATES
+        EACH FIRST LAST MAX_STATES [NOISY [SEEDS_FILE]]
 
 BEAMS: width:beam_pen:beam_gap, comma-separated, or - for none (e.g. 64:8:0,512:4:1); EACH:
-the restarts' RESTART_STATES.
+the restarts' RESTART_STATES. NOISY: width:beam_pen:beam_gap:beam_noise:count, the noisy beams
+after the last restart (- for none; the game's own when not given). SEEDS_FILE: the seeds to
+solve (white space between them) instead of FIRST..LAST.
 """
 
 from __future__ import annotations
@@ -29,9 +31,18 @@ def main() -> None:
                                               for b in beams.split(","))
     cls.RESTARTS = int(restarts)
     cls.RESTART_STATES = int(each)
+    if len(sys.argv) > 9 and sys.argv[9] == "-":
+        cls.NOISY_BEAMS = 0
+    elif len(sys.argv) > 9:
+        *noisy, count = (int(x) for x in sys.argv[9].split(":"))
+        cls.NOISY, cls.NOISY_BEAMS = tuple(noisy), count
+    seeds = range(int(first), int(last) + 1)
+    if len(sys.argv) > 10:
+        with open(sys.argv[10]) as f:
+            seeds = [int(x) for x in f.read().split()]
     counts: collections.Counter = collections.Counter()
     cpu = []
-    for seed in range(int(first), int(last) + 1):
+    for seed in seeds:
         t = time.process_time()
         r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=int(most))
         cpu.append(time.process_time() - t)

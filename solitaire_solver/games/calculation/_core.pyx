@@ -34,9 +34,10 @@ Move modes:
      it; dead when some of a value's cards can go to fewer foundations than they are (Hall).
      Tested while the stock holds a card (spec "hall": 1, the default; 2 everywhere; 0 off).
 
-beam(): the first try's beam (Game.first_try; docs/calculation.md, "Order, the beam and
-restarts"): the stock turned one card at a time, the best positions kept after each, every move
-one of MODE_PRUNED's. It finds wins; it proves nothing.
+beam(): the first try's beams (Game.first_try; docs/calculation.md, "Order, the beam and
+restarts"): the stock turned one card at a time, the best positions kept after each (by a score,
+with beam_noise plus a pseudo-random term), every move one of MODE_PRUNED's. It finds wins; it
+proves nothing.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -105,6 +106,7 @@ cdef struct CalcCtx:
     uint64_t shake            # 0, or a seed that perturbs that order (calc_moves)
     int beam_pen              # the beam's score (beam_score): what a buried card costs
     int beam_gap              # 1: a buried card costs by how much later the card above is needed
+    int beam_noise            # 0, or the span of a pseudo-random term added to the score (shake's)
 
 
 cdef struct Look:
@@ -403,6 +405,7 @@ cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=
     c.shake = shake
     c.beam_pen = 8
     c.beam_gap = 0
+    c.beam_noise = 0
 
 
 cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
@@ -505,7 +508,8 @@ cdef struct Beam:
 cdef int beam_score(CalcCtx *c, const State *st) noexcept nogil:
     """Higher is better: 8 a card on the foundations, less beam_pen a pile card that lies below
     a card needed later (beam_gap: times how much later). A card's need is the fewest cards a
-    foundation still waiting for its value takes before it."""
+    foundation still waiting for its value takes before it. With beam_noise, plus a term below
+    it from a hash of the position and shake, which breaks near-ties otherwise in each beam."""
     cdef Look o
     cdef int need[14]
     cdef int most[4]
@@ -527,6 +531,9 @@ cdef int beam_score(CalcCtx *c, const State *st) noexcept nogil:
                 pen += most[p] - n if c.beam_gap else 1
             else:
                 most[p] = n
+    if c.beam_noise:
+        return up * 8 - pen * c.beam_pen + <int>(mix(st.removed ^ c.shake, st.aux)
+                                                   % <uint64_t>c.beam_noise)
     return up * 8 - pen * c.beam_pen
 
 
@@ -687,7 +694,9 @@ def beam(dict spec, int width, limits):
     "won" with the line's move words, else "given-up" (every line of the beam ended, which
     proves nothing) or the limit reached ("limit-states", "limit-time", "limit-memory").
     spec: as solve's ("mode" plays no part: the beam plays the pruned search's moves), and
-    "beam_pen", "beam_gap" (beam_score's weights, for measurements)."""
+    "beam_pen", "beam_gap" (beam_score's weights), "beam_noise" (0, or the span of a
+    pseudo-random term added to each score, seeded by "shake": the first try's noisy beams,
+    each keeping other positions among near-equal ones)."""
     cdef CalcCtx c
     cdef Game g
     cdef Beam b
@@ -702,6 +711,10 @@ def beam(dict spec, int width, limits):
     make_game(&g, &c, spec["stock"], MODE_PRUNED, 0, 0, <int>spec.get("hall", 1))
     c.beam_pen = <int>spec.get("beam_pen", c.beam_pen)
     c.beam_gap = <int>spec.get("beam_gap", c.beam_gap)
+    c.beam_noise = <int>spec.get("beam_noise", 0)
+    c.shake = <uint64_t>spec.get("shake", 0)
+    if c.beam_noise < 0:
+        raise ValueError("beam_noise is a span, at least 0")
     if g.won(g.ctx, &root):
         return "won", [], 0
     memset(&b, 0, sizeof(Beam))

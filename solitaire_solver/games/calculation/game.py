@@ -123,6 +123,11 @@ class Calculation(Game):
     RESTART_STATES = 125
     BEAMS_AFTER = 4000
     BEAMS: tuple[tuple[int, int, int], ...] = ((64, 8, 0), (512, 4, 1))
+    #: After the last restart, NOISY_BEAMS beams (width, beam_pen, beam_gap, beam_noise), each
+    #: with its own pseudo-random term in the score (the core's beam_noise, seeded by the
+    #: beam's number), before the main search.
+    NOISY: tuple[int, int, int, int] = (128, 1, 1, 32)
+    NOISY_BEAMS = 1000
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
@@ -139,10 +144,13 @@ class Calculation(Game):
         if core is None or certificate or objective != "decide":
             return None
         base = self.core_spec(deal, variant, objective, False)
+        # The noisy beams come last: every deal the tries before them win is won as soon as
+        # without them (docs/calculation.md, "Order, the beam and restarts").
         tries = ([("first", 0)] if self.FIRST_STATES else []) \
             + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS))] \
             + [("beam", k) for k in range(len(self.BEAMS))] \
-            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)]
+            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)] \
+            + [("noisy", k) for k in range(self.NOISY_BEAMS)]
         states, seconds, status = 0, 0.0, "given-up"
         stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
@@ -153,14 +161,18 @@ class Calculation(Game):
                 status = spent
                 break
             left = limits.less({"states": states, "seconds": seconds})
-            if kind == "beam":
-                width, pen, gap = self.BEAMS[t]
+            if kind in ("beam", "noisy"):
+                width, pen, gap, noise = self.BEAMS[t] + (0,) if kind == "beam" else self.NOISY
                 t0 = time.monotonic()
-                status, path, n = core.beam(dict(base, beam_pen=pen, beam_gap=gap), width, left)
+                status, path, n = core.beam(dict(base, beam_pen=pen, beam_gap=gap,
+                                                 beam_noise=noise,
+                                                 shake=t + 1 if noise else 0), width, left)
                 states += n
                 seconds += time.monotonic() - t0
                 stats = {"states": states, "seconds": seconds,
-                         "first_try": f"beam {width} wide: {status}"}
+                         "first_try": f"beam {width} wide" + (f" (noisy {t + 1} of "
+                                      f"{self.NOISY_BEAMS})" if kind == "noisy" else "")
+                         + f": {status}"}
                 if status == "limit-memory":
                     status = "given-up"  # the beam did not fit: the searches may
             else:
