@@ -22,9 +22,9 @@ from solitaire_solver.games.fifteens_pysolfc.rules import (
     can_clear,
     can_complete,
     can_split,
-    has_room,
     clears,
     frozen_and_free,
+    has_room,
     sealed,
     sealed_key,
 )

@@ -18,7 +18,7 @@ whenever the reserve is empty (at once, if it is). Won when all 52 cards have le
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import product
 from typing import NamedTuple
 
@@ -159,7 +159,7 @@ def has_room(pos: RowsPosition) -> bool:
     stock = [value(c) for c in pos.stock]
     table = [value(c) for r in pos.rows for c in r] + [value(c) for c in pos.reserve]
 
-    @lru_cache(maxsize=None)
+    @cache
     def open_from(j: int, numbers: tuple[int, ...], courts: tuple[int, ...]) -> bool:
         if j == len(stock):
             return split_into_fifteens(numbers)
