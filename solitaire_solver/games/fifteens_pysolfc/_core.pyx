@@ -482,6 +482,7 @@ cdef bint group_with(int *have, int index, int low, int need) noexcept nogil:
 # outgrows ROOM_WORK answers "unknown" (not cached), which prunes nothing.
 DEF MEMO_SIZE = 1 << 16
 DEF ROOM_WORK = 200000
+DEF ROOM_CROWD = 8
 DEF R_OPEN = 1
 DEF R_LOST = 2
 DEF R_UNKNOWN = 3
@@ -576,8 +577,8 @@ cdef bint no_room(Ctx *c, Lay *L) noexcept nogil:
     """The room rule: the relaxed game from this position is lost."""
     cdef int m[10]
     cdef int ct[4]
-    cdef int v, i, index = 0, low
-    if L.k >= 52 or c.memo == NULL:
+    cdef int v, i, j, index = 0, low
+    if L.k >= 52 or not c.room:
         return False
     memset(m, 0, sizeof(m))
     for v in range(1, 10):
@@ -596,8 +597,38 @@ cdef bint no_room(Ctx *c, Lay *L) noexcept nogil:
             low = ct[v - 10]
     for v in range(4):
         ct[v] -= low
+    if not crowded(c, L.k, ct):
+        # Where court cards leave most rows free the relaxed game is rarely lost, and playing
+        # it costs more than it cuts: the test is skipped (which prunes nothing).
+        return False
+    if c.memo == NULL:
+        c.memo = <uint64_t *>calloc(MEMO_SIZE, sizeof(uint64_t))
+        if c.memo == NULL:
+            return False
     c.work = ROOM_WORK
     return relax(c, L.k, m, index, ct) == R_LOST
+
+
+cdef bint crowded(Ctx *c, int k, int *ct) noexcept nogil:
+    """Whether court cards will hold ROOM_CROWD rows or more before some deal from card k on
+    (the fewest they can hold: those in play and dealt, beyond their quartets)."""
+    cdef int courts[4]
+    cdef int v, j, low, stuck
+    for v in range(4):
+        courts[v] = ct[v]
+    for j in range(k, 52):
+        low = courts[0]
+        stuck = 0
+        for v in range(4):
+            stuck += courts[v]
+            if courts[v] < low:
+                low = courts[v]
+        if stuck - 4 * low >= ROOM_CROWD:
+            return True
+        v = c.value[j]
+        if v >= 10:
+            courts[v - 10] += 1
+    return False
 
 
 cdef int fp_dead(void *ctx, const State *s) noexcept nogil:
@@ -719,12 +750,9 @@ def solve(dict spec, str objective, limits, bint certificate):
     # The stack's share of the budget (the module doc: lines may return to a position).
     stack = limits.memory_bytes // 8
     g.max_depth = max(1000, <int>min(stack // (FRAME_BYTES + 8 * MAX_MOVES), 1 << 24))
-    # The room rule's cache comes out of the budget; a budget too small for it goes without.
+    # The room rule's cache (allocated when first needed) comes out of the budget; a budget
+    # too small for it goes without.
     c.room = c.room and limits.memory_bytes - stack > 4 * MEMO_SIZE * 8
-    if c.room:
-        c.memo = <uint64_t *>calloc(MEMO_SIZE, sizeof(uint64_t))
-        if c.memo == NULL:
-            raise MemoryError("fifteens-pysolfc: the room rule's cache")
     try:
         return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
                                    limits.memory_bytes - stack - (MEMO_SIZE * 8 if c.room else 0),
@@ -794,9 +822,7 @@ def is_dead(object cards, uint64_t removed, uint64_t aux, bint complete=True,
     c.complete = complete
     c.groups = groups
     c.room = room
-    c.memo = <uint64_t *>calloc(MEMO_SIZE, sizeof(uint64_t)) if room else NULL
-    if room and c.memo == NULL:
-        raise MemoryError("fifteens-pysolfc: the room rule's cache")
+    c.memo = NULL
     s.removed = removed
     s.aux = aux
     try:
