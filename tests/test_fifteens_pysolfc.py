@@ -284,8 +284,10 @@ def test_the_core_seals_and_prunes_as_the_reference_functions_say(seed, plies, r
             not can_complete(pos)), R.render(pos)
         assert core.is_dead(deal.cards, *packed, complete=False, room=False) == (
             not can_clear(pos.reserve) or not can_split(pos)), R.render(pos)
-        assert core.is_dead(deal.cards, *packed, complete=False, groups=False) == (
-            not can_clear(pos.reserve) or not has_room(pos)), R.render(pos)
+        # The core skips the room test where court cards cannot crowd the rows (a cost
+        # choice): where it prunes, the reference's relaxed game is lost.
+        if core.is_dead(deal.cards, *packed, complete=False, groups=False):
+            assert not can_clear(pos.reserve) or not has_room(pos), R.render(pos)
 
 
 def position_of_key(deal, key):
