@@ -482,7 +482,7 @@ cdef bint group_with(int *have, int index, int low, int need) noexcept nogil:
 # outgrows ROOM_WORK answers "unknown" (not cached), which prunes nothing.
 DEF MEMO_SIZE = 1 << 16
 DEF ROOM_WORK = 200000
-DEF ROOM_CROWD = 8
+DEF ROOM_CROWD = 9
 DEF R_OPEN = 1
 DEF R_LOST = 2
 DEF R_UNKNOWN = 3
