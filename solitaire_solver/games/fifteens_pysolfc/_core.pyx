@@ -48,8 +48,13 @@ Pruning (decide, without a certificate; expand lists every legal move; docs/fift
   rest of its clearing set must be among the cards in the rows and the free part now.
 - groups ("groups", in dead()): every number card leaves in a set totalling 15, so the number
   cards not removed must split into such sets (splits(), memoised over count vectors in SPLIT).
+- room ("room", in dead()): a card is dealt only into an empty row with the reserve empty, so
+  before each deal the cards in play must fit in fifteen rows (court cards and A..5s one a row);
+  relax() plays that relaxed game on value counts, and a position whose relaxed game is lost is
+  lost (skipped where court cards cannot crowd ROOM_CROWD rows: a cost choice).
 tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
-can_complete, can_split) and the verdicts against the reference search, which has no pruning.
+can_complete, can_split, has_room) and the verdicts against the reference search, which has no
+pruning.
 """
 
 from libc.stdint cimport uint64_t
