@@ -2,10 +2,12 @@
 (docs/fifteens.md, "Pruning and sealing"), deal by deal, the modes alternating.
 
     python benchmarks/fifteens_cuts.py FIRST LAST [--cap SECONDS] [--numbers N,N,...]
+        [--before SWITCH,...]
 
 Searches PySolFC numbers FIRST..LAST (or the listed ones) from the deal's start with the core
 alone (no first try), at the default limits with a cap of --cap seconds a search, once as
-before the cuts (only the dead-reserve rule: seal, complete and groups off) and once with all
+before the cuts (only the dead-reserve rule: the --before switches off, by default seal,
+complete, groups and room; `--before room` measures the room rule alone) and once with all
 of them, and prints per mode the verdicts, the positions and CPU seconds (total, max), the
 searches over 1 s, and the numbers whose searches ended differently or took over 1 s.
 """
@@ -24,8 +26,6 @@ from solitaire_solver.engine.contract import Limits  # noqa: E402
 from solitaire_solver.games.fifteens_pysolfc import _core as core  # noqa: E402
 from solitaire_solver.pysolfc import pysolfc_deal  # noqa: E402
 
-MODES = {"before": {"seal": False, "complete": False, "groups": False}, "after": {}}
-
 
 def main() -> None:
     p = argparse.ArgumentParser()
@@ -33,16 +33,18 @@ def main() -> None:
     p.add_argument("last", type=int, nargs="?", default=2000)
     p.add_argument("--cap", type=float, default=10.0)
     p.add_argument("--numbers", default="")
+    p.add_argument("--before", default="seal,complete,groups,room")
     a = p.parse_args()
+    modes = {"before": {k: False for k in a.before.split(",")}, "after": {}}
     numbers = ([int(x) for x in a.numbers.split(",")] if a.numbers
                else range(a.first, a.last + 1))
     tally = {m: {"won": 0, "exhausted": 0, "unknown": 0, "states": 0, "cpu": 0.0,
-                 "max": (0.0, 0, 0), "slow": 0} for m in MODES}
+                 "max": (0.0, 0, 0), "slow": 0} for m in modes}
     notes = []
     for n in numbers:
         cards = list(pysolfc_deal("fifteens-pysolfc", n).cards)
         ends = {}
-        for mode, switches in MODES.items():
+        for mode, switches in modes.items():
             t0 = time.process_time()
             run = core.solve({"cards": cards, **switches}, "decide",
                              Limits(max_seconds=a.cap), False)

@@ -24,6 +24,7 @@ from solitaire_solver.games.fifteens_pysolfc.rules import (
     can_split,
     clears,
     frozen_and_free,
+    has_room,
     sealed,
     sealed_key,
 )
@@ -279,10 +280,14 @@ def test_the_core_seals_and_prunes_as_the_reference_functions_say(seed, plies, r
         packed = core.position_of(R.key(pos))
         assert core.key_of(*core.sealed(*packed)) == sealed_key(pos), R.render(pos)
         both = core.position_of(sealed_key(pos))
-        assert core.is_dead(deal.cards, *both, groups=False) == (not can_complete(pos)), (
-            R.render(pos))
-        assert core.is_dead(deal.cards, *packed, complete=False) == (
+        assert core.is_dead(deal.cards, *both, groups=False, room=False) == (
+            not can_complete(pos)), R.render(pos)
+        assert core.is_dead(deal.cards, *packed, complete=False, room=False) == (
             not can_clear(pos.reserve) or not can_split(pos)), R.render(pos)
+        # The core skips the room test where court cards cannot crowd the rows (a cost
+        # choice): where it prunes, the reference's relaxed game is lost.
+        if core.is_dead(deal.cards, *packed, complete=False, groups=False):
+            assert not can_clear(pos.reserve) or not has_room(pos), R.render(pos)
 
 
 def position_of_key(deal, key):
@@ -318,11 +323,12 @@ def test_the_completion_and_groups_rules_fire_and_only_on_lost_positions():
             for _, r, a in reversed(core.step(spec, *packed)[1]):
                 child = core.sealed(r, a)
                 if child in seen or core.is_dead(deal.cards, *child, complete=False,
-                                                 groups=False):
+                                                 groups=False, room=False):
                     continue
                 seen.add(child)
                 rules = [rule for rule in fired
-                         if core.is_dead(deal.cards, *child, **{x: x == rule for x in fired})]
+                         if core.is_dead(deal.cards, *child, room=False,
+                                         **{x: x == rule for x in fired})]
                 if not rules:
                     stack.append(child)
                     continue
@@ -342,28 +348,74 @@ def test_every_search_mode_gives_the_same_verdict_and_each_rule_cuts():
     # search (which has none of them) where it ends, from the start of PySolFC's blocked
     # numbers and from random mid-game positions. Where the verdict is a block, each search
     # walked all it reaches: every rule may only shrink that, and each must shrink it somewhere.
+    # The room rule proves these blocked numbers at their start, so the other rules' cuts are
+    # measured with it off.
     core = core_module("games.fifteens_pysolfc._core")
     modes = core.SEARCH_MODES
     assert modes[0] == {} and modes[-1] == {"prune": False}
+    without_room = [{"room": False}] + [{"room": False, **m} for m in modes[1:4]]
+    # (a run, the run with one more rule off): the room rule, all rules, then seal, complete
+    # and groups with the room rule off.
+    pairs = [(0, modes.index({"room": False})), (0, len(modes) - 1)] + [
+        (len(modes), len(modes) + i) for i in range(1, 4)]
     rng = random.Random(11)
     cases = [(ss.pysolfc_deal("fifteens", n), None) for n in (3568, 6518, 7673, 7994)]
     for seed in range(40):
         deal, walked = walk(seed, rng.randrange(150), rng)
         cases += [(deal, pos) for pos in (walked[0], rng.choice(walked), walked[-1])]
-    ours = [0] * len(modes)
-    theirs = [0] * len(modes)
+    ours = [0] * len(pairs)
+    theirs = [0] * len(pairs)
     for deal, pos in cases:
         pos = R.start(deal) if pos is None else pos
-        runs = [core_solve(deal, pos, max_states=10**6, **m) for m in modes]
+        runs = [core_solve(deal, pos, max_states=10**6, **m) for m in (*modes, *without_room)]
         verdicts = {r.status for r in runs} & {"won", "exhausted"}
         assert len(verdicts) <= 1, ([r.status for r in runs], R.render(pos))
         if verdicts and R.cards_left(pos) <= 20:
             ref = reference_search(R, pos, max_states=5000)
             if ref.status in ("won", "exhausted"):
                 assert {ref.status} == verdicts, R.render(pos)
-        for i, run in enumerate(runs):
-            if runs[0].status == run.status == "exhausted":
-                assert runs[0].stats["states"] <= run.stats["states"], (modes[i], R.render(pos))
-                ours[i] += runs[0].stats["states"]
-                theirs[i] += run.stats["states"]
-    assert all(o < t for o, t in zip(ours[1:], theirs[1:])), (ours, theirs)
+        for p, (i, j) in enumerate(pairs):
+            if runs[i].status == runs[j].status == "exhausted":
+                assert runs[i].stats["states"] <= runs[j].stats["states"], (p, R.render(pos))
+                ours[p] += runs[i].stats["states"]
+                theirs[p] += runs[j].stats["states"]
+    assert all(o < t for o, t in zip(ours, theirs)), (ours, theirs)
+
+
+@pytest.mark.core
+def test_the_room_rule_proves_blocks_and_fires_only_on_lost_positions():
+    # PySolFC's blocked numbers whose court cards fill the rows: the room rule alone proves the
+    # deal lost at its start, as the reference function does; at the start of won numbers
+    # neither fires. Where it fires in a search without it, the reference search finds no win.
+    core = core_module("games.fifteens_pysolfc._core")
+    for number, blocked in ((3568, True), (6518, True), (7673, True), (7994, True),
+                            (1, False), (2, False), (528, False), (4773, False)):
+        deal = ss.pysolfc_deal("fifteens", number)
+        start = core.start(deal.cards)
+        assert core.is_dead(deal.cards, *start, complete=False, groups=False) == blocked
+        assert not core.is_dead(deal.cards, *start, complete=False, groups=False, room=False)
+        assert has_room(R.start(deal)) != blocked
+    fired = ended = 0
+    for number in (4773, 65721):
+        deal = ss.pysolfc_deal("fifteens", number)
+        spec = {"cards": deal.cards}
+        stack, seen, nodes = [core.start(deal.cards)], set(), 0
+        while stack and nodes < 3000:
+            packed = stack.pop()
+            nodes += 1
+            for _, r, a in reversed(core.step(spec, *packed)[1]):
+                child = core.sealed(r, a)
+                if child in seen or core.is_dead(deal.cards, *child, room=False):
+                    continue
+                seen.add(child)
+                if not core.is_dead(deal.cards, *child):
+                    stack.append(child)
+                    continue
+                fired += 1
+                if fired % 10 == 1:
+                    pos = position_of_key(deal, core.key_of(*child))
+                    assert not has_room(pos), R.render(pos)
+                    ref = reference_search(R, pos, max_states=3000)
+                    assert ref.status != "won", R.render(pos)
+                    ended += ref.status == "exhausted"
+    assert fired >= 50, fired

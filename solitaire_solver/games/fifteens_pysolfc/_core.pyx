@@ -48,11 +48,17 @@ Pruning (decide, without a certificate; expand lists every legal move; docs/fift
   rest of its clearing set must be among the cards in the rows and the free part now.
 - groups ("groups", in dead()): every number card leaves in a set totalling 15, so the number
   cards not removed must split into such sets (splits(), memoised over count vectors in SPLIT).
+- room ("room", in dead()): a card is dealt only into an empty row with the reserve empty, so
+  before each deal the cards in play must fit in fifteen rows (court cards and A..5s one a row);
+  relax() plays that relaxed game on value counts, and a position whose relaxed game is lost is
+  lost (skipped where court cards cannot crowd ROOM_CROWD rows: a cost choice).
 tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
-can_complete, can_split) and the verdicts against the reference search, which has no pruning.
+can_complete, can_split, has_room) and the verdicts against the reference search, which has no
+pruning.
 """
 
 from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free as c_free
 from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear
@@ -88,6 +94,9 @@ cdef struct Ctx:
     int seal              # 1: play() seals the reserve's stuck cards (the module doc)
     int complete          # 1: dead() asks that the frozen part can still be completed
     int groups            # 1: dead() asks that the number cards left split into groups of 15
+    int room              # 1: dead() asks that every card still to deal can find an empty row
+    uint64_t *memo        # room's cache (MEMO_SIZE entries, direct-mapped), or NULL
+    long work             # room's work left in the current test
     int rest[53][10]      # rest[k][v]: the cards of value v (1..9) in the pack from card k on
 
 # (lone, frozen) pairs with lone + frozen <= 4, and their 4-bit codes.
@@ -471,6 +480,162 @@ cdef bint group_with(int *have, int index, int low, int need) noexcept nogil:
     return False
 
 
+# The room rule's relaxed game (docs/fifteens.md, "Pruning and sealing", rule 5). Its states,
+# before card j is dealt: the number cards in play by value (m[1..9], base-5 index as in SPLIT)
+# and the court cards in play beyond the T, J, Q, K quartets they could have made (ct[0..3]). A
+# state's answer is cached (2 bits: 1 open, 2 lost) in a direct-mapped table; a test that
+# outgrows ROOM_WORK answers "unknown" (not cached), which prunes nothing.
+DEF MEMO_SIZE = 1 << 16
+DEF ROOM_WORK = 200000
+DEF ROOM_CROWD = 9
+DEF R_OPEN = 1
+DEF R_LOST = 2
+DEF R_UNKNOWN = 3
+
+
+cdef inline int pair_rows(int a, int b) noexcept nogil:
+    """The fewest rows holding a cards of value x and b of 15 - x (6..9): a row holds one card,
+    or a pile alternating x and 15 - x."""
+    if a > b:
+        return a - b
+    if b > a:
+        return b - a
+    return 1 if a else 0
+
+
+cdef int relax(Ctx *c, int j, int *m, int index, int *ct) noexcept nogil:
+    """R_LOST if the relaxed game from this state is lost, R_OPEN if not, R_UNKNOWN when the
+    work runs out first."""
+    cdef uint64_t key, entry
+    cdef size_t slot
+    cdef int stuck = ct[0] + ct[1] + ct[2] + ct[3], r
+    cdef int sub[10]
+    if j == 52:
+        return R_OPEN if splits(m, index) else R_LOST
+    key = (<uint64_t>j) | (<uint64_t>index) << 6 | (<uint64_t>ct[0]) << 27 | (
+        <uint64_t>ct[1]) << 30 | (<uint64_t>ct[2]) << 33 | (<uint64_t>ct[3]) << 36
+    slot = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 48) & (MEMO_SIZE - 1)
+    entry = c.memo[slot]
+    if entry >> 2 == key:
+        return <int>(entry & 3)
+    if c.work <= 0:
+        return R_UNKNOWN
+    memset(sub, 0, sizeof(sub))
+    r = keep(c, j, m, index, ct, stuck, sub, 9, 0, 0)
+    if r != R_UNKNOWN:
+        c.memo[slot] = key << 2 | r
+    return r
+
+
+cdef int keep(Ctx *c, int j, int *m, int index, int *ct, int stuck, int *sub, int v, int subindex,
+              int rows) noexcept nogil:
+    """Chooses sub[v], then the lower values' (most first): the cards kept in the rows before
+    card j is dealt, the rest leaving in groups of 15; R_OPEN as soon as one choice is, R_LOST
+    if every choice is."""
+    cdef int n, r, x, low, i, unknown = 0
+    cdef int rest[10]
+    cdef int nxt[10]
+    cdef int ct2[4]
+    if v == 5:
+        # sub[6..9] are chosen: their rows.
+        rows += pair_rows(sub[6], sub[9]) + pair_rows(sub[7], sub[8])
+    if rows + stuck > 15:
+        return R_LOST
+    if v == 0:
+        c.work -= 1
+        if c.work < 0:
+            return R_UNKNOWN
+        for i in range(1, 10):
+            rest[i] = m[i] - sub[i]
+        if not splits(rest, index - subindex):
+            return R_LOST
+        for i in range(10):
+            nxt[i] = sub[i]
+        for i in range(4):
+            ct2[i] = ct[i]
+        x = c.value[j]
+        if x <= 9:
+            nxt[x] += 1
+            subindex += POW5[x]
+        else:
+            ct2[x - 10] += 1
+            low = ct2[0]
+            for i in range(1, 4):
+                if ct2[i] < low:
+                    low = ct2[i]
+            for i in range(4):
+                ct2[i] -= low
+        return relax(c, j + 1, nxt, subindex, ct2)
+    for n in range(m[v], -1, -1):
+        sub[v] = n
+        r = keep(c, j, m, index, ct, stuck, sub, v - 1, subindex + n * POW5[v],
+                 rows + (n if v <= 5 else 0))
+        if r == R_OPEN:
+            sub[v] = 0
+            return R_OPEN
+        unknown |= r == R_UNKNOWN
+    sub[v] = 0
+    return R_UNKNOWN if unknown else R_LOST
+
+
+cdef bint no_room(Ctx *c, Lay *L) noexcept nogil:
+    """The room rule: the relaxed game from this position is lost."""
+    cdef int m[10]
+    cdef int ct[4]
+    cdef int v, i, j, index = 0, low
+    if L.k >= 52 or not c.room:
+        return False
+    memset(m, 0, sizeof(m))
+    for v in range(1, 10):
+        m[v] = L.lone[v] + L.frozen[v]
+    for i in range(L.npiles):
+        m[L.pb[i]] += (L.ph[i] + 1) >> 1
+        m[15 - L.pb[i]] += L.ph[i] >> 1
+    for i in range(L.nfree):
+        m[L.free[i]] += 1
+    for v in range(1, 10):
+        index += m[v] * POW5[v]
+    low = 4
+    for v in range(10, 14):
+        ct[v - 10] = L.lone[v] + L.frozen[v]
+        if ct[v - 10] < low:
+            low = ct[v - 10]
+    for v in range(4):
+        ct[v] -= low
+    if not crowded(c, L.k, ct):
+        # Where court cards leave most rows free the relaxed game is rarely lost, and playing
+        # it costs more than it cuts: the test is skipped (which prunes nothing).
+        return False
+    if c.memo == NULL:
+        c.memo = <uint64_t *>calloc(MEMO_SIZE, sizeof(uint64_t))
+        if c.memo == NULL:
+            return False
+    c.work = ROOM_WORK
+    return relax(c, L.k, m, index, ct) == R_LOST
+
+
+cdef bint crowded(Ctx *c, int k, int *ct) noexcept nogil:
+    """Whether court cards will hold ROOM_CROWD rows or more before some deal from card k on
+    (the fewest they can hold: those in play and dealt, beyond their quartets)."""
+    cdef int courts[4]
+    cdef int v, j, low, stuck
+    for v in range(4):
+        courts[v] = ct[v]
+    for j in range(k, 52):
+        low = courts[0]
+        stuck = 0
+        for v in range(4):
+            stuck += courts[v]
+            if courts[v] < low:
+                low = courts[v]
+        if stuck - 4 * low >= ROOM_CROWD:
+            return True
+        v = c.value[j]
+        if v >= 10:
+            courts[v - 10] += 1
+    return False
+
+
 cdef int fp_dead(void *ctx, const State *s) noexcept nogil:
     """The frozen part can never leave, or a number card left can be in no group of 15 (the
     module doc's pruning rules)."""
@@ -491,7 +656,11 @@ cdef int fp_dead(void *ctx, const State *s) noexcept nogil:
             return 1
     elif total >= 15:
         return 1
-    if c == NULL or not (c.complete or c.groups):
+    if c == NULL:
+        return 0
+    if c.room and no_room(c, &L):
+        return 1
+    if not (c.complete or c.groups):
         return 0
     # The cards in the rows and in the reserve's free part.
     for v in range(1, 14):
@@ -549,6 +718,8 @@ cdef void make_game(Game *g, Ctx *c, object cards, bint prune) except *:
     c.seal = prune
     c.complete = prune
     c.groups = prune
+    c.room = 0
+    c.memo = NULL
     game_clear(g)
     g.ctx = c
     g.moves = fp_moves
@@ -576,6 +747,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     c.seal = c.seal and spec.get("seal", True)
     c.complete = c.complete and spec.get("complete", True)
     c.groups = c.groups and spec.get("groups", True)
+    c.room = not certificate and spec.get("prune", True) and spec.get("room", True)
     root = start_of(&c)
     if spec.get("root") is not None:
         root.removed, root.aux = spec["root"]
@@ -583,8 +755,15 @@ def solve(dict spec, str objective, limits, bint certificate):
     # The stack's share of the budget (the module doc: lines may return to a position).
     stack = limits.memory_bytes // 8
     g.max_depth = max(1000, <int>min(stack // (FRAME_BYTES + 8 * MAX_MOVES), 1 << 24))
-    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
-                               limits.memory_bytes - stack, certificate))
+    # The room rule's cache (allocated when first needed) comes out of the budget; a budget
+    # too small for it goes without.
+    c.room = c.room and limits.memory_bytes - stack > 4 * MEMO_SIZE * 8
+    try:
+        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                   limits.memory_bytes - stack - (MEMO_SIZE * 8 if c.room else 0),
+                                   certificate))
+    finally:
+        c_free(c.memo)
 
 
 #: Positions given from Python are checked (engine/contract.py).
@@ -638,17 +817,23 @@ def start(object cards):
 
 
 def is_dead(object cards, uint64_t removed, uint64_t aux, bint complete=True,
-            bint groups=True):
+            bint groups=True, bint room=True):
     """The pruning rules at a packed position of the deal (for tests; complete=False: without
-    the completion test, groups=False: without the groups test)."""
+    the completion test, groups=False: without the groups test, room=False: without the room
+    test)."""
     cdef State s
     cdef Ctx c
     setup(&c, cards)
     c.complete = complete
     c.groups = groups
+    c.room = room
+    c.memo = NULL
     s.removed = removed
     s.aux = aux
-    return bool(fp_dead(&c, &s))
+    try:
+        return bool(fp_dead(&c, &s))
+    finally:
+        c_free(c.memo)
 
 
 def sealed(uint64_t removed, uint64_t aux):
@@ -733,4 +918,5 @@ def position_of(key):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({}, {"seal": False}, {"complete": False}, {"groups": False}, {"prune": False})
+SEARCH_MODES = ({}, {"seal": False}, {"complete": False}, {"groups": False}, {"room": False},
+                {"prune": False})

@@ -18,7 +18,8 @@ whenever the reserve is empty (at once, if it is). Won when all 52 cards have le
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
+from itertools import product
 from typing import NamedTuple
 
 from ...cards import CARD_NAMES, CARD_PRETTY, mask, pretty, value
@@ -133,6 +134,57 @@ def can_split(pos: RowsPosition) -> bool:
     totalling 15, as every number card leaves in one (a pair, or a clearing reserve)."""
     left = [c for r in pos.rows for c in r] + list(pos.reserve) + list(pos.stock)
     return split_into_fifteens(tuple(sorted(value(c) for c in left if value(c) <= 9)))
+
+
+def rows_needed(numbers: tuple[int, ...]) -> int:
+    """The fewest rows that can hold these number cards: an A..5 lies alone in its row (nothing
+    is ever put on it, nor it on anything), and a row of 6..9s is one card or a pile
+    alternating x and 15 - x, so its xs and 15 - xs differ by one at most."""
+    small = sum(1 for v in numbers if v <= 5)
+    piles = 0
+    for x in (6, 7):
+        a, b = numbers.count(x), numbers.count(15 - x)
+        piles += abs(a - b) if a != b else min(a, 1)
+    return small + piles
+
+
+def has_room(pos: RowsPosition) -> bool:
+    """Whether the relaxed game of docs/fifteens.md ("Pruning and sealing", rule 5) is open:
+    before each card still to deal, the rows (the reserve is empty then) must hold every card
+    dealt and not gone in at most fifteen rows, the court cards one a row and fewer by four for
+    each T, J, Q, K they could make, the number cards as rows_needed says; between two deals,
+    number cards leave in any groups of 15 of those then in play."""
+    if not pos.stock:
+        return True
+    stock = [value(c) for c in pos.stock]
+    table = [value(c) for r in pos.rows for c in r] + [value(c) for c in pos.reserve]
+
+    @cache
+    def open_from(j: int, numbers: tuple[int, ...], courts: tuple[int, ...]) -> bool:
+        if j == len(stock):
+            return split_into_fifteens(numbers)
+        stuck = sum(courts) - 4 * min(courts)
+        counts = [numbers.count(v) for v in range(1, 10)]
+        for kept_counts in product(*(range(n, -1, -1) for n in counts)):
+            kept = tuple(v for v, n in zip(range(1, 10), kept_counts) for _ in range(n))
+            if rows_needed(kept) + stuck > 15:
+                continue
+            gone = list(numbers)
+            for v in kept:
+                gone.remove(v)
+            if not split_into_fifteens(tuple(gone)):
+                continue
+            v = stock[j]
+            if v <= 9:
+                after, more = tuple(sorted(kept + (v,))), courts
+            else:
+                after, more = kept, tuple(n + (w == v) for w, n in zip(QUARTET, courts))
+            if open_from(j + 1, after, more):
+                return True
+        return False
+
+    return open_from(0, tuple(sorted(v for v in table if v <= 9)),
+                     tuple(table.count(v) for v in QUARTET))
 
 
 class FifteensPySolFCRules(Rules):
