@@ -38,7 +38,7 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'pyramid':
         ((0.0005345654011, 0.0035, 0.0095, 0.024), 35255, 53380),
     'pyramid goal=pyramid':
-        ((0.0045, 0.024, 0.059, 0.12), 1230, 1819),
+        ((0.006, 0.0245, 0.0575, 0.1225), 10281, 15410),
     'pyramid first_to_waste=True':
         ((0.0005, 0.0035, 0.01, 0.0245), 1100, 1640),
     'pyramid first_to_waste=True goal=pyramid':
