@@ -633,6 +633,22 @@ def test_position_and_hint_late_in_a_deal():
 
 # -- the first try: short restarts and the beam -----------------------------------------------------
 
+def assert_won_by_first_try(seeds, states, how):
+    """Each seeded deal is won within `states` positions by the step of the first try that
+    how(stats["first_try"]) names, with a line the reference rules replay and verify checks."""
+    for seed in seeds:
+        deal = ss.Deal.from_seed(seed)
+        r = ss.solve("calculation", deal, max_states=states)
+        assert r.status is ss.Status.WON and how(r.stats["first_try"]), seed
+        assert RULES.won(replay(RULES, deal, r.moves)) and ss.verify("calculation", deal, r).ok
+
+
+def assert_undecided(seeds, states):
+    for seed in seeds:
+        r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=states)
+        assert r.status is ss.Status.UNKNOWN, seed
+
+
 #: Seeds that the first try's former restarts (32 of 40,000 positions each) and the main search
 #: leave undecided in RESTART_STATES positions, and the short restarts win within them.
 RESTART_SEEDS = (15, 17, 18)
@@ -641,18 +657,12 @@ RESTART_STATES = 200_000
 
 @pytest.mark.core
 def test_short_restarts_win_deals_that_long_ones_leave(monkeypatch):
-    for seed in RESTART_SEEDS:
-        deal = ss.Deal.from_seed(seed)
-        r = ss.solve("calculation", deal, max_states=RESTART_STATES)
-        assert r.status is ss.Status.WON and r.stats["first_try"].startswith("restart"), seed
-        assert RULES.won(replay(RULES, deal, r.moves)) and ss.verify("calculation", deal, r).ok
+    assert_won_by_first_try(RESTART_SEEDS, RESTART_STATES, lambda how: how.startswith("restart"))
     monkeypatch.setattr(type(GAME), "RESTARTS", 32)
     monkeypatch.setattr(type(GAME), "RESTART_STATES", 40_000)
     monkeypatch.setattr(type(GAME), "BEAMS", ())
     monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
-    for seed in RESTART_SEEDS:
-        r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=RESTART_STATES)
-        assert r.status is ss.Status.UNKNOWN, seed
+    assert_undecided(RESTART_SEEDS, RESTART_STATES)
 
 
 @pytest.mark.core
@@ -679,20 +689,12 @@ NOISY_STATES = 1_600_000
 
 @pytest.mark.core
 def test_noisy_beams_win_deals_the_rest_of_the_first_try_leaves(monkeypatch):
-    for seed in NOISY_SEEDS:
-        deal = ss.Deal.from_seed(seed)
-        r = ss.solve("calculation", deal, max_states=NOISY_STATES)
-        assert r.status is ss.Status.WON and "noisy" in r.stats["first_try"], seed
-        assert RULES.won(replay(RULES, deal, r.moves)) and ss.verify("calculation", deal, r).ok
+    assert_won_by_first_try(NOISY_SEEDS, NOISY_STATES, lambda how: "noisy" in how)
     # The same beams without the noise (the shake still reorders the moves) leave them too.
     monkeypatch.setattr(type(GAME), "NOISY", GAME.NOISY[:3] + (0,))
-    for seed in NOISY_SEEDS:
-        r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=NOISY_STATES)
-        assert r.status is ss.Status.UNKNOWN, seed
+    assert_undecided(NOISY_SEEDS, NOISY_STATES)
     monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
-    for seed in NOISY_SEEDS:
-        r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=NOISY_STATES)
-        assert r.status is ss.Status.UNKNOWN, seed
+    assert_undecided(NOISY_SEEDS, NOISY_STATES)
 
 
 @pytest.mark.core

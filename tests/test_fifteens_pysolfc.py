@@ -305,6 +305,28 @@ def position_of_key(deal, key):
                         tuple(deal.cards[k:]), 0)
 
 
+def walk_to_firings(core, number, plain, fires, limit=3000):
+    """Positions of the core's own depth-first walk (through step()) of PySolFC's number
+    `number` that plain(deal, child) leaves alive and where fires(deal, child) returns something
+    true: yields (deal, child, what fires returned), and walks on past the others only."""
+    deal = ss.pysolfc_deal("fifteens", number)
+    spec = {"cards": deal.cards}
+    stack, seen, nodes = [core.start(deal.cards)], set(), 0
+    while stack and nodes < limit:
+        packed = stack.pop()
+        nodes += 1
+        for _, r, a in reversed(core.step(spec, *packed)[1]):
+            child = core.sealed(r, a)
+            if child in seen or plain(deal, child):
+                continue
+            seen.add(child)
+            what = fires(deal, child)
+            if what:
+                yield deal, child, what
+            else:
+                stack.append(child)
+
+
 @pytest.mark.core
 def test_the_completion_and_groups_rules_fire_and_only_on_lost_positions():
     # Positions of the core's own search of hard numbers (a depth-first walk through step()),
@@ -314,31 +336,19 @@ def test_the_completion_and_groups_rules_fire_and_only_on_lost_positions():
     fired = {"complete": 0, "groups": 0}
     ended = 0
     for number in (908, 6119):
-        deal = ss.pysolfc_deal("fifteens", number)
-        spec = {"cards": deal.cards}
-        stack, seen, nodes = [core.start(deal.cards)], set(), 0
-        while stack and nodes < 3000:
-            packed = stack.pop()
-            nodes += 1
-            for _, r, a in reversed(core.step(spec, *packed)[1]):
-                child = core.sealed(r, a)
-                if child in seen or core.is_dead(deal.cards, *child, complete=False,
-                                                 groups=False, room=False):
-                    continue
-                seen.add(child)
-                rules = [rule for rule in fired
-                         if core.is_dead(deal.cards, *child, room=False,
-                                         **{x: x == rule for x in fired})]
-                if not rules:
-                    stack.append(child)
-                    continue
-                for rule in rules:
-                    fired[rule] += 1
-                if "groups" in rules or fired["complete"] % 40 == 0:
-                    pos = position_of_key(deal, core.key_of(*child))
-                    ref = reference_search(R, pos, max_states=3000)
-                    assert ref.status != "won", (rules, R.render(pos))
-                    ended += ref.status == "exhausted"
+        for deal, child, rules in walk_to_firings(
+                core, number,
+                lambda d, c: core.is_dead(d.cards, *c, complete=False, groups=False, room=False),
+                lambda d, c: [rule for rule in fired
+                              if core.is_dead(d.cards, *c, room=False,
+                                              **{x: x == rule for x in fired})]):
+            for rule in rules:
+                fired[rule] += 1
+            if "groups" in rules or fired["complete"] % 40 == 0:
+                pos = position_of_key(deal, core.key_of(*child))
+                ref = reference_search(R, pos, max_states=3000)
+                assert ref.status != "won", (rules, R.render(pos))
+                ended += ref.status == "exhausted"
     assert fired["complete"] >= 100 and fired["groups"] >= 20 and ended >= 10, (fired, ended)
 
 
@@ -397,25 +407,14 @@ def test_the_room_rule_proves_blocks_and_fires_only_on_lost_positions():
         assert has_room(R.start(deal)) != blocked
     fired = ended = 0
     for number in (4773, 65721):
-        deal = ss.pysolfc_deal("fifteens", number)
-        spec = {"cards": deal.cards}
-        stack, seen, nodes = [core.start(deal.cards)], set(), 0
-        while stack and nodes < 3000:
-            packed = stack.pop()
-            nodes += 1
-            for _, r, a in reversed(core.step(spec, *packed)[1]):
-                child = core.sealed(r, a)
-                if child in seen or core.is_dead(deal.cards, *child, room=False):
-                    continue
-                seen.add(child)
-                if not core.is_dead(deal.cards, *child):
-                    stack.append(child)
-                    continue
-                fired += 1
-                if fired % 10 == 1:
-                    pos = position_of_key(deal, core.key_of(*child))
-                    assert not has_room(pos), R.render(pos)
-                    ref = reference_search(R, pos, max_states=3000)
-                    assert ref.status != "won", R.render(pos)
-                    ended += ref.status == "exhausted"
+        for deal, child, _ in walk_to_firings(
+                core, number, lambda d, c: core.is_dead(d.cards, *c, room=False),
+                lambda d, c: core.is_dead(d.cards, *c)):
+            fired += 1
+            if fired % 10 == 1:
+                pos = position_of_key(deal, core.key_of(*child))
+                assert not has_room(pos), R.render(pos)
+                ref = reference_search(R, pos, max_states=3000)
+                assert ref.status != "won", R.render(pos)
+                ended += ref.status == "exhausted"
     assert fired >= 50, fired

@@ -173,6 +173,29 @@ def test_the_estimate_interval_holds_the_exact_value():
     assert held >= 2
 
 
+def late_chances(name, given, back):
+    """Positions k moves (k in back) before the end of a winning line of seeded deals 0..7,
+    where the random player's exact chance lies strictly between 0 and 1: yields (seed, deal,
+    root, step, nodes, the exact chance), the walk's nodes kept for the probes."""
+    g, var = resolve(name, given)
+    rules = g.rules(var)
+    for seed in range(8):
+        deal = ss.random_deal(seed)
+        line = ss.solve(name, deal, max_states=300_000, **given).moves
+        for k in back:
+            if k >= len(line):
+                break
+            pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
+            nodes: dict = {}
+            root, step, _ = walker(g, var, deal, pos, nodes)
+            try:
+                want = exact_sum(root, step, 20000)[root]
+            except _TooBig:
+                break
+            if 0 < want < 1:
+                yield seed, deal, root, step, nodes, want
+
+
 @pytest.mark.parametrize("case", on_core_if_slow([("fourteen", {}), ("monte-carlo", {}),
                                                   ("accordion", {}), ("calculation", {}),
                                                   ("montana", {"ranks": 5})]), ids=ids)
@@ -186,30 +209,15 @@ def test_guided_lines_hold_the_exact_chance(case):
     from solitaire_solver.engine.contract import Limits
     name, given = case
     g, var = resolve(name, given)
-    rules = g.rules(var)
     tried = held = guided_wins = random_wins = 0
-    for seed in range(8):
-        deal = ss.random_deal(seed)
-        line = ss.solve(name, deal, max_states=300_000, **given).moves
-        for k in (8, 14, 22):
-            if k >= len(line):
-                break
-            pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
-            nodes: dict = {}
-            root, step, _ = walker(g, var, deal, pos, nodes)
-            try:
-                want = exact_sum(root, step, 20000)[root]
-            except _TooBig:
-                break
-            if not 0 < want < 1:
-                continue
-            lost, spent = lost_probe(g, var, deal, Limits(), 50, nodes)
-            values = guided(root, step, lost, 300, random.Random(seed))
-            p, (lo, hi) = guided_interval(values)
-            tried += 1
-            held += lo <= want <= hi
-            guided_wins += sum(1 for v in values if v > 0)
-            random_wins += playouts(root, step, 300, random.Random(seed))
+    for seed, deal, root, step, nodes, want in late_chances(name, given, (8, 14, 22)):
+        lost, spent = lost_probe(g, var, deal, Limits(), 50, nodes)
+        values = guided(root, step, lost, 300, random.Random(seed))
+        p, (lo, hi) = guided_interval(values)
+        tried += 1
+        held += lo <= want <= hi
+        guided_wins += sum(1 for v in values if v > 0)
+        random_wins += playouts(root, step, 300, random.Random(seed))
     assert tried >= 3 and tried - held <= 1 + tried // 10, (tried, held)
     assert guided_wins > random_wins, (guided_wins, random_wins)
 
@@ -224,32 +232,16 @@ def test_won_first_guided_lines_hold_the_exact_chance(name):
     from solitaire_solver.engine.contract import Limits
     g, var = resolve(name, {})
     assert g.guided_unproved is not None
-    rules = g.rules(var)
     tried = held = first_wins = plain_wins = 0
-    for seed in range(8):
-        deal = ss.random_deal(seed)
-        line = ss.solve(name, deal, max_states=300_000).moves
-        for k in (14, 22):
-            if k >= len(line):
-                break
-            pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
-            nodes: dict = {}
-            root, step, _ = walker(g, var, deal, pos, nodes)
-            try:
-                want = exact_sum(root, step, 20000)[root]
-            except _TooBig:
-                break
-            if not 0 < want < 1:
-                continue
-            lost, won, _ = probe(g, var, deal, Limits(), 50, nodes)
-            values = guided(root, step, lost, 300, random.Random(seed), won=won,
-                            unproved=0.1)
-            p, (lo, hi) = guided_interval(values)
-            tried += 1
-            held += lo <= want <= hi
-            first_wins += sum(1 for v in values if v > 0)
-            plain_wins += sum(1 for v in guided(root, step, lost, 300, random.Random(seed))
-                              if v > 0)
+    for seed, deal, root, step, nodes, want in late_chances(name, {}, (14, 22)):
+        lost, won, _ = probe(g, var, deal, Limits(), 50, nodes)
+        values = guided(root, step, lost, 300, random.Random(seed), won=won, unproved=0.1)
+        p, (lo, hi) = guided_interval(values)
+        tried += 1
+        held += lo <= want <= hi
+        first_wins += sum(1 for v in values if v > 0)
+        plain_wins += sum(1 for v in guided(root, step, lost, 300, random.Random(seed))
+                          if v > 0)
     assert tried >= 3 and tried - held <= 1 + tried // 10, (tried, held)
     assert first_wins > plain_wins, (first_wins, plain_wins)
 
