@@ -6,14 +6,17 @@ win rate falls from tier to tier.
     nice -n 10 python benchmarks/difficulty_survey.py --cpu 50 --write
     python benchmarks/difficulty_survey.py --labels fourteen,nestor --cpu 5   # a quick look
 
---cpu: CPU seconds of rating per game and variant (seeds 0, 1, 2, ... until spent, at most
---max-seeds); --write: rewrite solitaire_solver/tiers.py and the pictures, and print the
-Markdown tables docs/difficulty.md quotes.
+--cpu: CPU seconds of rating per game and variant in this run (seeds 0, 1, 2, ... until spent, at
+most --max-seeds); --journal DIR: keep every rated seed in DIR/<label>.jsonl and go on from there
+in a later run (the tables then rest on every run's seeds); --write: rewrite
+solitaire_solver/tiers.py and the pictures, and print the Markdown tables docs/difficulty.md
+quotes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import sys
@@ -47,21 +50,54 @@ def greedy_wins(game: str, deal: Any) -> bool:
     return rating_greedy_wins(g, var, deal)
 
 
-def survey(name: str, cpu: float, max_seeds: int) -> dict:
+def survey(name: str, cpu: float, max_seeds: int, journal: str | None = None) -> dict:
+    """Rate seeds 0, 1, 2, ... of a game until `cpu` CPU seconds are spent in this run or
+    max_seeds are rated. With a journal (a JSON-lines file, one rated seed a line), the seeds
+    it holds are taken from it and the run goes on from the next one, appending: a table can
+    grow over several runs."""
     solver = ss.Solver(name, max_seconds=5)
-    won, seeds, unknown = [], 0, 0
+    won, seeds, unknown, spent = [], 0, 0, 0.0
+    if journal and os.path.exists(journal):
+        with open(journal) as f:
+            for line in f:
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    break  # a line cut short by a stop: rated again below
+                if rec["seed"] != seeds:
+                    raise SystemExit(f"{journal}: seed {rec['seed']} where {seeds} was due")
+                if rec["status"] == "won":
+                    won.append((seeds, rec["chance"], rec["exact"], rec["greedy"]))
+                unknown += rec["status"] == "unknown"
+                spent += rec["cpu"]
+                seeds += 1
+    out = open(journal, "a") if journal else None
     c0 = time.process_time()
     while seeds < max_seeds and time.process_time() - c0 < cpu:
+        t0 = time.process_time()
         deal = ss.random_deal(seeds)
         r = solver.rate(deal, critical=False)
+        rec: dict[str, Any] = {"seed": seeds, "status": r.status.name.lower()}
         if r.status is ss.Status.WON:
             won.append((seeds, r.random_win, r.exact, greedy_wins(name, deal)))
+            rec.update(chance=r.random_win, exact=r.exact, greedy=won[-1][3])
         elif r.status is ss.Status.UNKNOWN:
             unknown += 1
         seeds += 1
+        if out:
+            rec["cpu"] = round(time.process_time() - t0, 6)
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+    if out:
+        out.close()
     g, var = resolve(name, {})
     return {"name": name, "label": table_label(g, var), "seeds": seeds, "unknown": unknown,
-            "won": won, "cpu": time.process_time() - c0}
+            "won": won, "cpu": spent + time.process_time() - c0}
+
+
+def slug_of(label: str) -> str:
+    """A file name for a table's label."""
+    return label.replace(" ", "_").replace("=", "-")
 
 
 def boundaries(values: list[float]) -> tuple[float, ...]:
@@ -148,13 +184,20 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--max-seeds", type=int, default=100_000)
     ap.add_argument("--labels", default="")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--journal", metavar="DIR",
+                    help="keep each game's rated seeds in DIR/<label>.jsonl and go on from "
+                         "where an earlier run with the same DIR stopped")
     ap.add_argument("--data", help="write every won deal rated (seed, chance, exact, greedy won) "
                                    "to this JSON file, by game and variant")
     args = ap.parse_args(argv)
     names = args.labels.split(",") if args.labels else labels()
     rows, raw, done = [], {}, {}
     for name in names:
-        data = survey(name, args.cpu, args.max_seeds)
+        journal = None
+        if args.journal:
+            os.makedirs(args.journal, exist_ok=True)
+            journal = os.path.join(args.journal, slug_of(table_label(*resolve(name, {}))) + ".jsonl")
+        data = survey(name, args.cpu, args.max_seeds, journal)
         vals = [p for _, p, _, _ in data["won"]]
         if not vals:
             print(f"{data['label']}: no won deal in {data['seeds']} seeds", file=sys.stderr)
@@ -172,7 +215,7 @@ def main(argv: list[str]) -> int:
                     + " | ".join(f"{x:.3g}" for x in b) + f" | {greedy} | {data['cpu']:.0f} |")
         print(rows[-1], flush=True)
         if args.write:
-            slug = data["label"].replace(" ", "_").replace("=", "-")
+            slug = slug_of(data["label"])
             os.makedirs(os.path.join(ROOT, "docs", "difficulty"), exist_ok=True)
             with open(os.path.join(ROOT, "docs", "difficulty", f"{slug}.svg"), "w") as f:
                 f.write(svg(data, b))
@@ -181,7 +224,6 @@ def main(argv: list[str]) -> int:
           + " | ".join(f"greedy: {t}" for t in TIERS) + " | CPU s |")
     print("\n".join(rows))
     if args.data:
-        import json
         with open(args.data, "w") as f:
             json.dump(raw, f)
     return 0
