@@ -80,8 +80,8 @@ class Solver:
         if not set(spec) <= core.DECIDE_KEYS:
             return None
         lim = self.limits
-        decide = decider(spec, lim.max_states, lim.max_seconds, lim.memory_bytes).decide
-        return decide, g.name, self.variant, g, lim
+        return (decider(spec, lim.max_states, lim.max_seconds, lim.memory_bytes), g.name,
+                self.variant, g, lim)
 
     def solve(self, deal: Any, *, after: Moves = None, certificate: bool = False,
               check: bool = False) -> Result:
@@ -229,8 +229,8 @@ def _text_answer(entry: tuple, text: str) -> Optional[Result]:
     moves are made when first read, and so is a structural proof the core's run shows to exist.
     Compiled, a C function (solver.pxd): a plain call that starts with cold caches is mostly
     the Python around its search, and each Python-level call is code and memory it fetches."""
-    decide, name, variant, g, limits = entry
-    run = decide(text)
+    decider, name, variant, g, limits = entry
+    run = decider.decide(text)
     if run is None:
         return None
     status, path, stats, end, ready, cards = run

@@ -112,3 +112,10 @@ cdef object playouts_state(Game *g, uint64_t removed, uint64_t aux, long long co
 
 # The position a search starts from: spec["root"] (removed, aux) when given, else the start.
 cdef State root_of(dict spec) except *
+
+
+# A core's prepared decide call given a pack-order text (engine/contract.py, TextDecider). Its
+# decide is cpdef, so that solve's plain call (solver.py, compiled) reaches the core through the
+# class's C table instead of a Python-level call.
+cdef class TextEntry:
+    cpdef tuple decide(self, str text)

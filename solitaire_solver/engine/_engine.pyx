@@ -1556,3 +1556,11 @@ cdef object playouts_state(Game *g, uint64_t removed, uint64_t aux, long long co
         return wins
     finally:
         free(mv)
+
+
+cdef class TextEntry:
+    """The base of a core's TextDecider (engine/contract.py): decide(text) is its prepared decide
+    run for the deal a pack-order text gives."""
+
+    cpdef tuple decide(self, str text):
+        raise NotImplementedError

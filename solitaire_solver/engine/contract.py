@@ -45,7 +45,8 @@ random words, and words a few bits from a position, to every entry of such a cor
 without the flag trusts its caller, and may read past its tables on a word that is no position
 of its game.
 
-A core may also offer `TextDecider(spec, max_states, max_seconds, memory_bytes)`: solve's decide
+A core may also offer `TextDecider(spec, max_states, max_seconds, memory_bytes)`, a subclass of
+the engine's `TextEntry` (so that solve reaches its cpdef `decide` through C): solve's decide
 run prepared once for a spec (without its cards) holding no key but `DECIDE_KEYS`, and limits;
 its `decide(text)` runs it, without a certificate, for the deal a pack-order text gives (read by
 the C reader): None where the text is not 52 plain card names, else (status, path, stats, end,

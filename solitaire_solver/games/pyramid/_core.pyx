@@ -58,7 +58,8 @@ from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
-    best_first, best_value, depth_first, expand_state, game_clear, step_state, random_win_state, playouts_state,
+    TextEntry, best_first, best_value, depth_first, expand_state, game_clear, step_state,
+    random_win_state, playouts_state,
 )
 from solitaire_solver.engine._seeded cimport parse_plain
 from solitaire_solver.engine.bitboard cimport (
@@ -1020,7 +1021,7 @@ cdef object decide_end(object cards, int passes, bint goal_all, bint pairs, bint
     return None
 
 
-cdef class TextDecider:
+cdef class TextDecider(TextEntry):
     """solve()'s decide run, prepared once for a spec (without its cards) and limits, where
     spec holds no key but DECIDE_KEYS (contract.py); decide(text) runs it, without a
     certificate, for the deal a pack-order text gives."""
@@ -1044,7 +1045,7 @@ cdef class TextDecider:
         self.max_states, self.max_seconds, self.memory_bytes = (max_states, max_seconds,
                                                                 memory_bytes)
 
-    def decide(self, str text):
+    cpdef tuple decide(self, str text):
         """None where the text is not 52 plain card names (read by the C reader), else
         (status, path, stats, end, ready, cards): status, path, stats and end as in a CoreRun,
         ready whether end shows a structural proof (the DEAD rule fires at the start and
