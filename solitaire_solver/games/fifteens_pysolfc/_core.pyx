@@ -919,9 +919,11 @@ cdef void make_game(Game *g, Ctx *c, object cards, bint prune) except *:
 
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "cards" (52 card indexes,
-    pack order); "root" (removed, aux) when searching from mid-game. A certificate searches every
-    legal move (no pruning rule), as it must be closed under them; key_of gives its positions
-    in the reference rules' keys."""
+    pack order); "root" (removed, aux) when searching from mid-game; the switches of
+    SEARCH_MODES; "crowd": the rows court cards must be able to hold for the room test to run
+    (ROOM_CROWD; 0 runs it everywhere: for measurements). A certificate searches every legal move
+    (no pruning rule), as it must be closed under them; key_of gives its positions in the
+    reference rules' keys."""
     cdef Ctx c
     cdef Game g
     cdef State root
@@ -1007,7 +1009,7 @@ def is_dead(object cards, uint64_t removed, uint64_t aux, bint complete=True,
             bint groups=True, bint room=True, bint turns=True, int crowd=-1):
     """The pruning rules at a packed position of the deal (for tests; complete=False: without
     the completion test, groups=False: without the groups test, room=False: without the room
-    test)."""
+    test, turns=False: rule 5's relaxed game instead of rule 6's; crowd: as solve()'s spec)."""
     cdef State s
     cdef Ctx c
     setup(&c, cards)
