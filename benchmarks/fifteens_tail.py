@@ -1,13 +1,13 @@
 """Fifteens under PySolFC's rules (fifteens-pysolfc): where a hard number's positions go
 (docs/fifteens.md, "PySolFC's rules: how the core holds a position").
 
-    python benchmarks/fifteens_tail.py N [--limit STATES] [--no-seal]
+    python benchmarks/fifteens_tail.py N [--limit STATES] [--no-seal] [--without RULE,...]
 
 Walks the search of PySolFC number N depth first (the core's moves through step(), its sealing
-of stuck reserve cards through sealed() unless --no-seal, its dead-reserve rule through
-is_dead()), up to --limit positions, and prints per count of cards dealt the
-positions and the distinct sets of rows among them, then the commonest reserve shapes (cards in
-the frozen part, cards in the free part) and their positions.
+of stuck reserve cards through sealed() unless --no-seal, its pruning rules through is_dead(),
+less those --without names: complete, groups, room, turns), up to --limit positions, and prints
+per count of cards dealt the positions and the distinct sets of rows among them, then the
+commonest reserve shapes (cards in the frozen part, cards in the free part) and their positions.
 """
 
 from __future__ import annotations
@@ -30,9 +30,11 @@ def main() -> None:
     p.add_argument("number", type=int)
     p.add_argument("--limit", type=int, default=10 ** 6)
     p.add_argument("--no-seal", action="store_true")
+    p.add_argument("--without", default="")
     a = p.parse_args()
     cards = list(pysolfc_deal("fifteens-pysolfc", a.number).cards)
     spec = {"cards": cards}
+    off = {rule: False for rule in a.without.split(",") if rule}
     root = core.start(cards)
     seen, stack = {root}, [root]
     by_dealt: collections.Counter = collections.Counter()
@@ -55,7 +57,7 @@ def main() -> None:
             if (r, x) in seen:
                 continue
             seen.add((r, x))
-            if core.is_dead(cards, r, x):
+            if core.is_dead(cards, r, x, **off):
                 cut += 1
                 continue
             stack.append((r, x))

@@ -25,6 +25,7 @@ from solitaire_solver.games.fifteens_pysolfc.rules import (
     clears,
     frozen_and_free,
     has_room,
+    has_turns,
     sealed,
     sealed_key,
 )
@@ -286,8 +287,13 @@ def test_the_core_seals_and_prunes_as_the_reference_functions_say(seed, plies, r
             not can_clear(pos.reserve) or not can_split(pos)), R.render(pos)
         # The core skips the room test where court cards cannot crowd the rows (a cost
         # choice): where it prunes, the reference's relaxed game is lost.
-        if core.is_dead(deal.cards, *packed, complete=False, groups=False):
+        if core.is_dead(deal.cards, *packed, complete=False, groups=False, turns=False):
             assert not can_clear(pos.reserve) or not has_room(pos), R.render(pos)
+        # Rule 6 refines rule 5's game: where it prunes and the rules before it do not, its
+        # reference's game is lost too.
+        if core.is_dead(deal.cards, *both, complete=False, groups=False) and not core.is_dead(
+                deal.cards, *both, complete=False, groups=False, room=False):
+            assert not has_turns(pos), R.render(pos)
 
 
 def position_of_key(deal, key):
@@ -359,17 +365,17 @@ def test_every_search_mode_gives_the_same_verdict_and_each_rule_cuts():
     # numbers and from random mid-game positions. Where the verdict is a block, each search
     # walked all it reaches: every rule may only shrink that, and each must shrink it somewhere.
     # The room rule proves these blocked numbers at their start, so the other rules' cuts are
-    # measured with it off.
+    # measured with it off; rule 6 (turns) shortens 80590's proof.
     core = core_module("games.fifteens_pysolfc._core")
     modes = core.SEARCH_MODES
     assert modes[0] == {} and modes[-1] == {"prune": False}
     without_room = [{"room": False}] + [{"room": False, **m} for m in modes[1:4]]
     # (a run, the run with one more rule off): the room rule, all rules, then seal, complete
     # and groups with the room rule off.
-    pairs = [(0, modes.index({"room": False})), (0, len(modes) - 1)] + [
-        (len(modes), len(modes) + i) for i in range(1, 4)]
+    pairs = [(0, modes.index({"room": False})), (0, modes.index({"turns": False})),
+             (0, len(modes) - 1)] + [(len(modes), len(modes) + i) for i in range(1, 4)]
     rng = random.Random(11)
-    cases = [(ss.pysolfc_deal("fifteens", n), None) for n in (3568, 6518, 7673, 7994)]
+    cases = [(ss.pysolfc_deal("fifteens", n), None) for n in (3568, 6518, 7673, 7994, 80590)]
     for seed in range(40):
         deal, walked = walk(seed, rng.randrange(150), rng)
         cases += [(deal, pos) for pos in (walked[0], rng.choice(walked), walked[-1])]
@@ -402,14 +408,15 @@ def test_the_room_rule_proves_blocks_and_fires_only_on_lost_positions():
                             (1, False), (2, False), (528, False), (4773, False)):
         deal = ss.pysolfc_deal("fifteens", number)
         start = core.start(deal.cards)
-        assert core.is_dead(deal.cards, *start, complete=False, groups=False) == blocked
+        assert core.is_dead(deal.cards, *start, complete=False, groups=False,
+                            turns=False) == blocked
         assert not core.is_dead(deal.cards, *start, complete=False, groups=False, room=False)
         assert has_room(R.start(deal)) != blocked
     fired = ended = 0
     for number in (4773, 65721):
         for deal, child, _ in walk_to_firings(
                 core, number, lambda d, c: core.is_dead(d.cards, *c, room=False),
-                lambda d, c: core.is_dead(d.cards, *c)):
+                lambda d, c: core.is_dead(d.cards, *c, turns=False)):
             fired += 1
             if fired % 10 == 1:
                 pos = position_of_key(deal, core.key_of(*child))
@@ -417,4 +424,53 @@ def test_the_room_rule_proves_blocks_and_fires_only_on_lost_positions():
                 ref = reference_search(R, pos, max_states=3000)
                 assert ref.status != "won", R.render(pos)
                 ended += ref.status == "exhausted"
+    assert fired >= 50, fired
+
+
+@pytest.mark.core
+def test_the_one_set_a_deal_rule_never_cuts_a_position_of_a_winning_line():
+    # Every position of a winning line is won: the core's rules (rule 6 played wherever it can
+    # apply: crowd=0) and rule 6's reference game leave each of them open.
+    core = core_module("games.fifteens_pysolfc._core")
+    checked = 0
+    for number in range(1, 13):
+        deal = ss.pysolfc_deal("fifteens", number)
+        res = ss.solve("fifteens-pysolfc", deal)
+        assert res.status is ss.Status.WON, number
+        pos = R.start(deal)
+        for m in res.moves:
+            pos = R.apply(pos, m)
+            assert not core.is_dead(deal.cards, *core.position_of(sealed_key(pos)), crowd=0), (
+                number, R.render(pos))
+            assert has_turns(pos), (number, R.render(pos))
+            checked += bool(pos.stock)
+    assert checked >= 200, checked
+
+
+@pytest.mark.core
+def test_the_one_set_a_deal_rule_proves_blocks_the_room_rule_leaves_open():
+    # 682747: no Ten until the 44th card, so twelve court cards come to hold twelve rows; rule
+    # 5's game lets sets of 15 leave freely meanwhile, rule 6's one a deal, and that is lost
+    # (the search without rule 6 exhausts the deal in 43 million positions). 82181 likewise,
+    # lost at its start by the reference's game too. The search with rule 6 proves each in a
+    # dozen positions. Where rule 6 fires in the search of 32147, its reference game is lost,
+    # and the reference search finds no win.
+    core = core_module("games.fifteens_pysolfc._core")
+    pos = R.start(ss.pysolfc_deal("fifteens", 82181))
+    assert has_room(pos) and not has_turns(pos)
+    for number in (682747, 82181):
+        deal = ss.pysolfc_deal("fifteens", number)
+        pos = R.start(deal)
+        assert core_solve(deal, pos, max_states=100).status == "exhausted", number
+        assert core_solve(deal, pos, max_states=100, turns=False).status == "limit-states"
+    fired = 0
+    for deal, child, _ in walk_to_firings(
+            core, 32147, lambda d, c: core.is_dead(d.cards, *c, turns=False),
+            lambda d, c: core.is_dead(d.cards, *c)):
+        fired += 1
+        if fired % 10 == 1:
+            pos = position_of_key(deal, core.key_of(*child))
+            assert not has_turns(pos), R.render(pos)
+            if fired % 100 == 1:
+                assert reference_search(R, pos, max_states=3000).status != "won", R.render(pos)
     assert fired >= 50, fired

@@ -52,9 +52,14 @@ Pruning (decide, without a certificate; expand lists every legal move; docs/fift
   before each deal the cards in play must fit in fifteen rows (court cards and A..5s one a row);
   relax() plays that relaxed game on value counts, and a position whose relaxed game is lost is
   lost (skipped where court cards cannot crowd ROOM_CROWD rows: a cost choice).
+- one set a deal ("turns", with room): between two deals only pairs of 6..9s and one other set
+  leave (its A..5s and court cards empty rows, and its clearing refills them: a deal), and the
+  deal after it deals a card into each of those rows before anything leaves; turns() plays
+  relax()'s game so limited, court cards counted exactly, the reserve's frozen part in the
+  first set.
 tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
-can_complete, can_split, has_room) and the verdicts against the reference search, which has no
-pruning.
+can_complete, can_split, has_room, has_turns) and the verdicts against the reference search,
+which has no pruning.
 """
 
 from libc.stdint cimport uint64_t
@@ -95,6 +100,8 @@ cdef struct Ctx:
     int complete          # 1: dead() asks that the frozen part can still be completed
     int groups            # 1: dead() asks that the number cards left split into groups of 15
     int room              # 1: dead() asks that every card still to deal can find an empty row
+    int turns             # 1: with room, its relaxed game leaves one set of 15 (or T-J-Q-K) a deal
+    int crowd             # the room test runs where court cards can hold this many rows
     uint64_t *memo        # room's cache (MEMO_SIZE entries, direct-mapped), or NULL
     long work             # room's work left in the current test
     int rest[53][10]      # rest[k][v]: the cards of value v (1..9) in the pack from card k on
@@ -578,11 +585,169 @@ cdef int keep(Ctx *c, int j, int *m, int index, int *ct, int stuck, int *sub, in
     return R_UNKNOWN if unknown else R_LOST
 
 
+# Rule 6 (docs/fifteens.md, "Pruning and sealing"): rule 5's game where between two deals the
+# cards that leave are pairs of 6..9s and at most one other set: number cards totalling 15 (with
+# an A..5: a set of 6..9s totalling 15 is a pair) or a T, J, Q, K. GROUP lists every multiset of
+# number cards totalling 15 (at most four of a value) by counts.
+DEF MAX_GROUPS = 128
+cdef int NGROUPS = 0
+cdef int GROUP[MAX_GROUPS][10]
+cdef int GROUP_INDEX[MAX_GROUPS]
+cdef int GROUP_SMALL[MAX_GROUPS]
+
+
+def _groups():
+    global NGROUPS
+    out = []
+
+    def build(v, left, counts):
+        if left == 0:
+            out.append(list(counts))
+            return
+        for w in range(v, min(left, 9) + 1):
+            if counts[w] < 4:
+                counts[w] += 1
+                build(w, left - w, counts)
+                counts[w] -= 1
+
+    build(1, 15, [0] * 10)
+    assert len(out) <= MAX_GROUPS
+    for i, g in enumerate(out):
+        GROUP_INDEX[i] = 0
+        for v in range(10):
+            GROUP[i][v] = g[v]
+            if v:
+                GROUP_INDEX[i] += g[v] * POW5[v]
+        GROUP_SMALL[i] = g[1] + g[2] + g[3] + g[4] + g[5] > 0
+    NGROUPS = len(out)
+
+
+_groups()
+
+
+cdef int turns(Ctx *c, int j, int *m, int index, int *ct, int *need, int owe) noexcept nogil:
+    """Rule 6's relaxed game before card j is dealt (m: the number cards in play by value, index
+    their base-5 index; ct: the Tens, Jacks, Queens and Kings in play): R_LOST, R_OPEN, or
+    R_UNKNOWN when the work runs out. need: the counts (1..13) of the reserve's frozen part,
+    which the set leaving before this deal must hold (the first deal only), or NULL. owe: the
+    cards still to deal, after this one, before anything may leave (the rows the last set
+    emptied are refilled together)."""
+    cdef uint64_t key = 0, entry
+    cdef size_t slot = 0
+    cdef int left[10]
+    cdef int nxt[10]
+    cdef int lct[4]
+    cdef int nct[4]
+    cdef int v, at, gi, p, q, r, rows, small, courts, x, lindex, nindex, emptied, unknown = 0
+    cdef bint fits
+    if j == 52:
+        return R_OPEN if splits(m, index) else R_LOST
+    # Rule 4 inside the game: the cards in play and still to come must split into 15s.
+    nindex = 0
+    for v in range(1, 10):
+        nxt[v] = m[v] + c.rest[j][v]
+        nindex += nxt[v] * POW5[v]
+    if not splits(nxt, nindex):
+        return R_LOST
+    if need == NULL:
+        key = (<uint64_t>j) | (<uint64_t>index) << 6 | (<uint64_t>ct[0]) << 27 | (
+            <uint64_t>ct[1]) << 30 | (<uint64_t>ct[2]) << 33 | (<uint64_t>ct[3]) << 36 | (
+            <uint64_t>1) << 39 | (<uint64_t>owe) << 40
+        slot = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 48) & (MEMO_SIZE - 1)
+        entry = c.memo[slot]
+        if entry >> 2 == key:
+            return <int>(entry & 3)
+    if c.work <= 0:
+        return R_UNKNOWN
+    # The set that leaves: a T, J, Q, K (-1), GROUP[gi], or none (-2), the most first (an open
+    # game is found sooner so); none while cards are owed.
+    for at in range(NGROUPS + 1 if owe else 0, NGROUPS + 2):
+        gi = at - 1 if at <= NGROUPS else -2
+        for v in range(10):
+            left[v] = m[v]
+        for v in range(4):
+            lct[v] = ct[v]
+        lindex = index
+        emptied = 0
+        if gi == -2:
+            if need != NULL:
+                continue
+        elif gi == -1:
+            if not (ct[0] and ct[1] and ct[2] and ct[3]):
+                continue
+            if need != NULL:
+                fits = True
+                for v in range(1, 10):
+                    fits = fits and not need[v]
+                for v in range(10, 14):
+                    fits = fits and need[v] <= 1
+                if not fits:
+                    continue
+            for v in range(4):
+                lct[v] -= 1
+            emptied = 4
+        else:
+            if need == NULL and not GROUP_SMALL[gi]:
+                continue
+            fits = True
+            for v in range(1, 10):
+                fits = fits and GROUP[gi][v] <= m[v] and (need == NULL or need[v] <= GROUP[gi][v])
+            if need != NULL:
+                for v in range(10, 14):
+                    fits = fits and not need[v]
+            if not fits:
+                continue
+            for v in range(1, 10):
+                left[v] -= GROUP[gi][v]
+            lindex -= GROUP_INDEX[gi]
+            emptied = GROUP[gi][1] + GROUP[gi][2] + GROUP[gi][3] + GROUP[gi][4] + GROUP[gi][5]
+        courts = lct[0] + lct[1] + lct[2] + lct[3]
+        small = left[1] + left[2] + left[3] + left[4] + left[5]
+        for p in range(min(left[6], left[9]) if not owe else 0, -1, -1):
+            for q in range(min(left[7], left[8]) if not owe else 0, -1, -1):
+                rows = small + pair_rows(left[6] - p, left[9] - p) + pair_rows(left[7] - q,
+                                                                              left[8] - q)
+                if rows + courts > 15:
+                    continue
+                c.work -= 1
+                if c.work < 0:
+                    return R_UNKNOWN
+                for v in range(10):
+                    nxt[v] = left[v]
+                nxt[6] -= p
+                nxt[9] -= p
+                nxt[7] -= q
+                nxt[8] -= q
+                nindex = lindex - p * (POW5[6] + POW5[9]) - q * (POW5[7] + POW5[8])
+                for v in range(4):
+                    nct[v] = lct[v]
+                x = c.value[j]
+                if x <= 9:
+                    nxt[x] += 1
+                    nindex += POW5[x]
+                else:
+                    nct[x - 10] += 1
+                r = turns(c, j + 1, nxt, nindex, nct, NULL,
+                          owe - 1 if owe else (emptied - 1 if emptied else 0))
+                if r == R_OPEN:
+                    if need == NULL:
+                        c.memo[slot] = key << 2 | R_OPEN
+                    return R_OPEN
+                unknown |= r == R_UNKNOWN
+    if unknown:
+        return R_UNKNOWN
+    if need == NULL:
+        c.memo[slot] = key << 2 | R_LOST
+    return R_LOST
+
+
 cdef bint no_room(Ctx *c, Lay *L) noexcept nogil:
-    """The room rule: the relaxed game from this position is lost."""
+    """The room rule: the relaxed game from this position is lost (rule 6's game with turns)."""
     cdef int m[10]
     cdef int ct[4]
-    cdef int v, i, j, index = 0, low
+    cdef int need[14]
+    cdef int exact[4]
+    cdef int v, i, j, r, index = 0, low, held = 0
     if L.k >= 52 or not c.room:
         return False
     memset(m, 0, sizeof(m))
@@ -600,6 +765,16 @@ cdef bint no_room(Ctx *c, Lay *L) noexcept nogil:
         ct[v - 10] = L.lone[v] + L.frozen[v]
         if ct[v - 10] < low:
             low = ct[v - 10]
+    if c.turns:
+        # The frozen part leaves in the first set, before the next deal; a lone 6..9 there might
+        # leave in a pair, which need not be that one set: it asks nothing then.
+        for v in range(14):
+            need[v] = L.frozen[v]
+            held += L.frozen[v]
+        if held == 1:
+            for v in range(6, 10):
+                if need[v]:
+                    held = 0
     for v in range(4):
         ct[v] -= low
     if not crowded(c, L.k, ct):
@@ -611,6 +786,14 @@ cdef bint no_room(Ctx *c, Lay *L) noexcept nogil:
         if c.memo == NULL:
             return False
     c.work = ROOM_WORK
+    if c.turns:
+        for v in range(4):
+            exact[v] = ct[v] + low
+        r = turns(c, L.k, m, index, exact, need if held else NULL, 0)
+        if r != R_UNKNOWN:
+            return r == R_LOST
+        # Out of work: rule 5's game, which rule 6's refines, may still answer.
+        c.work = ROOM_WORK
     return relax(c, L.k, m, index, ct) == R_LOST
 
 
@@ -628,7 +811,7 @@ cdef bint crowded(Ctx *c, int k, int *ct) noexcept nogil:
             stuck += courts[v]
             if courts[v] < low:
                 low = courts[v]
-        if stuck - 4 * low >= ROOM_CROWD:
+        if stuck - 4 * low >= c.crowd:
             return True
         v = c.value[j]
         if v >= 10:
@@ -719,6 +902,8 @@ cdef void make_game(Game *g, Ctx *c, object cards, bint prune) except *:
     c.complete = prune
     c.groups = prune
     c.room = 0
+    c.turns = 0
+    c.crowd = ROOM_CROWD
     c.memo = NULL
     game_clear(g)
     g.ctx = c
@@ -734,9 +919,11 @@ cdef void make_game(Game *g, Ctx *c, object cards, bint prune) except *:
 
 def solve(dict spec, str objective, limits, bint certificate):
     """The contract's entry point (solitaire_solver/engine/contract.py). spec: "cards" (52 card indexes,
-    pack order); "root" (removed, aux) when searching from mid-game. A certificate searches every
-    legal move (no pruning rule), as it must be closed under them; key_of gives its positions
-    in the reference rules' keys."""
+    pack order); "root" (removed, aux) when searching from mid-game; the switches of
+    SEARCH_MODES; "crowd": the rows court cards must be able to hold for the room test to run
+    (ROOM_CROWD; 0 runs it everywhere: for measurements). A certificate searches every legal move
+    (no pruning rule), as it must be closed under them; key_of gives its positions in the
+    reference rules' keys."""
     cdef Ctx c
     cdef Game g
     cdef State root
@@ -748,6 +935,8 @@ def solve(dict spec, str objective, limits, bint certificate):
     c.complete = c.complete and spec.get("complete", True)
     c.groups = c.groups and spec.get("groups", True)
     c.room = not certificate and spec.get("prune", True) and spec.get("room", True)
+    c.turns = spec.get("turns", True)
+    c.crowd = spec.get("crowd", ROOM_CROWD)
     root = start_of(&c)
     if spec.get("root") is not None:
         root.removed, root.aux = spec["root"]
@@ -817,16 +1006,18 @@ def start(object cards):
 
 
 def is_dead(object cards, uint64_t removed, uint64_t aux, bint complete=True,
-            bint groups=True, bint room=True):
+            bint groups=True, bint room=True, bint turns=True, int crowd=-1):
     """The pruning rules at a packed position of the deal (for tests; complete=False: without
     the completion test, groups=False: without the groups test, room=False: without the room
-    test)."""
+    test, turns=False: rule 5's relaxed game instead of rule 6's; crowd: as solve()'s spec)."""
     cdef State s
     cdef Ctx c
     setup(&c, cards)
     c.complete = complete
     c.groups = groups
     c.room = room
+    c.turns = turns
+    c.crowd = ROOM_CROWD if crowd < 0 else crowd
     c.memo = NULL
     s.removed = removed
     s.aux = aux
@@ -919,4 +1110,4 @@ def position_of(key):
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
 SEARCH_MODES = ({}, {"seal": False}, {"complete": False}, {"groups": False}, {"room": False},
-                {"prune": False})
+                {"turns": False}, {"prune": False})

@@ -187,6 +187,103 @@ def has_room(pos: RowsPosition) -> bool:
                      tuple(table.count(v) for v in QUARTET))
 
 
+@cache
+def fifteens() -> tuple[tuple[int, ...], ...]:
+    """Every multiset of number cards totalling 15 (at most four of a value), as counts of
+    A..9 (index 0 the Aces)."""
+    out: list[tuple[int, ...]] = []
+
+    def build(v: int, left: int, counts: list[int]) -> None:
+        if left == 0:
+            out.append(tuple(counts))
+            return
+        for w in range(v, min(left, 9) + 1):
+            if counts[w - 1] < 4:
+                counts[w - 1] += 1
+                build(w, left - w, counts)
+                counts[w - 1] -= 1
+
+    build(1, 15, [0] * 9)
+    return tuple(out)
+
+
+def has_turns(pos: RowsPosition) -> bool:
+    """Whether the relaxed game of docs/fifteens.md ("Pruning and sealing", rule 6) is open:
+    rule 5's game (has_room) where, between two deals, the cards that leave are pairs of 6..9s
+    totalling 15 and at most one other set: number cards totalling 15 holding an A..5, or a T,
+    J, Q, K. That set's A..5s and court cards leave empty rows, which the deal after it fills:
+    so many cards are dealt before anything leaves again. Court cards fill a row each until
+    they leave. Before the first deal the one set holds the reserve's frozen part (as sealed()
+    splits it), unless that part is a lone 6..9, which may leave in a pair."""
+    if not pos.stock:
+        return True
+    stock = [value(c) for c in pos.stock]
+    table = [value(c) for r in pos.rows for c in r] + [value(c) for c in pos.reserve]
+    frozen = [value(c) for c in sealed(pos)[0]]
+    if len(frozen) == 1 and 6 <= frozen[0] <= 9:
+        frozen = []
+
+    def numbers_of(counts: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(v for v in range(1, 10) for _ in range(counts[v - 1]))
+
+    def sets(numbers: tuple[int, ...], courts: tuple[int, ...], need: list[int]) -> list:
+        """The one set that may leave (counts of A..9, of T..K), holding the cards of need; the
+        empty set too when need is empty."""
+        out = []
+        if all(courts) and all(v >= 10 for v in need) and len(set(need)) == len(need):
+            out.append(((0,) * 9, (1, 1, 1, 1)))
+        for g in fifteens():
+            if not all(n <= m for n, m in zip(g, numbers)):
+                continue
+            if need:
+                if all(v <= 9 and g[v - 1] >= need.count(v) for v in need):
+                    out.append((g, (0, 0, 0, 0)))
+            elif any(g[:5]):
+                out.append((g, (0, 0, 0, 0)))  # not two 6..9s: those are a pair
+        if not need:
+            out.append(((0,) * 9, (0, 0, 0, 0)))
+        return out
+
+    @cache
+    def open_from(j: int, numbers: tuple[int, ...], courts: tuple[int, ...], owe: int) -> bool:
+        # owe: cards still to deal into rows emptied by the last set before anything leaves.
+        if j == len(stock):
+            return split_into_fifteens(numbers_of(numbers))
+        if not split_into_fifteens(tuple(sorted(numbers_of(numbers) + tuple(
+                v for v in stock[j:] if v <= 9)))):
+            return False
+        choices = [(numbers, courts, 0)] if owe else [
+            (kept, tuple(c - d for c, d in zip(courts, q)), sum(g[:5]) + sum(q))
+            for g, q in sets(numbers, courts, frozen if j == 0 else [])
+            for kept in pairs_left(tuple(m - n for m, n in zip(numbers, g)))]
+        for kept, held, emptied in choices:
+            if rows_needed(numbers_of(kept)) + sum(held) > 15:
+                continue
+            v = stock[j]
+            after = tuple(n + (v == w) for w, n in zip(range(1, 10), kept))
+            more = tuple(n + (v == w) for w, n in zip(QUARTET, held))
+            if open_from(j + 1, after, more, owe - 1 if owe else max(emptied - 1, 0)):
+                return True
+        return False
+
+    return open_from(0, tuple(table.count(v) for v in range(1, 10)),
+                     tuple(table.count(v) for v in QUARTET), 0)
+
+
+def pairs_left(counts: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """The counts of A..9 left after any number of 6 + 9 and 7 + 8 pairs leave."""
+    out = []
+    for p in range(min(counts[5], counts[8]) + 1):
+        for q in range(min(counts[6], counts[7]) + 1):
+            kept = list(counts)
+            kept[5] -= p
+            kept[8] -= p
+            kept[6] -= q
+            kept[7] -= q
+            out.append(tuple(kept))
+    return out
+
+
 class FifteensPySolFCRules(Rules):
     game = "fifteens-pysolfc"
     reserve_moves = True
