@@ -95,6 +95,17 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
   fresh position whose class is known lost: the matching position of every member lies in that
   class (same removed cards and deals, the lower parts still there, in the same piles). Lost
   and open classes are memoised; a sub-search stops (no cut) after SUB_CAP positions.
+  The alike rule (the table's key, Game.key; to_empty, pruned search; spec "alike", default
+  on): two positions are alike when they have made the same deals, each pile holds cards of
+  the same values in the same order (a moved card, at the bottom, against a moved card), the
+  cards laid apart left have the same values, and, after the last deal, also when only the
+  piles holding one card differ. The rules read only values and places (removals by value, a
+  move onto an empty pile by its top, deals the same cards onto the same piles; after the
+  last deal no pile differs from another), so alike positions are won alike by lines as
+  short, and the table stores one key for them (alike_key). The search expands one position
+  a key and stays exact: of the positions it expanded, one with the fewest moves to a win
+  would have a pruned move one step along a shortest line, to a position whose key the
+  search stored, so some position alike to it, as near to a win, was expanded too.
 """
 
 from libc.stdint cimport uint64_t
@@ -134,6 +145,7 @@ cdef struct BaronessCtx:
     int card[NPILES][FIVE_DEALS]        # pile i, height j (0 = the bottom): pack card 5j + i
     bb_t prefix[NPILES][FIVE_DEALS + 1]  # the first k cards dealt onto pile i
     bb_t reserve                         # pack cards 50 and 51, laid apart by the eleventh deal
+    bint reserve_twins                   # the two have one value (the alike rule)
     bb_t pair_mask[7]                    # [v]: the cards of values v and 13 - v (v = 1..6)
     bb_t partners[52]                    # [card]: the cards that can leave with it
     bb_t beneath[52]                     # [card]: the cards dealt onto its pile before it
@@ -486,6 +498,72 @@ cdef int fresh_lost(void *ctx, const State *s) noexcept nogil:
     return 1
 
 
+cdef void alike_key(void *ctx, const State *s, State *key) noexcept nogil:
+    """The table's key of s (to_empty, pruned search; the alike rule, module docstring): the
+    position with each pile's cards dealt to it (those under a moved card excepted) replaced by
+    the earliest cards dealt to that pile with the same values in the same order, each moved
+    card by the lowest card of its value neither kept so nor taken by a pile before, and a card
+    laid apart left by the lower of the two if they have one value; after the last deal the
+    lone cards' values, ascending, go to the piles without two cards or more, ascending, as
+    moved cards. The key names a position only through its piles' values and arrangement."""
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef int d = deal_moves(s)
+    cdef int k = d + 1 if d + 1 < FIVE_DEALS else FIVE_DEALS
+    cdef bint last = d >= c.last_aux
+    cdef int val[NPILES]
+    cdef int lone[NPILES]
+    cdef int i, j, h, m, v, n = 0
+    cdef bb_t moved = 0, kept = 0, dealt = 0, home, free, apart = 0
+    cdef uint64_t aux = <uint64_t>d
+    for i in range(NPILES):
+        m = moved_card(s, i)
+        val[i] = m % 13 + 1 if m >= 0 else 0
+        if m >= 0:
+            moved |= (<bb_t>1) << m
+        dealt |= c.prefix[i][k]
+    for i in range(NPILES):
+        home = c.prefix[i][k] & ~s.removed & ~moved
+        if last and bb_count(home) + (1 if val[i] else 0) <= 1:
+            # No stack: a lone card (its value kept, ascending) or none.
+            if val[i] or home:
+                m = val[i] if val[i] else bb_lowest(home) % 13 + 1
+                j = n
+                while j > 0 and lone[j - 1] > m:
+                    lone[j] = lone[j - 1]
+                    j -= 1
+                lone[j] = m
+                n += 1
+            val[i] = -1
+            continue
+        # The earliest cards dealt to pile i whose values spell its own cards', bottom up.
+        j = 0
+        for h in range(k):
+            if (home >> c.card[i][h]) & 1:
+                v = c.card[i][h] % 13
+                while c.card[i][j] % 13 != v:
+                    j += 1
+                kept |= (<bb_t>1) << c.card[i][j]
+                j += 1
+    if last:
+        j = 0
+        for i in range(NPILES):
+            if val[i] < 0:
+                val[i] = lone[j] if j < n else 0
+                j += 1
+        apart = c.reserve & ~s.removed
+        if bb_count(apart) == 1 and c.reserve_twins:
+            apart = c.reserve & -c.reserve
+    key.removed = (dealt | (c.reserve if last else 0)) & ~kept & ~apart
+    free = dealt & ~kept
+    for i in range(NPILES):
+        if val[i] > 0:
+            m = bb_lowest(free & bb_rank(val[i]))
+            free &= ~((<bb_t>1) << m)
+            key.removed &= ~((<bb_t>1) << m)
+            aux |= (<uint64_t>(m + 1)) << (DEAL_BITS + MOVED_BITS * i)
+    key.aux = aux
+
+
 cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
                 bint to_empty=False) except *:
     cdef int i, j, v
@@ -497,6 +575,7 @@ cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
             c.card[i][j] = pack[j * NPILES + i]
             c.prefix[i][j + 1] = c.prefix[i][j] | ((<bb_t>1) << c.card[i][j])
     c.reserve = ((<bb_t>1) << pack[50]) | ((<bb_t>1) << pack[51])
+    c.reserve_twins = pack[50] % 13 == pack[51] % 13
     for i in range(NPILES):
         for j in range(FIVE_DEALS):
             c.beneath[c.card[i][j]] = c.prefix[i][j]
@@ -537,6 +616,8 @@ cdef void make_game(Game *g, BaronessCtx *c, dict spec, bint prune) except *:
     g.won = baroness_won
     if prune and not c.to_empty:
         g.dead = baroness_dead
+    if prune and c.to_empty and spec.get("alike", True):
+        g.key = alike_key
     g.counted = BB_FULL_PACK
     # At most seven cards are available (five tops, two apart): 21 pairs, and a deal; with
     # to_empty, a of the tops onto the 5 - a empty piles adds at most 6 (and fewer pairs).
@@ -679,9 +760,22 @@ def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False
     return bool(unmatched(&c, left)), bool(stuck_cards(&c, &s, left))
 
 
+def table_key(object cards, uint64_t removed, uint64_t aux, bint together=True):
+    """The pruned search's table key of (removed, aux) under to_empty (the alike rule; for
+    tests)."""
+    cdef BaronessCtx c
+    cdef State s, key
+    setup(&c, cards, True, together, True)
+    check_given(&c, removed, aux)
+    s.removed = removed
+    s.aux = aux
+    alike_key(&c, &s, &key)
+    return key.removed, key.aux
+
+
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({}, {"prune": False}, {"fresh": False})
+SEARCH_MODES = ({}, {"prune": False}, {"fresh": False}, {"alike": False})
 #: The spec keys that make expand() list the moves of the pruned search instead of every
 #: legal move, and whether those are some of the legal ones (else only that it runs is
 #: checked).
