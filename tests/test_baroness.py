@@ -824,19 +824,19 @@ def test_the_fresh_deal_rule_decides_a_deal_the_search_without_it_cannot():
 
 def alike_class(cards, removed, aux, together):
     """The class of docs/baroness.md's alike rule, from the piles and the values alone: the
-    deals, each pile's moved card's value (or None) and its other cards' values bottom up, the
-    values of the cards laid apart left; after the last deal the piles of two cards or more
-    (with their numbers) and the values of the lone cards, wherever they lie."""
+    deals, each pile's values bottom up, the values of the cards laid apart left; after the
+    last deal the piles' values in any order (with more than 24 cards on the piles, only the
+    piles of one card in any order)."""
     deals, piles = piles_at(cards, removed, aux)
     last = 10 if together else 11
-    moved = [((aux >> (4 + 6 * i)) & 63) - 1 for i in range(5)]
     apart = tuple(sorted(c % 13 for c in cards[50:] if deals >= last and not removed >> c & 1))
-    per = [(i, p[0] % 13 if moved[i] >= 0 else None,
-            tuple(c % 13 for c in (p[1:] if moved[i] >= 0 else p))) for i, p in enumerate(piles)]
+    values = [tuple(c % 13 for c in p) for p in piles]
     if deals < last:
-        return deals, tuple(per), apart
-    stacks = frozenset(q for q, p in zip(per, piles) if len(p) > 1)
-    return deals, stacks, tuple(sorted(p[0] % 13 for p in piles if len(p) == 1)), apart
+        return deals, tuple(values), apart
+    if sum(map(len, piles)) <= 24:
+        return deals, tuple(sorted(values)), apart
+    stacks = frozenset((i, v) for i, v in enumerate(values) if len(v) > 1)
+    return deals, stacks, tuple(sorted(v for v in values if len(v) == 1)), apart
 
 
 @pytest.mark.core
