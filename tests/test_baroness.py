@@ -847,7 +847,7 @@ def test_alike_positions_and_only_they_share_a_key_and_win_alike(together):
     and alike positions that differ have one verdict under the unpruned search (which keys
     every position apart)."""
     rng = random.Random(46)
-    merged = checked = 0
+    merged = checked = spelt = 0
     packs = [ss.pysolfc_deal("baroness-pysolfc", n).cards for n in (60, 2, 18)]
     packs += [ss.random_deal(s).cards for s in range(4)]
     for cards in packs:
@@ -855,6 +855,7 @@ def test_alike_positions_and_only_they_share_a_key_and_win_alike(together):
         keys, classes = {}, {}
         for r, a in pruned_walk(spec, 15_000):
             key = core().table_key(cards, r, a, together)
+            spelt += key[1] >> 62 & 1  # after the last deal, the piles' values spelt out
             keys.setdefault(key, set()).add(alike_class(cards, r, a, together))
             classes.setdefault(alike_class(cards, r, a, together), []).append((r, a))
         assert all(len(c) == 1 for c in keys.values())
@@ -868,7 +869,7 @@ def test_alike_positions_and_only_they_share_a_key_and_win_alike(together):
             if not any("limit" in v for v in verdicts):
                 assert len(verdicts) == 1, group
                 checked += 1
-    assert merged >= 20 and checked >= 10
+    assert merged >= 20 and checked >= 10 and spelt >= 100
 
 
 @pytest.mark.core
