@@ -4,7 +4,7 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
     python benchmarks/baroness_tail.py where N [--limit STATES]
     nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
     nice -n 10 python benchmarks/baroness_tail.py verdict N [N ...] [--memory-mb M] [--unpruned]
-    nice -n 10 python benchmarks/baroness_tail.py fresh N [N ...] [--memory-mb M]
+    nice -n 10 python benchmarks/baroness_tail.py fresh N [N ...] [--memory-mb M] [--switch KEY]
     nice -n 10 python benchmarks/baroness_tail.py check FIRST LAST [--max-states S]
 
 `where` walks the pruned search of PySolFC number N depth first (the core's own moves through
@@ -24,9 +24,9 @@ UNKNOWN) and prints the unknown numbers and the median, p99 and maximum of time 
 rules where no certificate fits) and prints one JSON line each.
 
 `fresh` decides each number with the pruned core twice in one run, without and with the
-fresh-deal rule (docs/baroness.md), no time or position limit within --memory-mb, and prints one
-JSON line a run: the verdict, the positions of the search and of the rule's own searches, and
-the CPU seconds.
+fresh-deal rule (docs/baroness.md; --switch alike: the alike rule, the same way), no time or
+position limit within --memory-mb, and prints one JSON line a run: the verdict, the positions
+of the search and of the fresh-deal rule's own searches, and the CPU seconds.
 
 `check` decides each number with the default pruned core (the fresh-deal rule on) and with the
 core searching every legal move (prune=False), both within --max-states, and prints every number
@@ -155,14 +155,14 @@ def verdict(numbers: list[int], memory_mb: float, unpruned: bool) -> None:
                           "seconds": round(time.time() - t, 1)}), flush=True)
 
 
-def fresh(numbers: list[int], memory_mb: float) -> None:
+def fresh(numbers: list[int], memory_mb: float, switch: str) -> None:
     from solitaire_solver.engine.contract import Limits
     for n in numbers:
         for on in (False, True):
             t = time.process_time()
-            run = core.solve(dict(spec_of(n), fresh=on), "decide",
+            run = core.solve(dict(spec_of(n), **{switch: on}), "decide",
                              Limits.of(None, None, memory_mb), False)
-            print(json.dumps({"number": n, "fresh": on, "status": run.status,
+            print(json.dumps({"number": n, switch: on, "status": run.status,
                               "states": run.stats["states"],
                               "rule_states": run.stats.get("fresh_positions", 0),
                               "rule_searches": run.stats.get("fresh_searches", 0),
@@ -205,6 +205,7 @@ def main() -> None:
     f = sub.add_parser("fresh")
     f.add_argument("numbers", type=int, nargs="+")
     f.add_argument("--memory-mb", type=float, default=4096)
+    f.add_argument("--switch", default="fresh")
     c = sub.add_parser("check")
     c.add_argument("first", type=int)
     c.add_argument("last", type=int)
@@ -215,7 +216,7 @@ def main() -> None:
     elif a.cmd == "verdict":
         verdict(a.numbers, a.memory_mb, a.unpruned)
     elif a.cmd == "fresh":
-        fresh(a.numbers, a.memory_mb)
+        fresh(a.numbers, a.memory_mb, a.switch)
     elif a.cmd == "check":
         check(a.first, a.last, a.max_states)
     else:

@@ -818,3 +818,67 @@ def test_the_fresh_deal_rule_decides_a_deal_the_search_without_it_cannot():
     off = core().solve(dict(spec, fresh=False), "decide", Limits(max_states=1_000_000), False)
     assert on.status == "exhausted" and on.stats["fresh_searches"] > 0
     assert "limit" in off.status
+
+
+# -- alike positions share the table's key (baroness-pysolfc; docs/baroness.md, "Alike") ---------
+
+def alike_class(cards, removed, aux, together):
+    """The class of docs/baroness.md's alike rule, from the piles and the values alone: the
+    deals, each pile's values bottom up, the values of the cards laid apart left; after the
+    last deal the piles' values in any order (with more than 24 cards on the piles, only the
+    piles of one card in any order)."""
+    deals, piles = piles_at(cards, removed, aux)
+    last = 10 if together else 11
+    apart = tuple(sorted(c % 13 for c in cards[50:] if deals >= last and not removed >> c & 1))
+    values = [tuple(c % 13 for c in p) for p in piles]
+    if deals < last:
+        return deals, tuple(values), apart
+    if sum(map(len, piles)) <= 24:
+        return deals, tuple(sorted(values)), apart
+    stacks = frozenset((i, v) for i, v in enumerate(values) if len(v) > 1)
+    return deals, stacks, tuple(sorted(v for v in values if len(v) == 1)), apart
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("together", [True, False])
+def test_alike_positions_and_only_they_share_a_key_and_win_alike(together):
+    """Positions of the pruned search on PySolFC numbers and random deals: two share the core's
+    table key exactly when they are alike (the class computed here from the piles' values),
+    and alike positions that differ have one verdict under the unpruned search (which keys
+    every position apart)."""
+    rng = random.Random(46)
+    merged = checked = spelt = 0
+    packs = [ss.pysolfc_deal("baroness-pysolfc", n).cards for n in (60, 2, 18)]
+    packs += [ss.random_deal(s).cards for s in range(4)]
+    for cards in packs:
+        spec = {"cards": list(cards), "together": together, "to_empty": True, "prune": True}
+        keys, classes = {}, {}
+        for r, a in pruned_walk(spec, 15_000):
+            key = core().table_key(cards, r, a, together)
+            spelt += key[1] >> 62 & 1  # after the last deal, the piles' values spelt out
+            keys.setdefault(key, set()).add(alike_class(cards, r, a, together))
+            classes.setdefault(alike_class(cards, r, a, together), []).append((r, a))
+        assert all(len(c) == 1 for c in keys.values())
+        assert len(keys) == len(classes)
+        groups = [g for g in classes.values() if len(g) > 1]
+        merged += len(groups)
+        for group in rng.sample(groups, min(6, len(groups))):
+            verdicts = {core().solve(dict(spec, prune=False, root=p), "decide",
+                                     Limits(max_states=200_000), False).status
+                        for p in rng.sample(group, 2)}
+            if not any("limit" in v for v in verdicts):
+                assert len(verdicts) == 1, group
+                checked += 1
+    assert merged >= 20 and checked >= 10 and spelt >= 100
+
+
+@pytest.mark.core
+def test_the_alike_rule_decides_a_deal_the_search_without_it_cannot():
+    """PySolFC number 9 (blocked): within 1.5 million positions with alike positions keyed as
+    one, not without (1.84 million, docs/baroness.md)."""
+    var = GAME.variant(**PRESET)
+    spec = GAME.core_spec(ss.pysolfc_deal("baroness-pysolfc", 9), var, "decide", False)
+    on = core().solve(spec, "decide", Limits(max_states=1_500_000), False)
+    off = core().solve(dict(spec, alike=False), "decide", Limits(max_states=1_500_000), False)
+    assert on.status == "exhausted"
+    assert "limit" in off.status

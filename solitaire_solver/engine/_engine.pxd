@@ -25,6 +25,7 @@ ctypedef int (*gen_fn)(void *ctx, const State *s, uint64_t *out) noexcept nogil
 ctypedef void (*play_fn)(void *ctx, const State *s, uint64_t move, State *out) noexcept nogil
 ctypedef int (*test_fn)(void *ctx, const State *s) noexcept nogil
 ctypedef int (*cost_fn)(void *ctx, const State *s, uint64_t move) noexcept nogil
+ctypedef void (*key_fn)(void *ctx, const State *s, State *key) noexcept nogil
 
 ctypedef struct Game:
     void *ctx
@@ -55,6 +56,13 @@ ctypedef struct Game:
     # best_first: 1 stores every child of a node it expands (plain A*), 0 (the default) only
     # those with the node's f, taking the node again for the rest (PARTIAL, in best_first).
     int expand_all
+    # NULL, or the key depth_first's table stores for a position instead of the position itself:
+    # positions with one key must be alike (each winnable exactly when the other is, by lines
+    # as short), and different keys may be alike too. The walk then expands one position of a
+    # key; that stays exact (a pruned move generator that keeps a move shortening some
+    # shortest winning line reaches a win from the one it expands whenever the others have
+    # one), on graphs with cycles too. Not read by best_first.
+    key_fn key
 
 # A Game with every field zero (NULL hooks, no labels): cores fill in what they use.
 cdef inline void game_clear(Game *g) noexcept nogil:

@@ -104,6 +104,15 @@ cdef enum:
     STEP_WON = 2    # child is won (only when asked to stop at won positions)
 
 
+cdef inline bint table_visit(Game *g, ttable *tt, const State *s) noexcept nogil:
+    """Stores s's key (Game.key: s itself when NULL) in the table; True if it was there."""
+    cdef State k
+    if g.key == NULL:
+        return tt_visit(tt, s.removed, s.aux)
+    g.key(g.ctx, s, &k)
+    return tt_visit(tt, k.removed, k.aux)
+
+
 cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t *moves,
                               int *d, bint stop_at_won, State *child) noexcept nogil:
     """Walks on to the next position to explore: drops the frames whose moves are spent, plays
@@ -120,7 +129,7 @@ cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t
         f.next += 1
         if stop_at_won and g.won(g.ctx, child):
             return STEP_WON
-        if not tt_visit(tt, child.removed, child.aux):
+        if not table_visit(g, tt, child):
             return STEP_NEW
     return STEP_END
 
@@ -208,7 +217,7 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
     if g.won(g.ctx, &root):
         r.win_length = 0
         return SEARCH_WON
-    tt_visit(tt, root.removed, root.aux)
+    table_visit(g, tt, &root)
     r.nodes = 1
     r.most = bb_count(root.removed & g.counted)
     if certificate and cert_push(r, root, cert_budget) < 0:
@@ -351,7 +360,7 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
     try:
         with nogil:
             best = value(g.ctx, &root)
-            tt_visit(&tt, root.removed, root.aux)
+            table_visit(g, &tt, &root)
             if certificate and cert_push(&r, root, cert_budget) < 0:
                 status = SEARCH_LIMIT_MEMORY
             elif best < ceiling and not g.won(g.ctx, &root):

@@ -95,6 +95,18 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
   fresh position whose class is known lost: the matching position of every member lies in that
   class (same removed cards and deals, the lower parts still there, in the same piles). Lost
   and open classes are memoised; a sub-search stops (no cut) after SUB_CAP positions.
+  The alike rule (the table's key, Game.key; to_empty, pruned search; spec "alike", default
+  on): two positions are alike when they have made the same deals, each pile holds cards of
+  the same values in the same order, the cards laid apart left have the same values, and,
+  after the last deal, also when the piles are renumbered. The rules read only values and
+  places (removals by value, a move onto an empty pile by its top, deals the same cards onto
+  the same piles; after the last deal no pile differs from another), so alike positions are
+  won alike by lines as short, and the table stores one key for them (alike_key; after the
+  last deal with more than COMPACT_CARDS cards on the piles, only the piles of one card are
+  renumbered: the key must fit two words). The search expands one position
+  a key and stays exact: of the positions it expanded, one with the fewest moves to a win
+  would have a pruned move one step along a shortest line, to a position whose key the
+  search stored, so some position alike to it, as near to a win, was expanded too.
 """
 
 from libc.stdint cimport uint64_t
@@ -128,12 +140,18 @@ DEF GEN_SHIFT = 34
 DEF GEN_LIMIT = 1 << 26
 # Positions one sub-search may visit before it gives up (the rule then does not cut).
 DEF SUB_CAP = 1 << 16
+# The alike rule's key (alike_key): after the last deal, up to this many cards on the piles
+# are spelt out by value (4 bits each, a 0 after each pile, two for the cards laid apart:
+# 124 bits), tagged by a bit no other key has (aux uses bits 0..33).
+DEF COMPACT_CARDS = 24
+cdef uint64_t COMPACT_TAG = (<uint64_t>1) << 62
 
 
 cdef struct BaronessCtx:
     int card[NPILES][FIVE_DEALS]        # pile i, height j (0 = the bottom): pack card 5j + i
     bb_t prefix[NPILES][FIVE_DEALS + 1]  # the first k cards dealt onto pile i
     bb_t reserve                         # pack cards 50 and 51, laid apart by the eleventh deal
+    bint reserve_twins                   # the two have one value (the alike rule)
     bb_t pair_mask[7]                    # [v]: the cards of values v and 13 - v (v = 1..6)
     bb_t partners[52]                    # [card]: the cards that can leave with it
     bb_t beneath[52]                     # [card]: the cards dealt onto its pile before it
@@ -486,6 +504,142 @@ cdef int fresh_lost(void *ctx, const State *s) noexcept nogil:
     return 1
 
 
+cdef inline bint seq_less(const int *a, int na, const int *b, int nb) noexcept nogil:
+    cdef int i
+    for i in range(na if na < nb else nb):
+        if a[i] != b[i]:
+            return a[i] < b[i]
+    return na < nb
+
+
+cdef void compact_key(BaronessCtx *c, const State *s, int k, bb_t moved, const int *bottom,
+                      State *key) noexcept nogil:
+    """After the last deal, with at most COMPACT_CARDS cards on the piles: the key spells the
+    piles' values bottom up in sorted order, each pile ended by a 0, then the values of the
+    cards laid apart left, ascending, four bits a value, with COMPACT_TAG (alike_key)."""
+    cdef int seq[NPILES][FIVE_DEALS + 1]
+    cdef int n[NPILES]
+    cdef int order[NPILES]
+    cdef int i, j, h, t, p = 0, r0, r1
+    cdef bb_t home, apart
+    cdef uint64_t w[2]
+    for i in range(NPILES):
+        n[i] = 0
+        if bottom[i] > 0:
+            seq[i][0] = bottom[i]
+            n[i] = 1
+        home = c.prefix[i][k] & ~s.removed & ~moved
+        for h in range(k):
+            if (home >> c.card[i][h]) & 1:
+                seq[i][n[i]] = c.card[i][h] % 13 + 1
+                n[i] += 1
+        j = i
+        while j > 0 and seq_less(seq[i], n[i], seq[order[j - 1]], n[order[j - 1]]):
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
+    w[0] = w[1] = 0
+    for j in range(NPILES):
+        t = order[j]
+        for i in range(n[t] + 1):
+            w[p >> 6] |= (<uint64_t>(seq[t][i] if i < n[t] else 0)) << (p & 63)
+            p += 4
+    apart = c.reserve & ~s.removed
+    r0 = r1 = 0
+    if apart:
+        r0 = bb_lowest(apart) % 13 + 1
+        apart &= apart - 1
+        if apart:
+            r1 = bb_lowest(apart) % 13 + 1
+            if r1 < r0:
+                t = r0
+                r0 = r1
+                r1 = t
+    w[p >> 6] |= (<uint64_t>r0) << (p & 63)
+    p += 4
+    w[p >> 6] |= (<uint64_t>r1) << (p & 63)
+    key.removed = w[0]
+    key.aux = w[1] | COMPACT_TAG
+
+
+cdef void alike_key(void *ctx, const State *s, State *key) noexcept nogil:
+    """The table's key of s (to_empty, pruned search; the alike rule, module docstring). After
+    the last deal with at most COMPACT_CARDS cards on the piles, compact_key. Otherwise a
+    position of s's class: each pile's bottom card, moved there or not, stands for any card
+    of its value, and the lowest such card not kept below nor taken by a pile before is
+    stored as the pile's moved card; the pile's other cards are replaced by the earliest
+    cards dealt to it with the same values in the same order; a card laid apart left by the
+    lower of the two if they have one value; after the last deal the lone cards' values,
+    ascending, go to the piles without two cards or more, ascending."""
+    cdef BaronessCtx *c = <BaronessCtx *>ctx
+    cdef int d = deal_moves(s)
+    cdef int k = d + 1 if d + 1 < FIVE_DEALS else FIVE_DEALS
+    cdef bint last = d >= c.last_aux
+    cdef int val[NPILES]
+    cdef int lone[NPILES]
+    cdef int i, j, h, m, v, n = 0
+    cdef bb_t moved = 0, kept = 0, dealt = 0, home, free, apart = 0
+    cdef uint64_t aux = <uint64_t>d
+    for i in range(NPILES):
+        m = moved_card(s, i)
+        val[i] = m % 13 + 1 if m >= 0 else 0
+        if m >= 0:
+            moved |= (<bb_t>1) << m
+        dealt |= c.prefix[i][k]
+    if last:
+        for i in range(NPILES):
+            n += bb_count(c.prefix[i][k] & ~s.removed & ~moved) + (1 if val[i] else 0)
+        if n <= COMPACT_CARDS:
+            compact_key(c, s, k, moved, val, key)
+            return
+        n = 0
+    for i in range(NPILES):
+        home = c.prefix[i][k] & ~s.removed & ~moved
+        if last and bb_count(home) + (1 if val[i] else 0) <= 1:
+            # No stack: a lone card (its value kept, ascending) or none.
+            if val[i] or home:
+                m = val[i] if val[i] else bb_lowest(home) % 13 + 1
+                j = n
+                while j > 0 and lone[j - 1] > m:
+                    lone[j] = lone[j - 1]
+                    j -= 1
+                lone[j] = m
+                n += 1
+            val[i] = -1
+            continue
+        # The earliest cards dealt to pile i whose values spell its own cards', bottom up; the
+        # bottom card, when dealt to this pile, goes by its value alone, as a moved one.
+        j = 0
+        for h in range(k):
+            if (home >> c.card[i][h]) & 1:
+                if val[i] == 0:
+                    val[i] = c.card[i][h] % 13 + 1
+                    continue
+                v = c.card[i][h] % 13
+                while c.card[i][j] % 13 != v:
+                    j += 1
+                kept |= (<bb_t>1) << c.card[i][j]
+                j += 1
+    if last:
+        j = 0
+        for i in range(NPILES):
+            if val[i] < 0:
+                val[i] = lone[j] if j < n else 0
+                j += 1
+        apart = c.reserve & ~s.removed
+        if bb_count(apart) == 1 and c.reserve_twins:
+            apart = c.reserve & -c.reserve
+    key.removed = (dealt | (c.reserve if last else 0)) & ~kept & ~apart
+    free = dealt & ~kept
+    for i in range(NPILES):
+        if val[i] > 0:
+            m = bb_lowest(free & bb_rank(val[i]))
+            free &= ~((<bb_t>1) << m)
+            key.removed &= ~((<bb_t>1) << m)
+            aux |= (<uint64_t>(m + 1)) << (DEAL_BITS + MOVED_BITS * i)
+    key.aux = aux
+
+
 cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
                 bint to_empty=False) except *:
     cdef int i, j, v
@@ -497,6 +651,7 @@ cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
             c.card[i][j] = pack[j * NPILES + i]
             c.prefix[i][j + 1] = c.prefix[i][j] | ((<bb_t>1) << c.card[i][j])
     c.reserve = ((<bb_t>1) << pack[50]) | ((<bb_t>1) << pack[51])
+    c.reserve_twins = pack[50] % 13 == pack[51] % 13
     for i in range(NPILES):
         for j in range(FIVE_DEALS):
             c.beneath[c.card[i][j]] = c.prefix[i][j]
@@ -537,6 +692,8 @@ cdef void make_game(Game *g, BaronessCtx *c, dict spec, bint prune) except *:
     g.won = baroness_won
     if prune and not c.to_empty:
         g.dead = baroness_dead
+    if prune and c.to_empty and spec.get("alike", True):
+        g.key = alike_key
     g.counted = BB_FULL_PACK
     # At most seven cards are available (five tops, two apart): 21 pairs, and a deal; with
     # to_empty, a of the tops onto the 5 - a empty piles adds at most 6 (and fewer pairs).
@@ -679,9 +836,22 @@ def dead_rules(object cards, uint64_t removed, uint64_t aux, bint together=False
     return bool(unmatched(&c, left)), bool(stuck_cards(&c, &s, left))
 
 
+def table_key(object cards, uint64_t removed, uint64_t aux, bint together=True):
+    """The pruned search's table key of (removed, aux) under to_empty (the alike rule; for
+    tests)."""
+    cdef BaronessCtx c
+    cdef State s, key
+    setup(&c, cards, True, together, True)
+    check_given(&c, removed, aux)
+    s.removed = removed
+    s.aux = aux
+    alike_key(&c, &s, &key)
+    return key.removed, key.aux
+
+
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
-SEARCH_MODES = ({}, {"prune": False}, {"fresh": False})
+SEARCH_MODES = ({}, {"prune": False}, {"fresh": False}, {"alike": False})
 #: The spec keys that make expand() list the moves of the pruned search instead of every
 #: legal move, and whether those are some of the legal ones (else only that it runs is
 #: checked).

@@ -168,7 +168,8 @@ class Baroness(Game):
                         + "; a card whose partners are all available leaves first, and a "
                         "position just dealt whose search never uncovers a card under the "
                         "cards just dealt is lost with every position that differs from it "
-                        "only under them (proved in docs/baroness.md)")
+                        "only under them; positions with the same values in the same places "
+                        "are searched once (proved in docs/baroness.md)")
         else:
             pruned = answer.stats.get("pruned", 0)
             sentence = (f"no line of play wins: an exhaustive search explored "
