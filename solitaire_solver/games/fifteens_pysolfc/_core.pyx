@@ -510,6 +510,16 @@ cdef inline int pair_rows(int a, int b) noexcept nogil:
     return 1 if a else 0
 
 
+cdef inline int add_card(int x, int *counts, int index, int *courts) noexcept nogil:
+    """The relaxed games' step when a card of value x is dealt: a number card to the counts of
+    A..9 and their index (base 5), a Ten or court card to the counts of T..K. Returns the index."""
+    if x <= 9:
+        counts[x] += 1
+        return index + POW5[x]
+    courts[x - 10] += 1
+    return index
+
+
 cdef int relax(Ctx *c, int j, int *m, int index, int *ct) noexcept nogil:
     """R_LOST if the relaxed game from this state is lost, R_OPEN if not, R_UNKNOWN when the
     work runs out first."""
@@ -561,11 +571,8 @@ cdef int keep(Ctx *c, int j, int *m, int index, int *ct, int stuck, int *sub, in
         for i in range(4):
             ct2[i] = ct[i]
         x = c.value[j]
-        if x <= 9:
-            nxt[x] += 1
-            subindex += POW5[x]
-        else:
-            ct2[x - 10] += 1
+        subindex = add_card(x, nxt, subindex, ct2)
+        if x > 9:
             low = ct2[0]
             for i in range(1, 4):
                 if ct2[i] < low:
@@ -721,12 +728,7 @@ cdef int turns(Ctx *c, int j, int *m, int index, int *ct, int *need, int owe) no
                 nindex = lindex - p * (POW5[6] + POW5[9]) - q * (POW5[7] + POW5[8])
                 for v in range(4):
                     nct[v] = lct[v]
-                x = c.value[j]
-                if x <= 9:
-                    nxt[x] += 1
-                    nindex += POW5[x]
-                else:
-                    nct[x - 10] += 1
+                nindex = add_card(c.value[j], nxt, nindex, nct)
                 r = turns(c, j + 1, nxt, nindex, nct, NULL,
                           owe - 1 if owe else (emptied - 1 if emptied else 0))
                 if r == R_OPEN:

@@ -125,7 +125,8 @@ def can_complete(pos: RowsPosition) -> bool:
                 and all(v in values or v in others for v in QUARTET))
     sums = {0}
     for v in others:
-        sums |= {t + v for t in sums if t + v <= 15}
+        if v <= 9:  # a Ten or court card never joins number cards in a clearing set
+            sums |= {t + v for t in sums if t + v <= 15}
     return 15 - sum(values) in sums
 
 
