@@ -510,6 +510,17 @@ cdef inline int pair_rows(int a, int b) noexcept nogil:
     return 1 if a else 0
 
 
+cdef inline uint64_t memo_key(int j, int index, int *ct) noexcept nogil:
+    """The relaxed games' memo key: the cards dealt, the counts of A..9 (their index) and of T..K
+    (rule 6 adds its own bits above bit 38)."""
+    return (<uint64_t>j) | (<uint64_t>index) << 6 | (<uint64_t>ct[0]) << 27 | (
+        <uint64_t>ct[1]) << 30 | (<uint64_t>ct[2]) << 33 | (<uint64_t>ct[3]) << 36
+
+
+cdef inline size_t memo_slot(uint64_t key) noexcept nogil:
+    return <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 48) & (MEMO_SIZE - 1)
+
+
 cdef inline int add_card(int x, int *counts, int index, int *courts) noexcept nogil:
     """The relaxed games' step when a card of value x is dealt: a number card to the counts of
     A..9 and their index (base 5), a Ten or court card to the counts of T..K. Returns the index."""
@@ -529,9 +540,8 @@ cdef int relax(Ctx *c, int j, int *m, int index, int *ct) noexcept nogil:
     cdef int sub[10]
     if j == 52:
         return R_OPEN if splits(m, index) else R_LOST
-    key = (<uint64_t>j) | (<uint64_t>index) << 6 | (<uint64_t>ct[0]) << 27 | (
-        <uint64_t>ct[1]) << 30 | (<uint64_t>ct[2]) << 33 | (<uint64_t>ct[3]) << 36
-    slot = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 48) & (MEMO_SIZE - 1)
+    key = memo_key(j, index, ct)
+    slot = memo_slot(key)
     entry = c.memo[slot]
     if entry >> 2 == key:
         return <int>(entry & 3)
@@ -657,10 +667,8 @@ cdef int turns(Ctx *c, int j, int *m, int index, int *ct, int *need, int owe) no
     if not splits(nxt, nindex):
         return R_LOST
     if need == NULL:
-        key = (<uint64_t>j) | (<uint64_t>index) << 6 | (<uint64_t>ct[0]) << 27 | (
-            <uint64_t>ct[1]) << 30 | (<uint64_t>ct[2]) << 33 | (<uint64_t>ct[3]) << 36 | (
-            <uint64_t>1) << 39 | (<uint64_t>owe) << 40
-        slot = <size_t>((key * <uint64_t>0x9E3779B97F4A7C15) >> 48) & (MEMO_SIZE - 1)
+        key = memo_key(j, index, ct) | (<uint64_t>1) << 39 | (<uint64_t>owe) << 40
+        slot = memo_slot(key)
         entry = c.memo[slot]
         if entry >> 2 == key:
             return <int>(entry & 3)
