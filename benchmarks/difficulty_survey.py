@@ -57,13 +57,17 @@ def survey(name: str, cpu: float, max_seeds: int, journal: str | None = None) ->
     grow over several runs."""
     solver = ss.Solver(name, max_seconds=5)
     won, seeds, unknown, spent = [], 0, 0, 0.0
+    good = 0  # bytes of whole lines read: a line cut short by a stop is dropped, rated again
     if journal and os.path.exists(journal):
-        with open(journal) as f:
-            for line in f:
+        with open(journal, "rb") as f:
+            for raw in f:
                 try:
-                    rec = json.loads(line)
+                    rec = json.loads(raw) if raw.endswith(b"\n") else None
                 except ValueError:
-                    break  # a line cut short by a stop: rated again below
+                    rec = None
+                if rec is None:
+                    break
+                good += len(raw)
                 if rec["seed"] != seeds:
                     raise SystemExit(f"{journal}: seed {rec['seed']} where {seeds} was due")
                 if rec["status"] == "won":
@@ -72,6 +76,8 @@ def survey(name: str, cpu: float, max_seeds: int, journal: str | None = None) ->
                 spent += rec["cpu"]
                 seeds += 1
     out = open(journal, "a") if journal else None
+    if out:
+        out.truncate(good)  # appending after a cut line would join the next record to it
     c0 = time.process_time()
     while seeds < max_seeds and time.process_time() - c0 < cpu:
         t0 = time.process_time()
