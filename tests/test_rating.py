@@ -754,3 +754,31 @@ def test_deals_by_tier_from_pysolfc_numbers(monkeypatch):
     # the survey lists numbers as its chunks finish, deals() in order
     assert won and [d.number for d in found] == sorted(won)
     assert all(d.deal == ss.pysolfc_deal("nestor", d.number) for d in found)
+
+
+def test_the_docs_tier_table_is_the_one_the_library_uses():
+    """docs/difficulty.md's table of boundaries states what solitaire_solver/tiers.py holds:
+    every table, its seeds and won deals, its four boundaries to three digits, and the "±
+    points" column computed from the won deals: after a survey's --write rewrites tiers.py,
+    this test fails until the page quotes it."""
+    import math
+    import os
+
+    from solitaire_solver.tiers import BOUNDARIES
+    page = os.path.join(os.path.dirname(__file__), "..", "docs", "difficulty.md")
+    rows = {}
+    with open(page, encoding="utf-8") as f:
+        lines = f.read().split("\n## The survey: boundaries per game", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| game")) + 2
+    for line in lines[start:]:
+        if not line.startswith("| "):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        rows[cells[0]] = cells
+    assert set(rows) == set(BOUNDARIES)
+    for label, (bounds, won, seeds) in BOUNDARIES.items():
+        cells = rows[label]
+        assert int(cells[1].replace(",", "")) == seeds and int(cells[2].replace(",", "")) == won, label
+        for stated, held in zip(cells[4:8], bounds):
+            assert float(stated) == pytest.approx(held, rel=5e-3), (label, stated, held)
+        assert cells[9] == f"{196 * math.sqrt(0.24 / won):.1f}", label
