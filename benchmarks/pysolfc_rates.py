@@ -1,12 +1,14 @@
 """Win rates over PySolFC game numbers under each game's PySolFC rules, beside the classic rules
 over seeded deals (docs/winnability.md, "PySolFC game numbers").
 
-    nice python benchmarks/pysolfc_rates.py GAME COUNT [--seeds] [--workers 2]
+    nice python benchmarks/pysolfc_rates.py GAME COUNT [--seeds] [--start N] [--workers 2]
         [--max-states N] [--max-seconds S] [--out FILE]
 
 GAME is a registered name or preset (pyramid-pysolfc, nestor-pysolfc, simple-pairs, ...); the
-numbers surveyed are 1..COUNT (--seeds: the seeded deals 0..COUNT-1 instead). One JSON line of
-the survey's summary is printed: game, variant, deals, won, blocked, unknown, the 95% Wilson
+numbers surveyed are START..COUNT (--start, default 1; --seeds: the seeded deals START..COUNT-1,
+START default 0). A long survey can so go on, in a later run, from where a summary line of an
+earlier one says it stopped, without that run's file. One JSON line of the survey's summary
+is printed: game, first deal, variant, deals, won, blocked, unknown, the 95% Wilson
 interval, the path (batch or generic) and the wall time. --max-states and --max-seconds limit
 each deal (a deal reaching one counts unknown); --out keeps one JSON line a deal and resumes.
 """
@@ -28,12 +30,15 @@ def main() -> None:
     p.add_argument("--max-seconds", type=float)
     p.add_argument("--max-states", type=int)
     p.add_argument("--out")
+    p.add_argument("--start", type=int)
     a = p.parse_args()
-    which = ({"seeds": range(a.count)} if a.seeds else {"pysolfc": range(1, a.count + 1)})
+    start = a.start if a.start is not None else 0 if a.seeds else 1
+    which = ({"seeds": range(start, a.count)} if a.seeds
+             else {"pysolfc": range(start, a.count + 1)})
     r = ss.survey(a.game, **which, workers=a.workers, max_seconds=a.max_seconds,
                   max_states=a.max_states, out=a.out)
     lo, hi = r.interval
-    print(json.dumps({"game": a.game, "what": "seeds" if a.seeds else "pysolfc",
+    print(json.dumps({"game": a.game, "what": "seeds" if a.seeds else "pysolfc", "start": start,
                       "variant": r.variant, "deals": r.deals, "won": r.won,
                       "blocked": r.blocked, "unknown": r.unknown, "rate": r.win_rate,
                       "interval": [lo, hi], "path": r.path, "seconds": round(r.seconds, 1),
