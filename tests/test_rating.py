@@ -553,6 +553,37 @@ def test_the_cores_random_win_is_the_walk_in_python(name):
     assert compared >= 4
 
 
+@pytest.mark.core
+def test_a_one_word_core_counts_a_graph_with_cycles_against_the_budget():
+    """Where a move leads back to a position on the walked line (PySolFC's Baroness: a card
+    moved to an empty pile and back), the engine's random_win says status 2 only when the whole
+    graph fits the budget, having counted every position of it (the walk in Python then solves
+    it over the same positions), and status 1 when it does not, however early the first cycle
+    came (from a deal's start, within a hundred positions): a rating then goes to its random
+    lines at once."""
+    budget = 20_000
+    too_big = cyclic = 0
+    for g, var, deal, _, pos in late_positions("baroness-pysolfc", {}, 40, seed=11, plies=(0, 60)):
+        core = core_module(g.core)
+        spec = g.core_spec(deal, var, "decide", False)
+        spec.pop("root", None)
+        x, a = g.core_position(pos, var)
+        status, _, kept = core.random_win(spec, x, a, budget, 0.0, 1 << 28)
+        if status == 1 and too_big < 3:
+            assert kept == budget
+            root, step, _ = walker(g, var, deal, pos)
+            with pytest.raises(_TooBig):
+                exact_sum(root, step, budget)
+            too_big += 1
+        elif status == 2:
+            root, step, _ = walker(g, var, deal, pos)
+            memo = exact_sum(root, step, budget)
+            assert kept == len(memo)
+            assert core.random_win(spec, x, a, kept - 1, 0.0, 1 << 28)[0] == 1
+            cyclic += 1
+    assert too_big == 3 and cyclic >= 1, (too_big, cyclic)
+
+
 #: The cores that came with the wide engine or after it (Calculation's is one-word, Accordion's and
 #: Montana's wide), with small Montanas whose whole graphs fit.
 NEW_CORES = [("calculation", {}), ("calculation-pysolfc", {}), ("accordion", {}),
@@ -585,7 +616,10 @@ def test_the_new_cores_random_win_and_playouts_hold_the_walk_over_the_rules(case
         if status == 2:
             cyclic += 1
             root, step, _ = walker(g, var, deal, pos)
-            p = exact_sum(root, step, 10**6)[root]
+            memo = exact_sum(root, step, 10**6)
+            p = memo[root]
+            # status 2 says the whole graph fits the budget: the core counted all of it
+            assert kept == len(memo), (ids(case), moves, kept, len(memo))
         else:
             assert status == 0
         assert p == pytest.approx(want, rel=1e-9, abs=1e-15), (ids(case), moves)

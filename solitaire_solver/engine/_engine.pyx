@@ -1365,8 +1365,10 @@ cdef object random_win_state(Game *g, uint64_t removed, uint64_t aux, long long 
     """The chance that a player picking uniformly among g's moves wins from (removed, aux): a
     won position 1, one without moves 0, else the mean over its moves, memoised by position.
     (status, chance, positions kept): status 0 exact, 1 the positions outgrew `budget` (or the
-    memory, or the time), 2 a move led back to a position on the line being walked (a cycle:
-    the caller solves such a graph otherwise)."""
+    memory, or the time), 2 a move led back to a position on the line being walked and the
+    whole graph fits `budget` (a cycle: the caller solves such a graph otherwise). Once a cycle
+    is met the walk goes on counting positions only, so that a graph too large for the
+    caller's exact sum is known as such here, at the core's speed."""
     cdef State s, t
     cdef size_t cap = 4096, max_cap = 1024, mask, slot, depth = 0, stack_cap = 64, mv_cap, top
     cdef size_t k, j
@@ -1384,6 +1386,7 @@ cdef object random_win_state(Game *g, uint64_t removed, uint64_t aux, long long 
     cdef long long count = 0, ticks = 0
     cdef double t0 = now(), v = 0.0
     cdef int n, status = 0
+    cdef bint cyclic = False
     s.removed = removed
     s.aux = aux
     if g.won(g.ctx, &s):
@@ -1434,8 +1437,10 @@ cdef object random_win_state(Game *g, uint64_t removed, uint64_t aux, long long 
                     f.acc += vals[slot]
                     continue
                 if tags[slot] == 1:
-                    status = 2
-                    break
+                    # A cycle: the chances summed here no longer hold; the walk goes on only
+                    # to count the graph against the budget.
+                    cyclic = True
+                    continue
                 if count >= budget:
                     status = 1
                     break
@@ -1519,6 +1524,8 @@ cdef object random_win_state(Game *g, uint64_t removed, uint64_t aux, long long 
                     stack[depth - 1].acc += v
         if status:
             return (status, 0.0, count)
+        if cyclic:
+            return (2, 0.0, count)
         return (0, v, count)
     finally:
         free(keys_r)
