@@ -57,9 +57,14 @@ Pruning (decide, without a certificate; expand lists every legal move; docs/fift
   deal after it deals a card into each of those rows before anything leaves; turns() plays
   relax()'s game so limited, court cards counted exactly, the reserve's frozen part in the
   first set.
+- the bottleneck ("bottleneck", in solve() at the root, not in dead()): where the rows must
+  hold twelve court cards when card j is dealt (no T, J, Q, K can form before it), every win
+  passes through one of the few positions just after that deal; bottleneck_proof searches each
+  (rules 1..6), and none won proves the root lost.
 tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
 can_complete, can_split, has_room, has_turns) and the verdicts against the reference search,
-which has no pruning.
+which has no pruning; rule 7 by winning lines passing through a listed position and by the
+verdicts of the search without it.
 """
 
 from libc.stdint cimport uint64_t
