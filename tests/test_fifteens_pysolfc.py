@@ -481,3 +481,88 @@ def test_the_one_set_a_deal_rule_proves_blocks_the_room_rule_leaves_open():
             if fired % 100 == 1:
                 assert reference_search(R, pos, max_states=3000).status != "won", R.render(pos)
     assert fired >= 50, fired
+
+
+# -- rule 7: the bottleneck (docs/fifteens.md, "Pruning and sealing") -----------------------------
+
+def line_positions(deal):
+    """The positions of the winning line solve() gives for a deal, from its start."""
+    res = ss.solve("fifteens-pysolfc", deal, check=True)
+    assert res.status is ss.Status.WON
+    pos = R.start(deal)
+    out = [pos]
+    for m in res.moves:
+        pos = R.apply(pos, m)
+        out.append(pos)
+    return out
+
+
+@pytest.mark.core
+def test_a_winning_line_passes_through_a_position_the_bottleneck_rule_lists():
+    # Won PySolFC numbers where twelve court cards must hold their rows when a card is dealt:
+    # from the start and from every position of a winning line before that card, the position
+    # just after the refill that deals it is among those rule 7 lists (so a search of them all
+    # that finds no win proves a block).
+    core = core_module("games.fifteens_pysolfc._core")
+    checked = 0
+    for number in (110, 243, 890, 1871):
+        deal = ss.pysolfc_deal("fifteens", number)
+        along = line_positions(deal)
+        j, _ = core.bottleneck_card(deal.cards, *core.start(deal.cards))
+        after = next(p for p in along if len(p.stock) < 52 - j)
+        assert not after.reserve
+        met = core.position_of(R.key(after))
+        for pos in along:
+            if len(pos.stock) < 52 - j:
+                break
+            root = core.position_of(R.key(pos))
+            assert core.bottleneck_card(deal.cards, *root)[0] == j
+            assert met in core.bottleneck_roots(deal.cards, *root), (number, R.render(pos))
+            checked += 1
+    assert checked >= 40, checked
+
+
+@pytest.mark.core
+def test_the_bottleneck_rule_proves_blocks_the_other_rules_leave_open():
+    # 938161: all Tens, Jacks and Queens are dealt by the 41st card and no King before the
+    # 46th, so four rows hold the number cards when the 42nd is dealt; none of the positions
+    # just after it is won. 4773 likewise (twelve Jacks, Queens and Kings by the 33rd card, no
+    # Ten before the 41st). Without rule 7 neither is decided in the same number of positions.
+    for number, limit in ((938161, 300_000), (4773, 2_000_000)):
+        deal = ss.pysolfc_deal("fifteens", number)
+        pos = R.start(deal)
+        run = core_solve(deal, pos, max_states=limit)
+        assert run.status == "exhausted" and run.stats["bottleneck"] > 0, number
+        assert core_solve(deal, pos, max_states=limit, bottleneck=False).status == "limit-states"
+    res = ss.solve("fifteens-pysolfc", ss.pysolfc_deal("fifteens", 938161))
+    assert res.status is ss.Status.BLOCKED
+
+
+@pytest.mark.core
+def test_the_bottleneck_rule_gives_the_verdicts_of_the_search_without_it():
+    # Positions of the core's own search (a walk through step(), live ones) of PySolFC numbers
+    # whose court cards crowd twelve rows, a few cards before the card where they do: the search
+    # with rule 7 at once (first=0: no search before it) and the search without it agree where
+    # both end, and rule 7 proves some of them lost on its own.
+    core = core_module("games.fifteens_pysolfc._core")
+    compared = proved = 0
+    for number in (243, 890, 4773, 938161):
+        deal = ss.pysolfc_deal("fifteens", number)
+        j = core.bottleneck_card(deal.cards, *core.start(deal.cards))[0]
+        taken = 0
+        for seen, (deal, child, _) in enumerate(walk_to_firings(
+                core, number, lambda d, c: core.is_dead(d.cards, *c),
+                lambda d, c, j=j: j - 6 <= core.key_of(*c)[0] <= j, limit=20_000)):
+            if seen % 3 or taken == 10:
+                continue
+            taken += 1
+            spec = {"cards": deal.cards, "root": child}
+            ours = core.solve({**spec, "first": 0}, "decide", Limits(max_states=300_000), False)
+            plain = core.solve({**spec, "bottleneck": False}, "decide",
+                               Limits(max_states=300_000), False)
+            if "limit-states" in (ours.status, plain.status):
+                continue
+            assert ours.status == plain.status, (number, core.key_of(*child))
+            compared += 1
+            proved += ours.stats["bottleneck"] == len(core.bottleneck_roots(deal.cards, *child))
+    assert compared >= 30 and proved >= 10, (compared, proved)

@@ -57,9 +57,14 @@ Pruning (decide, without a certificate; expand lists every legal move; docs/fift
   deal after it deals a card into each of those rows before anything leaves; turns() plays
   relax()'s game so limited, court cards counted exactly, the reserve's frozen part in the
   first set.
+- the bottleneck ("bottleneck", in solve() at the root, not in dead()): where the rows must
+  hold twelve court cards when card j is dealt (no T, J, Q, K can form before it), every win
+  passes through one of the few positions just after that deal; bottleneck_proof searches each
+  (rules 1..6), and none won proves the root lost.
 tests/test_fifteens_pysolfc.py checks each against the reference functions (rules.py: sealed,
 can_complete, can_split, has_room, has_turns) and the verdicts against the reference search,
-which has no pruning.
+which has no pruning; rule 7 by winning lines passing through a listed position and by the
+verdicts of the search without it.
 """
 
 from libc.stdint cimport uint64_t
@@ -68,7 +73,10 @@ from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear
 
-from solitaire_solver.engine.contract import run_of
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from solitaire_solver.engine.contract import CoreRun, run_of
 
 DEF ROWS = 16
 DEF MAX_PILES = 8
@@ -933,13 +941,51 @@ def solve(dict spec, str objective, limits, bint certificate):
     SEARCH_MODES; "crowd": the rows court cards must be able to hold for the room test to run
     (ROOM_CROWD; 0 runs it everywhere: for measurements). A certificate searches every legal move
     (no pruning rule), as it must be closed under them; key_of gives its positions in the
-    reference rules' keys."""
+    reference rules' keys. Where rule 7 applies (bottleneck_card), a search of "first" positions
+    (BOTTLENECK_FIRST; 0: none, for tests) comes first, then rule 7's proof, then, if neither
+    decided, the search again with the limits they left; its stats count all of them
+    (stats["bottleneck"]: the positions rule 7 searched from)."""
+    cdef Ctx c
+    cdef State s
+    if objective != "decide":
+        raise ValueError(f"fifteens-pysolfc has no objective {objective!r}")
+    setup(&c, spec["cards"])
+    root = spec.get("root")
+    if root is not None:
+        check_given(&c, root[0], root[1])
+    else:
+        s = start_of(&c)
+        root = (s.removed, s.aux)
+    if certificate or not (spec.get("prune", True) and spec.get("bottleneck", True)) or (
+            bottleneck_at(&c, root[0], root[1]) < 0):
+        return search(spec, limits, certificate)
+    spent = {"states": 0, "seconds": 0.0}
+    first = spec.get("first", BOTTLENECK_FIRST)
+    if first:
+        run = search(spec, limits._replace(max_states=min(limits.max_states or first, first)),
+                     False)
+        if run.status != "limit-states" or limits.max_states and limits.max_states <= first:
+            return run
+        spent = dict(run.stats)
+    proof = bottleneck_proof(spec, root, limits, spent)
+    if proof is None:
+        spent["bottleneck"] = spent.pop("roots", 0)
+        if limits.used_up(spent):
+            return CoreRun(limits.used_up(spent), [], spent)
+        run = search(spec, limits.less(spent), False)
+        run.stats.update(states=run.stats["states"] + spent["states"],
+                         seconds=run.stats["seconds"] + spent["seconds"],
+                         bottleneck=spent["bottleneck"])
+        return run
+    return proof
+
+
+cdef object search(dict spec, limits, bint certificate):
+    """The search proper (rules 1..6) from spec's root or the deal's start."""
     cdef Ctx c
     cdef Game g
     cdef State root
     cdef size_t stack
-    if objective != "decide":
-        raise ValueError(f"fifteens-pysolfc has no objective {objective!r}")
     make_game(&g, &c, spec["cards"], not certificate and spec.get("prune", True))
     c.seal = c.seal and spec.get("seal", True)
     c.complete = c.complete and spec.get("complete", True)
@@ -963,6 +1009,134 @@ def solve(dict spec, str objective, limits, bint certificate):
                                    certificate))
     finally:
         c_free(c.memo)
+
+
+# Rule 7 (docs/fifteens.md, "Pruning and sealing"): a bottleneck. While no T, J, Q, K can form
+# (one value has no card in play nor dealt yet), every court card stays in its row; where twelve
+# do when a card is dealt, at most four rows hold the number cards then, and the positions just
+# after that deal are few enough to list and search one by one.
+# The court cards the rows must hold when a card is dealt for rule 7 to list the positions
+# (a cost choice: twelve leave four rows, whose fillings number a few hundred).
+DEF BOTTLENECK_COURTS = 12
+#: The positions rule 7's searches may take together; past them it proves nothing and the search
+#: proper runs (a cost choice, bounding its cost where a listed position is won or hard).
+BOTTLENECK_STATES = 4_000_000
+#: The search's positions before rule 7's proof (a cost choice: most deals rule 7 applies to are
+#: won, and most wins come within them).
+BOTTLENECK_FIRST = 100_000
+# A row of number cards: one card, or a pile b, 15 - b, b, ... on a 6..9 (at most eight cards).
+ROW_SHAPES = [(v,) for v in range(1, 10)] + [
+    tuple(b if i % 2 == 0 else 15 - b for i in range(h)) for b in range(6, 10) for h in range(2, 9)]
+
+
+def numbers_split(object counts):
+    """Whether number cards counted by value (counts[v] for v in 1..9, each at most four) split
+    into groups totalling 15 (rule 4's test)."""
+    cdef int have[14]
+    cdef int v, index = 0
+    memset(have, 0, sizeof(have))
+    for v in range(1, 10):
+        have[v] = counts[v]
+        index += have[v] * POW5[v]
+    return bool(splits(have, index))
+
+
+cdef int bottleneck_at(Ctx *c, uint64_t removed, uint64_t aux) noexcept:
+    """Rule 7's card at a packed position: the first card (0-based) still to deal when the rows
+    must hold BOTTLENECK_COURTS court cards or more, or -1. Court cards are lone rows or frozen."""
+    cdef State s
+    cdef Lay L
+    cdef int v, j, held[14]
+    s.removed = removed
+    s.aux = aux
+    decode(&s, &L)
+    for v in range(10, 14):
+        held[v] = L.lone[v] + L.frozen[v]
+    for j in range(L.k, 52):
+        if (held[10] + held[11] + held[12] + held[13] >= BOTTLENECK_COURTS
+                and min(held[10], held[11], held[12], held[13]) == 0):
+            return j
+        if c.value[j] >= 10:
+            held[c.value[j]] += 1
+    return -1
+
+
+def bottleneck_card(object cards, uint64_t removed, uint64_t aux):
+    """Rule 7 at a packed position: None, or (j, have) for the first card j (0-based) still to
+    deal when the rows must hold BOTTLENECK_COURTS court cards or more (have: the values in play
+    or dealt before j, counted)."""
+    cdef Ctx c
+    cdef int j
+    setup(&c, cards)
+    j = bottleneck_at(&c, removed, aux)
+    if j < 0:
+        return None
+    k, rows, frozen, free = key_of(removed, aux)
+    have = (Counter(v for row in rows for v in row) + Counter(frozen) + Counter(free)
+            + Counter(c.value[i] for i in range(k, j)))
+    return j, have
+
+
+def bottleneck_roots(object cards, uint64_t removed, uint64_t aux):
+    """Rule 7: every packed position that can follow the refill dealing bottleneck_card's card
+    j (reserve empty; the court cards in play or dealt before j each in a row; the cards of
+    that refill from j on one a row; the number cards in play or dealt before j in the other
+    rows, each row one card or a pile; the number cards left splitting into 15s): a line that
+    wins passes through one of them. None where bottleneck_card is None."""
+    found = bottleneck_card(cards, removed, aux)
+    if found is None:
+        return None
+    j, have = found
+    values = [card % 13 + 1 for card in cards]
+    courts = [(v,) for v in range(10, 14) for _ in range(have[v])]
+    roots = []
+    for last in range(j, 52):
+        new = values[j:last + 1]
+        room = ROWS - len(courts) - len(new)
+        if room < 0:
+            break
+        stock = Counter(v for v in values[last + 1:] if v <= 9) + Counter(v for v in new if v <= 9)
+        # Rows are full after a refill but the last, which may leave some empty.
+        for size in range(room + 1) if last == 51 else (room,):
+            for old in combinations_with_replacement(ROW_SHAPES, size):
+                counts = Counter(v for row in old for v in row)
+                if any(n > have[v] for v, n in counts.items()):
+                    continue
+                counts += stock
+                if not numbers_split([counts[v] for v in range(10)]):
+                    continue
+                roots.append(position_of((last + 1, tuple(sorted(
+                    courts + [(v,) for v in new] + list(old))), (), ())))
+    return roots
+
+
+def bottleneck_proof(dict spec, object root, limits, dict spent):
+    """Rule 7 from root (removed, aux): the CoreRun of a block when every position
+    bottleneck_roots lists is lost (each searched with rules 1..6: search()), else None. spent
+    (the stats of the searches before) adds up theirs (the largest table and depth for those
+    keys), spent["roots"] counts them; they take at most BOTTLENECK_STATES positions together,
+    and the limits count spent's too."""
+    roots = bottleneck_roots(spec["cards"], *root)
+    sub = dict(spec)
+    spent["roots"] = 0
+    before = spent["states"]
+    for packed in roots:
+        left = BOTTLENECK_STATES - (spent["states"] - before)
+        if limits.max_states:
+            left = min(left, limits.max_states - spent["states"])
+        if left <= 0:
+            return None
+        sub["root"] = packed
+        run = search(sub, limits.less(spent)._replace(max_states=left), False)
+        for key, n in run.stats.items():
+            if key in ("table_capacity", "table_bytes", "max_depth"):
+                spent[key] = max(spent.get(key, 0), n)
+            else:
+                spent[key] = spent.get(key, 0) + n
+        spent["roots"] += 1
+        if run.status != "exhausted":
+            return None
+    return CoreRun("exhausted", [], dict(spent, bottleneck=spent.pop("roots")))
 
 
 #: Positions given from Python are checked (engine/contract.py).
@@ -1120,4 +1294,4 @@ def position_of(key):
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
 SEARCH_MODES = ({}, {"seal": False}, {"complete": False}, {"groups": False}, {"room": False},
-                {"turns": False}, {"prune": False})
+                {"turns": False}, {"bottleneck": False}, {"prune": False})
