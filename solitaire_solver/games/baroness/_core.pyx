@@ -232,20 +232,6 @@ cdef inline int pile_size(BaronessCtx *c, const State *s, int i) noexcept nogil:
     return bb_count(c.prefix[i][k] & ~off_their_piles(c, s)) + (1 if moved_card(s, i) >= 0 else 0)
 
 
-cdef inline bb_t available(BaronessCtx *c, const State *s) noexcept nogil:
-    """The top card of each pile and the cards laid apart, as a bitboard."""
-    cdef int top[NPILES]
-    cdef int i
-    cdef bb_t out = 0
-    pile_tops(c, s, top)
-    for i in range(NPILES):
-        if top[i] >= 0:
-            out |= (<bb_t>1) << top[i]
-    if deal_moves(s) >= c.last_aux:
-        out |= c.reserve & ~s.removed
-    return out
-
-
 cdef inline bb_t partners_of(bb_t cards) noexcept nogil:
     """The cards that can leave with some card of `cards` (Kings leave alone)."""
     cdef bb_t out = 0
@@ -315,18 +301,24 @@ cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil
     cdef BaronessCtx *c = <BaronessCtx *>ctx
     cdef int top[NPILES]
     cdef int empty = pile_tops(c, s, top)
-    cdef bb_t avail = available(c, s)
+    cdef bb_t avail = 0
     cdef bb_t left = ~s.removed & BB_FULL_PACK
     cdef bb_t a, partners, best_partners = 0, b
     cdef int n = 0, v, card, best = -1, best_n = 99, k, i, t
     cdef bint final
+    # The available cards: the pile tops and the cards laid apart.
+    for i in range(NPILES):
+        if top[i] >= 0:
+            avail |= (<bb_t>1) << top[i]
+    if deal_moves(s) >= c.last_aux:
+        avail |= c.reserve & ~s.removed
     if c.prune:
         # The closed-card rule (module docstring).
         a = avail
         while a:
             card = bb_lowest(a)
             a &= a - 1
-            v = card % 13 + 1
+            v = VALUE0[card] + 1
             if v == 13:
                 out[0] = (<bb_t>1) << card
                 return 1
@@ -345,7 +337,7 @@ cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil
     while a:
         card = bb_lowest(a)
         a &= a - 1
-        v = card % 13 + 1
+        v = VALUE0[card] + 1
         if v == 13:
             out[n] = (<bb_t>1) << card
             n += 1
@@ -538,10 +530,13 @@ cdef void compact_key(BaronessCtx *c, const State *s, int k, bb_t moved, const i
             seq[i][0] = bottom[i]
             n[i] = 1
         home = c.prefix[i][k] & ~s.removed & ~moved
-        for h in range(k):
+        h = 0
+        while home:
             if (home >> c.card[i][h]) & 1:
+                home ^= (<bb_t>1) << c.card[i][h]
                 seq[i][n[i]] = c.hval[i][h] + 1
                 n[i] += 1
+            h += 1
         j = i
         while j > 0 and seq_less(seq[i], n[i], seq[order[j - 1]], n[order[j - 1]]):
             order[j] = order[j - 1]
@@ -618,15 +613,20 @@ cdef void alike_key(void *ctx, const State *s, State *key) noexcept nogil:
             continue
         # The earliest cards dealt to pile i whose values spell its own cards', bottom up; the
         # bottom card, when dealt to this pile, goes by its value alone, as a moved one.
+        # The heights above the pile's last card left are not read.
         j = 0
-        for h in range(k):
-            if (home >> c.card[i][h]) & 1:
-                if val[i] == 0:
-                    val[i] = c.hval[i][h] + 1
-                    continue
-                j = c.next_val[i][j][c.hval[i][h]]
-                kept |= (<bb_t>1) << c.card[i][j]
-                j += 1
+        h = -1
+        while home:
+            h += 1
+            if not (home >> c.card[i][h]) & 1:
+                continue
+            home ^= (<bb_t>1) << c.card[i][h]
+            if val[i] == 0:
+                val[i] = c.hval[i][h] + 1
+                continue
+            j = c.next_val[i][j][c.hval[i][h]]
+            kept |= (<bb_t>1) << c.card[i][j]
+            j += 1
     if last:
         j = 0
         for i in range(NPILES):
