@@ -4,6 +4,7 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
     python benchmarks/baroness_tail.py where N [--limit STATES]
     nice -n 10 python benchmarks/baroness_tail.py survey FIRST LAST [--max-seconds 10] [--out FILE]
     nice -n 10 python benchmarks/baroness_tail.py verdict N [N ...] [--memory-mb M] [--unpruned]
+                                                  [--max-seconds S]
     nice -n 10 python benchmarks/baroness_tail.py fresh N [N ...] [--memory-mb M] [--switch KEY]
     nice -n 10 python benchmarks/baroness_tail.py check FIRST LAST [--max-states S]
 
@@ -19,9 +20,10 @@ once per placement of its buried cards.
 UNKNOWN) and prints the unknown numbers and the median, p99 and maximum of time and positions;
 --out keeps one JSON line a deal.
 
-`verdict` decides each number with no time or position limit within --memory-mb (ss.solve; with
---unpruned the core alone with prune=False, every legal move: the cross-check of the pruning
-rules where no certificate fits) and prints one JSON line each.
+`verdict` decides each number with no position limit within --memory-mb and, with --max-seconds,
+that many seconds of wall time (ss.solve; with --unpruned the core alone with prune=False, every
+legal move: the cross-check of the pruning rules where no certificate fits) and prints one JSON
+line each, with the wall and CPU seconds.
 
 `fresh` decides each number with the pruned core twice in one run, without and with the
 fresh-deal rule (docs/baroness.md; --switch alike: the alike rule, the same way), no time or
@@ -140,19 +142,21 @@ def survey(first: int, last: int, max_seconds: float, out: str | None) -> None:
     }))
 
 
-def verdict(numbers: list[int], memory_mb: float, unpruned: bool) -> None:
+def verdict(numbers: list[int], memory_mb: float, unpruned: bool,
+            max_seconds: float | None = None) -> None:
     from solitaire_solver.engine.contract import Limits
     for n in numbers:
-        t = time.time()
+        t, cpu = time.time(), time.process_time()
         if unpruned:
             spec = dict(spec_of(n), prune=False)
-            run = core.solve(spec, "decide", Limits.of(None, None, memory_mb), False)
+            run = core.solve(spec, "decide", Limits.of(None, max_seconds, memory_mb), False)
             status, states = run.status, run.stats["states"]
         else:
-            r = ss.solve(GAME, pysolfc_deal(GAME, n), memory_mb=memory_mb)
+            r = ss.solve(GAME, pysolfc_deal(GAME, n), memory_mb=memory_mb, max_seconds=max_seconds)
             status, states = r.status.name, r.stats.get("states")
         print(json.dumps({"number": n, "unpruned": unpruned, "status": status, "states": states,
-                          "seconds": round(time.time() - t, 1)}), flush=True)
+                          "seconds": round(time.time() - t, 1),
+                          "cpu_s": round(time.process_time() - cpu, 2)}), flush=True)
 
 
 def fresh(numbers: list[int], memory_mb: float, switch: str) -> None:
@@ -202,6 +206,7 @@ def main() -> None:
     v.add_argument("numbers", type=int, nargs="+")
     v.add_argument("--memory-mb", type=float, default=256)
     v.add_argument("--unpruned", action="store_true")
+    v.add_argument("--max-seconds", type=float)
     f = sub.add_parser("fresh")
     f.add_argument("numbers", type=int, nargs="+")
     f.add_argument("--memory-mb", type=float, default=4096)
@@ -214,7 +219,7 @@ def main() -> None:
     if a.cmd == "where":
         where(a.number, a.limit)
     elif a.cmd == "verdict":
-        verdict(a.numbers, a.memory_mb, a.unpruned)
+        verdict(a.numbers, a.memory_mb, a.unpruned, a.max_seconds)
     elif a.cmd == "fresh":
         fresh(a.numbers, a.memory_mb, a.switch)
     elif a.cmd == "check":

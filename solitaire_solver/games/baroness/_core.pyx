@@ -145,10 +145,19 @@ DEF SUB_CAP = 1 << 16
 # 124 bits), tagged by a bit no other key has (aux uses bits 0..33).
 DEF COMPACT_CARDS = 24
 cdef uint64_t COMPACT_TAG = (<uint64_t>1) << 62
+# [card index]: its value less one (index % 13), read where a division a card would cost.
+cdef unsigned char VALUE0[52]
+for _card in range(52):
+    VALUE0[_card] = _card % 13
 
 
 cdef struct BaronessCtx:
     int card[NPILES][FIVE_DEALS]        # pile i, height j (0 = the bottom): pack card 5j + i
+    # The alike rule's key (alike_key) is computed for every position the search generates and
+    # reads values, not cards: hval[i][j] is the value of card[i][j] less one, next_val[i][j][v]
+    # the first height j' >= j of pile i whose card has value v + 1 (FIVE_DEALS if none).
+    unsigned char hval[NPILES][FIVE_DEALS]
+    unsigned char next_val[NPILES][FIVE_DEALS + 1][13]
     bb_t prefix[NPILES][FIVE_DEALS + 1]  # the first k cards dealt onto pile i
     bb_t reserve                         # pack cards 50 and 51, laid apart by the eleventh deal
     bint reserve_twins                   # the two have one value (the alike rule)
@@ -223,20 +232,6 @@ cdef inline int pile_size(BaronessCtx *c, const State *s, int i) noexcept nogil:
     return bb_count(c.prefix[i][k] & ~off_their_piles(c, s)) + (1 if moved_card(s, i) >= 0 else 0)
 
 
-cdef inline bb_t available(BaronessCtx *c, const State *s) noexcept nogil:
-    """The top card of each pile and the cards laid apart, as a bitboard."""
-    cdef int top[NPILES]
-    cdef int i
-    cdef bb_t out = 0
-    pile_tops(c, s, top)
-    for i in range(NPILES):
-        if top[i] >= 0:
-            out |= (<bb_t>1) << top[i]
-    if deal_moves(s) >= c.last_aux:
-        out |= c.reserve & ~s.removed
-    return out
-
-
 cdef inline bb_t partners_of(bb_t cards) noexcept nogil:
     """The cards that can leave with some card of `cards` (Kings leave alone)."""
     cdef bb_t out = 0
@@ -306,18 +301,24 @@ cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil
     cdef BaronessCtx *c = <BaronessCtx *>ctx
     cdef int top[NPILES]
     cdef int empty = pile_tops(c, s, top)
-    cdef bb_t avail = available(c, s)
+    cdef bb_t avail = 0
     cdef bb_t left = ~s.removed & BB_FULL_PACK
     cdef bb_t a, partners, best_partners = 0, b
     cdef int n = 0, v, card, best = -1, best_n = 99, k, i, t
     cdef bint final
+    # The available cards: the pile tops and the cards laid apart.
+    for i in range(NPILES):
+        if top[i] >= 0:
+            avail |= (<bb_t>1) << top[i]
+    if deal_moves(s) >= c.last_aux:
+        avail |= c.reserve & ~s.removed
     if c.prune:
         # The closed-card rule (module docstring).
         a = avail
         while a:
             card = bb_lowest(a)
             a &= a - 1
-            v = card % 13 + 1
+            v = VALUE0[card] + 1
             if v == 13:
                 out[0] = (<bb_t>1) << card
                 return 1
@@ -336,7 +337,7 @@ cdef int baroness_moves(void *ctx, const State *s, uint64_t *out) noexcept nogil
     while a:
         card = bb_lowest(a)
         a &= a - 1
-        v = card % 13 + 1
+        v = VALUE0[card] + 1
         if v == 13:
             out[n] = (<bb_t>1) << card
             n += 1
@@ -529,10 +530,13 @@ cdef void compact_key(BaronessCtx *c, const State *s, int k, bb_t moved, const i
             seq[i][0] = bottom[i]
             n[i] = 1
         home = c.prefix[i][k] & ~s.removed & ~moved
-        for h in range(k):
+        h = 0
+        while home:
             if (home >> c.card[i][h]) & 1:
-                seq[i][n[i]] = c.card[i][h] % 13 + 1
+                home ^= (<bb_t>1) << c.card[i][h]
+                seq[i][n[i]] = c.hval[i][h] + 1
                 n[i] += 1
+            h += 1
         j = i
         while j > 0 and seq_less(seq[i], n[i], seq[order[j - 1]], n[order[j - 1]]):
             order[j] = order[j - 1]
@@ -547,10 +551,10 @@ cdef void compact_key(BaronessCtx *c, const State *s, int k, bb_t moved, const i
     apart = c.reserve & ~s.removed
     r0 = r1 = 0
     if apart:
-        r0 = bb_lowest(apart) % 13 + 1
+        r0 = VALUE0[bb_lowest(apart)] + 1
         apart &= apart - 1
         if apart:
-            r1 = bb_lowest(apart) % 13 + 1
+            r1 = VALUE0[bb_lowest(apart)] + 1
             if r1 < r0:
                 t = r0
                 r0 = r1
@@ -582,7 +586,7 @@ cdef void alike_key(void *ctx, const State *s, State *key) noexcept nogil:
     cdef uint64_t aux = <uint64_t>d
     for i in range(NPILES):
         m = moved_card(s, i)
-        val[i] = m % 13 + 1 if m >= 0 else 0
+        val[i] = VALUE0[m] + 1 if m >= 0 else 0
         if m >= 0:
             moved |= (<bb_t>1) << m
         dealt |= c.prefix[i][k]
@@ -598,7 +602,7 @@ cdef void alike_key(void *ctx, const State *s, State *key) noexcept nogil:
         if last and bb_count(home) + (1 if val[i] else 0) <= 1:
             # No stack: a lone card (its value kept, ascending) or none.
             if val[i] or home:
-                m = val[i] if val[i] else bb_lowest(home) % 13 + 1
+                m = val[i] if val[i] else VALUE0[bb_lowest(home)] + 1
                 j = n
                 while j > 0 and lone[j - 1] > m:
                     lone[j] = lone[j - 1]
@@ -609,17 +613,20 @@ cdef void alike_key(void *ctx, const State *s, State *key) noexcept nogil:
             continue
         # The earliest cards dealt to pile i whose values spell its own cards', bottom up; the
         # bottom card, when dealt to this pile, goes by its value alone, as a moved one.
+        # The heights above the pile's last card left are not read.
         j = 0
-        for h in range(k):
-            if (home >> c.card[i][h]) & 1:
-                if val[i] == 0:
-                    val[i] = c.card[i][h] % 13 + 1
-                    continue
-                v = c.card[i][h] % 13
-                while c.card[i][j] % 13 != v:
-                    j += 1
-                kept |= (<bb_t>1) << c.card[i][j]
-                j += 1
+        h = -1
+        while home:
+            h += 1
+            if not (home >> c.card[i][h]) & 1:
+                continue
+            home ^= (<bb_t>1) << c.card[i][h]
+            if val[i] == 0:
+                val[i] = c.hval[i][h] + 1
+                continue
+            j = c.next_val[i][j][c.hval[i][h]]
+            kept |= (<bb_t>1) << c.card[i][j]
+            j += 1
     if last:
         j = 0
         for i in range(NPILES):
@@ -650,6 +657,14 @@ cdef void setup(BaronessCtx *c, object cards, bint prune, bint together=False,
         for j in range(FIVE_DEALS):
             c.card[i][j] = pack[j * NPILES + i]
             c.prefix[i][j + 1] = c.prefix[i][j] | ((<bb_t>1) << c.card[i][j])
+    for i in range(NPILES):
+        for j in range(FIVE_DEALS):
+            c.hval[i][j] = VALUE0[c.card[i][j]]
+        for v in range(13):
+            c.next_val[i][FIVE_DEALS][v] = FIVE_DEALS
+        for j in range(FIVE_DEALS - 1, -1, -1):
+            for v in range(13):
+                c.next_val[i][j][v] = j if c.hval[i][j] == v else c.next_val[i][j + 1][v]
     c.reserve = ((<bb_t>1) << pack[50]) | ((<bb_t>1) << pack[51])
     c.reserve_twins = pack[50] % 13 == pack[51] % 13
     for i in range(NPILES):
