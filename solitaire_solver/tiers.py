@@ -24,7 +24,7 @@ BOUNDARIES: dict[str, tuple[tuple[float, float, float, float], int, int]] = {
     'baroness':
         ((4.625707815e-06, 3.840736789e-05, 0.000346473724, 0.001), 18401, 100000),
     'baroness last_deal=together to_empty=True':
-        ((3.405660204e-05, 0.001, 0.0035, 0.0105), 41, 57),
+        ((0.0002485008435, 0.001, 0.005, 0.016), 1778, 3021),
     'fifteens-pysolfc':
         ((4.224239748e-43, 7.456175078e-22, 4.090240462e-19, 3.367569554e-18), 40, 40),
     'fourteen':
