@@ -30,6 +30,7 @@ from solitaire_solver.games.fifteens_pysolfc.rules import (
     sealed_key,
 )
 from solitaire_solver.games.rules import replay
+from solitaire_solver.games.rules import walk as walk_line
 from solitaire_solver.moves import Move
 from solitaire_solver.pysolfc import pysolfc_preset
 
@@ -486,15 +487,11 @@ def test_the_one_set_a_deal_rule_proves_blocks_the_room_rule_leaves_open():
 # -- rule 7: the bottleneck (docs/fifteens.md, "Pruning and sealing") -----------------------------
 
 def line_positions(deal):
-    """The positions of the winning line solve() gives for a deal, from its start."""
+    """The positions of the winning line solve() gives for a deal, from its start (the one
+    replay, games.rules.walk: every move checked legal)."""
     res = ss.solve("fifteens-pysolfc", deal, check=True)
     assert res.status is ss.Status.WON
-    pos = R.start(deal)
-    out = [pos]
-    for m in res.moves:
-        pos = R.apply(pos, m)
-        out.append(pos)
-    return out
+    return list(walk_line(R, deal, res.moves))
 
 
 @pytest.mark.core
