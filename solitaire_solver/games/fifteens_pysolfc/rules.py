@@ -305,15 +305,18 @@ class FifteensPySolFCRules(Rules):
         # In the order a search does best to try them (any order is legal): pairs, pushes that
         # clear the reserve, drops back onto a row, pushes of 6..9s, other pushes, low values
         # first.
-        tops = [(i, r[-1]) for i, r in enumerate(pos.rows) if r]
-        out = [Move.remove((a, b)) for k, (i, a) in enumerate(tops) for j, b in tops[k + 1:]
-               if self.accepts(pos.rows[j], a) and self.accepts(pos.rows[i], b)]
-        pushes = sorted((c for _, c in tops), key=value)
+        tops = [(i, r[-1], value(r[-1])) for i, r in enumerate(pos.rows) if r]
+        # The sum is what accepts asks first: asked once a pair here, a line is checked at
+        # the cost of its pairs that total 15 (Game.first_try replays every line it gives).
+        out = [Move.remove((a, b)) for k, (i, a, x) in enumerate(tops)
+               for j, b, y in tops[k + 1:]
+               if x + y == 15 and self.accepts(pos.rows[j], a) and self.accepts(pos.rows[i], b)]
+        pushes = sorted((c for _, c, _ in tops), key=value)
         clearing = [c for c in pushes if clears(pos.reserve + (c,))]
         out += [Move.to_reserve(c) for c in clearing]
         if pos.reserve:
             t = pos.reserve[-1]
-            out += [Move.to_pile(t, i + 1) for i, _ in tops if self.accepts(pos.rows[i], t)]
+            out += [Move.to_pile(t, i + 1) for i, _, _ in tops if self.accepts(pos.rows[i], t)]
         rest = [c for c in pushes if c not in clearing]
         out += [Move.to_reserve(c) for c in rest if 6 <= value(c) <= 9]
         out += [Move.to_reserve(c) for c in rest if not 6 <= value(c) <= 9]
