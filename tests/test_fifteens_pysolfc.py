@@ -525,7 +525,7 @@ def test_the_bottleneck_rule_proves_blocks_the_other_rules_leave_open():
     # 46th, so four rows hold the number cards when the 42nd is dealt; none of the positions
     # just after it is won. 4773 likewise (twelve Jacks, Queens and Kings by the 33rd card, no
     # Ten before the 41st). Without rule 7 neither is decided in the same number of positions.
-    for number, limit in ((938161, 300_000), (4773, 2_000_000)):
+    for number, limit in ((938161, 300_000), (4773, 400_000)):
         deal = ss.pysolfc_deal("fifteens", number)
         pos = R.start(deal)
         run = core_solve(deal, pos, max_states=limit)
@@ -533,6 +533,24 @@ def test_the_bottleneck_rule_proves_blocks_the_other_rules_leave_open():
         assert core_solve(deal, pos, max_states=limit, bottleneck=False).status == "limit-states"
     res = ss.solve("fifteens-pysolfc", ss.pysolfc_deal("fifteens", 938161))
     assert res.status is ss.Status.BLOCKED
+
+
+@pytest.mark.core
+def test_the_listed_positions_share_one_table():
+    # 4773's 141 listed positions lead to many of the same positions: searched with one table,
+    # a position an earlier search stored (lost: that search ended without a win) is not
+    # searched again. Each with a table of its own, the proof needs over a million positions.
+    deal = ss.pysolfc_deal("fifteens", 4773)
+    pos = R.start(deal)
+    shared = core_solve(deal, pos, max_states=400_000, first=0)
+    assert shared.status == "exhausted" and shared.stats["bottleneck"] == 141
+    alone = core_solve(deal, pos, max_states=400_000, first=0, shared=False)
+    assert alone.status == "limit-states"
+    # The searches together keep to the call's limits: a limit met is UNKNOWN, never a block.
+    for cut in ({"max_states": 50_000}, {"max_seconds": 0.02}):
+        run = core_module("games.fifteens_pysolfc._core").solve(
+            {"cards": deal.cards, "first": 0}, "decide", Limits(**cut), False)
+        assert run.status == ("limit-states" if "max_states" in cut else "limit-time"), cut
 
 
 @pytest.mark.core

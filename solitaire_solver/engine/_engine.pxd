@@ -83,6 +83,15 @@ cdef enum:
 cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
                         size_t memory_bytes, bint certificate)
 
+# Depth-first search from each of roots ([(removed, aux)]) in turn, one table for all, so that a
+# root's search skips what an earlier root's search proved lost (no certificate, no labels).
+# Stops at the first root whose search does not end exhausted. Returns (status, index, path,
+# stats): status SEARCH_EXHAUSTED when every root is lost, else the won root's or the limit's;
+# index the root searched last; path the won line from roots[index]; max_states counts the
+# positions of all the searches together.
+cdef object depth_first_roots(Game *g, list roots, long long max_states, double max_seconds,
+                              size_t memory_bytes)
+
 # The highest value(s) over every position reachable from root (a player may stop anywhere).
 # Won positions are not expanded. bound (NULL or an upper bound of value over every position
 # reachable from s, s included) prunes; the search stops early once the best reaches ceiling.

@@ -314,6 +314,84 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         tt_free(&tt)
 
 
+cdef inline bint table_holds(Game *g, ttable *tt, const State *s) noexcept nogil:
+    """Whether the table holds s's key (Game.key: s itself when NULL), without storing it."""
+    cdef State k
+    if g.key == NULL:
+        return tt_contains(tt, s.removed, s.aux)
+    g.key(g.ctx, s, &k)
+    return tt_contains(tt, k.removed, k.aux)
+
+
+cdef object depth_first_roots(Game *g, list roots, long long max_states, double max_seconds,
+                              size_t memory_bytes):
+    cdef ttable tt
+    cdef Run r
+    cdef int status = SEARCH_EXHAUSTED
+    cdef int i, at = -1
+    cdef long long nodes = 0, left
+    cdef double t0, deadline
+    cdef State root
+    cdef Frame *frames = NULL
+    cdef uint64_t *moves = NULL
+
+    if g.label_bits:
+        # A stored label says a key was searched at that label, not that it is lost at a lower.
+        raise ValueError("depth_first_roots takes no labelled game")
+    if tt_init(&tt, memory_bytes) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
+    moves = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves * (g.max_depth + 1))
+    if frames == NULL or moves == NULL:
+        free(frames)
+        free(moves)
+        tt_free(&tt)
+        raise MemoryError("cannot allocate the search stack")
+    r.nodes = r.generated = r.pruned = r.leaves = 0
+    r.max_depth_reached = 0
+    r.win_length = 0
+    r.cert = NULL
+    r.cert_len = r.cert_cap = 0
+    t0 = now()
+    deadline = t0 + max_seconds if max_seconds > 0 else 0.0
+    try:
+        for i in range(len(roots)):
+            root.removed, root.aux = roots[i]
+            at = i
+            # A root the table holds was reached by an earlier root's search, which ended
+            # without a win: every position an exhausted search stored is lost.
+            if table_holds(g, &tt, &root):
+                continue
+            # A root's own search looks at the clock only every CHECK_EVERY positions.
+            check_signals()
+            if deadline > 0 and now() > deadline:
+                status = SEARCH_LIMIT_TIME
+                break
+            if max_states > 0:
+                left = max_states - nodes
+                if left <= 0:
+                    status = SEARCH_LIMIT_STATES
+                    break
+            else:
+                left = 0
+            with nogil:
+                status = run_dfs(g, root, &tt, frames, moves, &r, left, deadline, False, 0)
+            nodes += r.nodes
+            if status != SEARCH_EXHAUSTED:
+                break
+        path = []
+        if status == SEARCH_WON:
+            for i in range(r.win_length):
+                path.append(moves[frames[i].base + frames[i].next - 1])
+        stats = search_stats(nodes, r.generated, r.pruned, r.leaves, &tt, t0)
+        stats["max_depth"] = r.max_depth_reached
+        return status, at, path, stats
+    finally:
+        free(frames)
+        free(moves)
+        tt_free(&tt)
+
+
 # -- best value over reachable positions (score objectives) ----------------------------------------
 
 cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ceiling,

@@ -71,7 +71,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as c_free
 from libc.string cimport memset
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear
+from solitaire_solver.engine._engine cimport Game, State, depth_first, depth_first_roots, expand_state, step_state, random_win_state, playouts_state, game_clear
 
 from collections import Counter
 from itertools import combinations_with_replacement
@@ -944,7 +944,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     reference rules' keys. Where rule 7 applies (bottleneck_card), a search of "first" positions
     (BOTTLENECK_FIRST; 0: none, for tests) comes first, then rule 7's proof, then, if neither
     decided, the search again with the limits they left; its stats count all of them
-    (stats["bottleneck"]: the positions rule 7 searched from)."""
+    (stats["bottleneck"]: the positions rule 7 searched from). Spec "shared": bottleneck_proof."""
     cdef Ctx c
     cdef State s
     if objective != "decide":
@@ -980,8 +980,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     return proof
 
 
-cdef object search(dict spec, limits, bint certificate):
-    """The search proper (rules 1..6) from spec's root or the deal's start."""
+cdef object search(dict spec, limits, bint certificate, list roots=None):
+    """The search proper (rules 1..6) from spec's root or the deal's start; with roots
+    ([(removed, aux)], no certificate), from each in turn with one table (depth_first_roots):
+    the CoreRun of the first not lost, or exhausted when all are."""
     cdef Ctx c
     cdef Game g
     cdef State root
@@ -1003,9 +1005,16 @@ cdef object search(dict spec, limits, bint certificate):
     # The room rule's cache (allocated when first needed) comes out of the budget; a budget
     # too small for it goes without.
     c.room = c.room and limits.memory_bytes - stack > 4 * MEMO_SIZE * 8
+    table = limits.memory_bytes - stack - (MEMO_SIZE * 8 if c.room else 0)
     try:
-        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
-                                   limits.memory_bytes - stack - (MEMO_SIZE * 8 if c.room else 0),
+        if roots is not None:
+            for r in roots:
+                check_given(&c, r[0], r[1])
+            status, at, path, stats = depth_first_roots(&g, roots, limits.max_states,
+                                                        limits.max_seconds, table)
+            stats["roots"] = at + 1
+            return run_of(status, path, stats)
+        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds, table,
                                    certificate))
     finally:
         c_free(c.memo)
@@ -1112,28 +1121,28 @@ def bottleneck_roots(object cards, uint64_t removed, uint64_t aux):
 
 def bottleneck_proof(dict spec, object root, limits, dict spent):
     """Rule 7 from root (removed, aux): the CoreRun of a block when every position
-    bottleneck_roots lists is lost (each searched with rules 1..6: search()), else None. spent
-    (the stats of the searches before) adds up theirs (the largest table and depth for those
-    keys), spent["roots"] counts them; they take at most BOTTLENECK_STATES positions together,
-    and the limits count spent's too."""
+    bottleneck_roots lists is lost (searched with rules 1..6: search()), else None. spent (the
+    stats of the searches before) adds up theirs (the largest table and depth for those keys),
+    spent["roots"] counts the listed positions searched; they take at most BOTTLENECK_STATES
+    positions together, and the limits count spent's too. The listed positions share one table
+    (spec "shared", default on; off, each has its own, for measurements and tests): a position
+    an earlier one's search stored is lost, since that search ended without a win."""
     roots = bottleneck_roots(spec["cards"], *root)
-    sub = dict(spec)
+    groups = [roots] if spec.get("shared", True) else [[packed] for packed in roots]
     spent["roots"] = 0
     before = spent["states"]
-    for packed in roots:
+    for group in groups:
         left = BOTTLENECK_STATES - (spent["states"] - before)
         if limits.max_states:
             left = min(left, limits.max_states - spent["states"])
         if left <= 0:
             return None
-        sub["root"] = packed
-        run = search(sub, limits.less(spent)._replace(max_states=left), False)
+        run = search(spec, limits.less(spent)._replace(max_states=left), False, group)
         for key, n in run.stats.items():
             if key in ("table_capacity", "table_bytes", "max_depth"):
                 spent[key] = max(spent.get(key, 0), n)
             else:
                 spent[key] = spent.get(key, 0) + n
-        spent["roots"] += 1
         if run.status != "exhausted":
             return None
     return CoreRun("exhausted", [], dict(spent, bottleneck=spent.pop("roots")))
