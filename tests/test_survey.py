@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import os
 import random
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -19,7 +21,7 @@ from solitaire_solver.errors import SolitaireError
 from solitaire_solver.games import get_game
 from solitaire_solver.games.slots import _core as slots
 from solitaire_solver.survey.runner import _runs, wilson_interval
-from solitaire_solver.survey.stats import counts_median
+from solitaire_solver.survey.stats import counts_median, counts_quantile
 
 
 def compiled(game: str):
@@ -150,6 +152,28 @@ def test_median_of_counts():
     assert counts_median(Counter({1: 1, 2: 1, 10: 1})) == 2
     assert counts_median(Counter({1: 2, 3: 2})) == 2
     assert counts_median(Counter()) == 0.0
+
+
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=60),
+       st.sampled_from([0.01, 0.5, 0.9, 0.99, 1.0]))
+def test_quantile_of_counts_is_the_nearest_rank_of_the_sorted_values(values, q):
+    from collections import Counter
+
+    ranked = sorted(values)
+    assert counts_quantile(Counter(values), q) == ranked[max(1, math.ceil(q * len(values))) - 1]
+
+
+def test_a_survey_reports_p99_and_its_peak_memory():
+    # Seeded Fourteen deals: their positions spread, so the 99th percentile lies between the
+    # median and the maximum; the peak is this process's, at least what Python itself holds.
+    r = ss.survey("fourteen", seeds=range(300), workers=1, chunk_size=1)
+    assert r.states_median <= r.states_p99 <= r.states_max
+    assert r.ms_median <= r.ms_p99 <= r.ms_max
+    d = r.to_dict()
+    assert d["states_p99"] == r.states_p99 and d["ms_p99"] == r.ms_p99
+    if sys.platform != "win32":
+        assert 10 < r.peak_mib < 4096 and d["peak_mib"] == r.peak_mib
+        assert "peak memory" in r.table()
 
 
 # -- surveys ------------------------------------------------------------------------------------

@@ -436,7 +436,22 @@ def survey(
         if sink is not None:
             sink.close()
     res.seconds = time.perf_counter() - t0
+    res.peak_mib = _peak_mib(own_pool is not None and nworkers > 1)
     return res
+
+
+def _peak_mib(workers: bool) -> Optional[float]:
+    """The largest peak resident memory, in MiB, of this process and (workers) of the child
+    processes it has waited for (a pool it shut down); None where the system does not tell."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if workers:
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    # ru_maxrss is in bytes on macOS, in KiB elsewhere.
+    return peak / (2**20 if sys.platform == "darwin" else 2**10)
 
 
 __all__ = ["Progress", "SurveyFileError", "SurveyFileWarning", "SurveyResult", "survey",

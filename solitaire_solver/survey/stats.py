@@ -26,6 +26,19 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def counts_quantile(counts: Counter, q: float) -> float:
+    """The q-quantile (0 < q <= 1) of a multiset given as value -> count, by nearest rank: the
+    least value with at least q of the multiset at or below it (0 for an empty one)."""
+    n = sum(counts.values())
+    rank = max(1, math.ceil(q * n))
+    seen = 0
+    for v in sorted(counts):
+        seen += counts[v]
+        if seen >= rank:
+            return v
+    return 0
+
+
 def counts_median(counts: Counter) -> float:
     """The median of a multiset given as value -> count (the mean of the two middle values)."""
     n = sum(counts.values())
@@ -63,6 +76,9 @@ class SurveyResult:
     workers: int = 1
     path: str = "generic"
     resumed: int = 0
+    #: the largest peak resident memory, in MiB, of the survey's process (over its whole life)
+    #: and of the worker processes it started; None where the system does not tell
+    peak_mib: Optional[float] = None
 
     @property
     def deals(self) -> int:
@@ -96,8 +112,16 @@ class SurveyResult:
         return max(self.states, default=0)
 
     @property
+    def states_p99(self) -> int:
+        return int(counts_quantile(self.states, 0.99))
+
+    @property
     def ms_median(self) -> float:
         return counts_median(self.micros) / 1000
+
+    @property
+    def ms_p99(self) -> float:
+        return counts_quantile(self.micros, 0.99) / 1000
 
     @property
     def ms_max(self) -> float:
@@ -152,10 +176,11 @@ class SurveyResult:
             "game": self.game, "variant": self.variant, "deals": self.deals, "won": self.won,
             "blocked": self.blocked, "unknown": self.unknown, "win_rate": self.win_rate,
             "interval": [lo, hi], "cards_left": dict(sorted(self.cards_left.items())),
-            "states_median": self.states_median, "states_max": self.states_max,
-            "ms_median": self.ms_median, "ms_max": self.ms_max, "seconds": self.seconds,
+            "states_median": self.states_median, "states_p99": self.states_p99,
+            "states_max": self.states_max, "ms_median": self.ms_median, "ms_p99": self.ms_p99,
+            "ms_max": self.ms_max, "seconds": self.seconds,
             "deals_per_second": self.deals_per_second, "workers": self.workers, "path": self.path,
-            "resumed": self.resumed,
+            "resumed": self.resumed, "peak_mib": self.peak_mib,
         }
 
     def __repr__(self) -> str:
@@ -183,12 +208,17 @@ class SurveyResult:
             ("unknown", f"{self.unknown:,}"),
             ("win rate", f"{100 * self.win_rate:.4f}%  (95% Wilson {100 * lo:.4f}% .. "
                          f"{100 * hi:.4f}%)"),
-            ("states/deal", f"median {self.states_median:g}, max {self.states_max:,}"),
-            ("time/deal", f"median {self.ms_median:.4g} ms, max {self.ms_max:.4g} ms"),
+            ("states/deal", f"median {self.states_median:g}, p99 {self.states_p99:,}, "
+                            f"max {self.states_max:,}"),
+            ("time/deal", f"median {self.ms_median:.4g} ms, p99 {self.ms_p99:.4g} ms, "
+                          f"max {self.ms_max:.4g} ms"),
             ("wall time", f"{self.seconds:.2f} s, {self.deals_per_second:,.0f} deals/s, "
                           f"{self.workers} worker{'s' if self.workers != 1 else ''} "
                           f"({self.path} path)"),
         ]
+        if self.peak_mib is not None:
+            rows.append(("peak memory", f"{self.peak_mib:,.0f} MiB resident (the largest "
+                                        "process: the survey's or a worker's)"))
         if self.cards_left:
             common = ", ".join(f"{k}: {v:,}" for k, v in
                                sorted(self.cards_left.items(), key=lambda kv: -kv[1])[:6])
