@@ -161,6 +161,28 @@ def walk(seed, plies, rng):
     return deal, out
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 120), st.integers(0, 10**6))
+def test_legal_answers_as_the_list_of_moves_does(seed, plies, rng_seed):
+    # legal() decides a move without listing them all (the first try's replay): on positions of
+    # random play, every listed move and moves of every kind near them (any two cards, any
+    # card to the reserve, the reserve's top and other cards onto every row, words) get the
+    # answer of membership in moves().
+    rng = random.Random(rng_seed)
+    _, walked = walk(seed, plies, rng)
+    for pos in walked[::4]:
+        listed = set(R.moves(pos))
+        tops = [r[-1] for r in pos.rows if r]
+        some = rng.sample(range(52), 6) + tops[:4] + list(pos.reserve[-2:])
+        tried = listed | {Move.remove((a, b)) for a in some for b in some if a != b}
+        tried |= {Move.to_reserve(c) for c in some} | {Move(cards=(c,)) for c in some}
+        tried |= {Move.to_pile(c, k) for c in some for k in (1, 5, 16)}
+        tried |= {Move.to_pile(pos.reserve[-1], k) for k in range(1, 17) if pos.reserve}
+        tried |= {Move(word="deal"), Move.remove(tops[:3]) if len(tops) >= 3 else Move()}
+        for m in tried:
+            assert R.legal(pos, m) == (m in listed), (R.render(pos), m)
+
+
 @pytest.mark.core
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 120), st.integers(0, 10**6))

@@ -322,6 +322,23 @@ class FifteensPySolFCRules(Rules):
         out += [Move.to_reserve(c) for c in rest if not 6 <= value(c) <= 9]
         return out
 
+    def legal(self, pos: RowsPosition, move: Move) -> bool:
+        # moves(pos) without listing them (a first try's line is replayed on every solve):
+        # tests/test_fifteens_pysolfc.py holds the two equal on random positions.
+        if move.word is not None or move.place or move.onto >= 0:
+            return False
+        if move.pile:
+            row = pos.rows[move.pile - 1] if move.pile <= ROWS else ()
+            return (not move.reserve and bool(pos.reserve) and move.cards == pos.reserve[-1:]
+                    and self.accepts(row, move.cards[0]))
+        where = {r[-1]: i for i, r in enumerate(pos.rows) if r}
+        if move.reserve:
+            return len(move.cards) == 1 and move.cards[0] in where
+        if len(move.cards) != 2 or not all(c in where for c in move.cards):
+            return False
+        a, b = move.cards
+        return self.accepts(pos.rows[where[b]], a) and self.accepts(pos.rows[where[a]], b)
+
     def apply(self, pos: RowsPosition, move: Move) -> RowsPosition:
         rows = [list(r) for r in pos.rows]
         reserve = list(pos.reserve)
