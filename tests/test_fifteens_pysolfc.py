@@ -179,6 +179,13 @@ def test_legal_answers_as_the_list_of_moves_does(seed, plies, rng_seed):
         tried |= {Move.to_pile(c, k) for c in some for k in (1, 5, 16)}
         tried |= {Move.to_pile(pos.reserve[-1], k) for k in range(1, 17) if pos.reserve}
         tried |= {Move(word="deal"), Move.remove(tops[:3]) if len(tops) >= 3 else Move()}
+        # Moves built field by field, as a Result read back may hold: pairs out of index order,
+        # piles out of 1..16 (negative ones too), a reserve flag beside a pile, places, piles.
+        tried |= {Move(cards=m.cards[::-1]) for m in listed if len(m.cards) == 2}
+        tried |= {Move(cards=(c,), pile=k) for c in some[-3:] for k in (-1, -16, -17, 0, 17, 31)}
+        tried |= {Move(cards=(c,), reserve=True, pile=3) for c in some[-3:]}
+        tried |= {Move(cards=(), pile=2), Move.to_place(some[0], "F", 1),
+                  Move.onto_card(some[0], some[1])}
         for m in tried:
             assert R.legal(pos, m) == (m in listed), (R.render(pos), m)
 
@@ -568,8 +575,15 @@ def test_the_listed_positions_share_one_table():
     assert shared.status == "exhausted" and shared.stats["bottleneck"] == 141
     alone = core_solve(deal, pos, max_states=400_000, first=0, shared=False)
     assert alone.status == "limit-states"
+    # The same verdict either way where both end: 938161 too.
+    other = ss.pysolfc_deal("fifteens", 938161)
+    runs = [core_solve(other, R.start(other), first=0, shared=on) for on in (True, False)]
+    assert [r.status for r in runs] == ["exhausted", "exhausted"]
+    assert runs[0].stats["states"] < runs[1].stats["states"]
+    assert runs[0].stats["bottleneck"] == runs[1].stats["bottleneck"] == 193
     # The searches together keep to the call's limits: a limit met is UNKNOWN, never a block.
-    for cut in ({"max_states": 50_000}, {"max_seconds": 0.02}):
+    # (A deadline already passed when the listed positions are made stops before the first.)
+    for cut in ({"max_states": 50_000}, {"max_seconds": 0.001}):
         run = core_module("games.fifteens_pysolfc._core").solve(
             {"cards": deal.cards, "first": 0}, "decide", Limits(**cut), False)
         assert run.status == ("limit-states" if "max_states" in cut else "limit-time"), cut

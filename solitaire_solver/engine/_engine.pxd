@@ -87,8 +87,10 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 # root's search skips what an earlier root's search proved lost (no certificate, no labels).
 # Stops at the first root whose search does not end exhausted. Returns (status, index, path,
 # stats): status SEARCH_EXHAUSTED when every root is lost, else the won root's or the limit's;
-# index the root searched last; path the won line from roots[index]; max_states counts the
-# positions of all the searches together.
+# index the root reached last (searched, skipped as stored, or stopped at a limit before its
+# search); path the won line from roots[index]; stats["roots"] the roots taken (searched, or
+# skipped as stored);
+# max_states counts the positions of all the searches together.
 cdef object depth_first_roots(Game *g, list roots, long long max_states, double max_seconds,
                               size_t memory_bytes)
 

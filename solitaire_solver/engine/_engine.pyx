@@ -328,7 +328,7 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
     cdef ttable tt
     cdef Run r
     cdef int status = SEARCH_EXHAUSTED
-    cdef int i, at = -1
+    cdef int i, at = -1, taken = 0
     cdef long long nodes = 0, left
     cdef double t0, deadline
     cdef State root
@@ -361,6 +361,7 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
             # A root the table holds was reached by an earlier root's search, which ended
             # without a win: every position an exhausted search stored is lost.
             if table_holds(g, &tt, &root):
+                taken += 1
                 continue
             # A root's own search looks at the clock only every CHECK_EVERY positions.
             check_signals()
@@ -374,6 +375,9 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
                     break
             else:
                 left = 0
+            # A won root returns before run_dfs counts it: no count of the last root stays.
+            r.nodes = 0
+            taken += 1
             with nogil:
                 status = run_dfs(g, root, &tt, frames, moves, &r, left, deadline, False, 0)
             nodes += r.nodes
@@ -385,6 +389,7 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
                 path.append(moves[frames[i].base + frames[i].next - 1])
         stats = search_stats(nodes, r.generated, r.pruned, r.leaves, &tt, t0)
         stats["max_depth"] = r.max_depth_reached
+        stats["roots"] = taken
         return status, at, path, stats
     finally:
         free(frames)

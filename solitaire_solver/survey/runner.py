@@ -400,13 +400,15 @@ def survey(
                     exhausted = True
                     break
                 fn, args, keys = nxt
-                pending[executor.submit(fn, *args)] = keys
+                pending[executor.submit(_measured, fn, args)] = keys
             if not pending:
                 break
             finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
             for fut in finished:
                 keys = pending.pop(fut)
-                value = fut.result()
+                value, peak = fut.result()
+                if peak is not None:
+                    res.peak_mib = max(res.peak_mib or 0.0, peak)
                 if isinstance(value, tuple):  # a batch chunk: the decider tallies it
                     status, left, moves, states, seconds = value
                     if sink is not None:
@@ -436,22 +438,29 @@ def survey(
         if sink is not None:
             sink.close()
     res.seconds = time.perf_counter() - t0
-    res.peak_mib = _peak_mib(own_pool is not None and nworkers > 1)
+    mine = _peak_mib()
+    if mine is not None:
+        res.peak_mib = max(res.peak_mib or 0.0, mine)
     return res
 
 
-def _peak_mib(workers: bool) -> Optional[float]:
-    """The largest peak resident memory, in MiB, of this process and (workers) of the child
-    processes it has waited for (a pool it shut down); None where the system does not tell."""
+def _measured(fn: Callable, args: tuple) -> tuple[Any, Optional[float]]:
+    """A chunk's value and the peak resident memory of the process that ran it: each worker
+    tells its own, whatever executor or start method ran it."""
+    value = fn(*args)
+    return value, _peak_mib()
+
+
+def _peak_mib() -> Optional[float]:
+    """This process's peak resident memory in MiB over its life; None where the system does not
+    tell."""
     try:
         import resource
     except ImportError:  # Windows
         return None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    if workers:
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-    # ru_maxrss is in bytes on macOS, in KiB elsewhere.
-    return peak / (2**20 if sys.platform == "darwin" else 2**10)
+    # ru_maxrss is in bytes on macOS, in KiB elsewhere; 0 where it is not kept.
+    return peak / (2**20 if sys.platform == "darwin" else 2**10) if peak > 0 else None
 
 
 __all__ = ["Progress", "SurveyFileError", "SurveyFileWarning", "SurveyResult", "survey",

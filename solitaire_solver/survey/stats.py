@@ -76,8 +76,9 @@ class SurveyResult:
     workers: int = 1
     path: str = "generic"
     resumed: int = 0
-    #: the largest peak resident memory, in MiB, of the survey's process (over its whole life)
-    #: and of the worker processes it started; None where the system does not tell
+    #: the largest peak resident memory, in MiB, of the processes that ran the survey (its own,
+    #: over its whole life, and each worker's, as the worker tells it); None where the system
+    #: does not tell
     peak_mib: Optional[float] = None
 
     @property

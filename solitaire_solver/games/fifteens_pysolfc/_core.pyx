@@ -944,7 +944,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     reference rules' keys. Where rule 7 applies (bottleneck_card), a search of "first" positions
     (BOTTLENECK_FIRST; 0: none, for tests) comes first, then rule 7's proof, then, if neither
     decided, the search again with the limits they left; its stats count all of them
-    (stats["bottleneck"]: the positions rule 7 searched from). Spec "shared": bottleneck_proof."""
+    (stats["bottleneck"]: the listed positions rule 7 took). Spec "shared": bottleneck_proof."""
     cdef Ctx c
     cdef State s
     if objective != "decide":
@@ -1010,9 +1010,9 @@ cdef object search(dict spec, limits, bint certificate, list roots=None):
         if roots is not None:
             for r in roots:
                 check_given(&c, r[0], r[1])
-            status, at, path, stats = depth_first_roots(&g, roots, limits.max_states,
-                                                        limits.max_seconds, table)
-            stats["roots"] = at + 1
+            # The path of a win starts at the root it won from: no caller here reads it.
+            status, _, path, stats = depth_first_roots(&g, roots, limits.max_states,
+                                                       limits.max_seconds, table)
             return run_of(status, path, stats)
         return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds, table,
                                    certificate))
@@ -1123,8 +1123,9 @@ def bottleneck_proof(dict spec, object root, limits, dict spent):
     """Rule 7 from root (removed, aux): the CoreRun of a block when every position
     bottleneck_roots lists is lost (searched with rules 1..6: search()), else None. spent (the
     stats of the searches before) adds up theirs (the largest table and depth for those keys),
-    spent["roots"] counts the listed positions searched; they take at most BOTTLENECK_STATES
-    positions together, and the limits count spent's too. The listed positions share one table
+    spent["roots"] counts the listed positions taken (searched or found stored); they take at
+    most BOTTLENECK_STATES positions together, and the limits count spent's too. The listed
+    positions share one table
     (spec "shared", default on; off, each has its own, for measurements and tests): a position
     an earlier one's search stored is lost, since that search ended without a win."""
     roots = bottleneck_roots(spec["cards"], *root)

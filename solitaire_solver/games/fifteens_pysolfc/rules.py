@@ -328,15 +328,19 @@ class FifteensPySolFCRules(Rules):
         if move.word is not None or move.place or move.onto >= 0:
             return False
         if move.pile:
-            row = pos.rows[move.pile - 1] if move.pile <= ROWS else ()
+            # moves() numbers the rows 1..ROWS: no other pile (nor a negative index) is one.
+            if type(move.pile) is not int or not 1 <= move.pile <= ROWS:
+                return False
             return (not move.reserve and bool(pos.reserve) and move.cards == pos.reserve[-1:]
-                    and self.accepts(row, move.cards[0]))
+                    and self.accepts(pos.rows[move.pile - 1], move.cards[0]))
         where = {r[-1]: i for i, r in enumerate(pos.rows) if r}
         if move.reserve:
             return len(move.cards) == 1 and move.cards[0] in where
         if len(move.cards) != 2 or not all(c in where for c in move.cards):
             return False
         a, b = move.cards
+        if not a < b:  # moves() lists a pair in index order, as Move.remove makes it
+            return False
         return self.accepts(pos.rows[where[b]], a) and self.accepts(pos.rows[where[a]], b)
 
     def apply(self, pos: RowsPosition, move: Move) -> RowsPosition:
@@ -385,7 +389,7 @@ class FifteensPySolFCRules(Rules):
         if move.word is not None:
             return f"{move} is not a move of {self.game}"
         if move.pile:
-            if not pos.reserve or pos.reserve[-1] != move.cards[0]:
+            if not pos.reserve or move.cards[:1] != pos.reserve[-1:]:
                 return f"{move}: only the reserve's top card goes back onto a row"
             if move.pile > ROWS:
                 return f"{move}: the rows are numbered 1..{ROWS}"
