@@ -9,7 +9,8 @@ numbers surveyed are START..COUNT (--start, default 1; --seeds: the seeded deals
 START default 0). A long survey can so go on, in a later run, from where a summary line of an
 earlier one says it stopped, without that run's file. One JSON line of the survey's summary
 is printed: game, first deal, variant, deals, won, blocked, unknown, the 95% Wilson
-interval, the path (batch or generic) and the wall time. --max-states and --max-seconds limit
+interval, the path (batch or generic), the wall time, positions and milliseconds a deal
+(median, p99, max) and the peak memory in MiB. --max-states and --max-seconds limit
 each deal (a deal reaching one counts unknown); --out keeps one JSON line a deal and resumes.
 """
 
@@ -42,6 +43,8 @@ def main() -> None:
                       "variant": r.variant, "deals": r.deals, "won": r.won,
                       "blocked": r.blocked, "unknown": r.unknown, "rate": r.win_rate,
                       "interval": [lo, hi], "path": r.path, "seconds": round(r.seconds, 1),
+                      "states": [r.states_median, r.states_p99, r.states_max],
+                      "ms": [r.ms_median, r.ms_p99, r.ms_max], "peak_mib": r.peak_mib,
                       "max_seconds": a.max_seconds, "max_states": a.max_states}), flush=True)
 
 
