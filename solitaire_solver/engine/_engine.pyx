@@ -255,6 +255,31 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
         descend(g, frames, moves, &d, &child, r)
 
 
+cdef int open_walk(Game *g, ttable *tt, size_t table_budget, Frame **frames, uint64_t **moves,
+                   Run *r) except -1:
+    """The table, the walk's stack and a fresh Run of a depth-first search (run_dfs): the caller
+    frees frames, moves and the table when done. MemoryError when they cannot be had."""
+    if tt_init(tt, table_budget) != 0:
+        raise MemoryError("cannot allocate the transposition table")
+    tt.label_bits = g.label_bits
+    frames[0] = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
+    moves[0] = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves * (g.max_depth + 1))
+    if frames[0] == NULL or moves[0] == NULL:
+        free(frames[0])
+        free(moves[0])
+        frames[0] = moves[0] = NULL
+        tt_free(tt)
+        raise MemoryError("cannot allocate the search stack")
+    memset(r, 0, sizeof(Run))
+    return 0
+
+
+cdef list win_path(const Frame *frames, const uint64_t *moves, const Run *r):
+    """The move words of the win run_dfs found: the move taken at frame i is the last one tried
+    there."""
+    return [moves[frames[i].base + frames[i].next - 1] for i in range(r.win_length)]
+
+
 cdef object depth_first(Game *g, State root, long long max_states, double max_seconds,
                         size_t memory_bytes, bint certificate):
     cdef ttable tt
@@ -273,32 +298,14 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         table_budget = memory_bytes // CERT_TABLE_SHARE
         cert_budget = ((memory_bytes - table_budget) // (sizeof(State) + CERT_PY_BYTES)
                        * sizeof(State))
-    if tt_init(&tt, table_budget) != 0:
-        raise MemoryError("cannot allocate the transposition table")
-    tt.label_bits = g.label_bits
-    frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
-    moves = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves * (g.max_depth + 1))
-    if frames == NULL or moves == NULL:
-        free(frames)
-        free(moves)
-        tt_free(&tt)
-        raise MemoryError("cannot allocate the search stack")
-    r.nodes = r.generated = r.pruned = r.leaves = 0
-    r.max_depth_reached = 0
-    r.win_length = 0
-    r.cert = NULL
-    r.cert_len = r.cert_cap = 0
+    open_walk(g, &tt, table_budget, &frames, &moves, &r)
     t0 = now()
     deadline = t0 + max_seconds if max_seconds > 0 else 0.0
     try:
         with nogil:
             status = run_dfs(g, root, &tt, frames, moves, &r, max_states, deadline,
                              certificate, cert_budget)
-        path = []
-        if status == SEARCH_WON:
-            # The move taken at frame i is the last one tried there.
-            for i in range(r.win_length):
-                path.append(moves[frames[i].base + frames[i].next - 1])
+        path = win_path(frames, moves, &r) if status == SEARCH_WON else []
         cert = None
         if certificate and status == SEARCH_EXHAUSTED:
             cert = [(r.cert[i].removed, r.cert[i].aux) for i in range(r.cert_len)]
@@ -315,7 +322,7 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 
 
 cdef inline bint table_holds(Game *g, ttable *tt, const State *s) noexcept nogil:
-    """Whether the table holds s's key (Game.key: s itself when NULL), without storing it."""
+    """Whether the table holds s's key (as table_visit), without storing it."""
     cdef State k
     if g.key == NULL:
         return tt_contains(tt, s.removed, s.aux)
@@ -338,20 +345,7 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
     if g.label_bits:
         # A stored label says a key was searched at that label, not that it is lost at a lower.
         raise ValueError("depth_first_roots takes no labelled game")
-    if tt_init(&tt, memory_bytes) != 0:
-        raise MemoryError("cannot allocate the transposition table")
-    frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
-    moves = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves * (g.max_depth + 1))
-    if frames == NULL or moves == NULL:
-        free(frames)
-        free(moves)
-        tt_free(&tt)
-        raise MemoryError("cannot allocate the search stack")
-    r.nodes = r.generated = r.pruned = r.leaves = 0
-    r.max_depth_reached = 0
-    r.win_length = 0
-    r.cert = NULL
-    r.cert_len = r.cert_cap = 0
+    open_walk(g, &tt, memory_bytes, &frames, &moves, &r)
     t0 = now()
     deadline = t0 + max_seconds if max_seconds > 0 else 0.0
     try:
@@ -383,10 +377,7 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
             nodes += r.nodes
             if status != SEARCH_EXHAUSTED:
                 break
-        path = []
-        if status == SEARCH_WON:
-            for i in range(r.win_length):
-                path.append(moves[frames[i].base + frames[i].next - 1])
+        path = win_path(frames, moves, &r) if status == SEARCH_WON else []
         stats = search_stats(nodes, r.generated, r.pruned, r.leaves, &tt, t0)
         stats["max_depth"] = r.max_depth_reached
         stats["roots"] = taken
