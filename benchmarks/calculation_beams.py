@@ -1,13 +1,16 @@
 """Calculation's beams by themselves (the core's beam(); docs/calculation.md, "What the undecided
-deals were"): for each seed, up to COUNT beams WIDTH wide, the k-th with shake k (with NOISE > 0,
-each keeps other positions), until one wins or the seed's positions pass MAX_STATES; one json line
-a seed [seed, the number of the beam that won (from 0) or null, positions, CPU seconds], then the
+deals were"): for each seed, up to COUNT beams, the k-th (from 0) with shake START + k and the
+setting of that number's turn among the SETTINGS given (round robin; with NOISE > 0 each beam
+keeps other positions), until one wins or the seed's positions pass MAX_STATES; one json line a
+seed [seed, the number of the beam that won (from 0) or null, positions, CPU seconds, and for a
+win its setting, shake and whether `verify` (the reference rules) accepts its line], then the
 deals won and the CPU in all.
 
-    nice -n 10 python benchmarks/calculation_beams.py WIDTH:PEN:GAP:NOISE COUNT MAX_STATES SEEDS
+    nice -n 10 python benchmarks/calculation_beams.py SETTINGS COUNT MAX_STATES SEEDS [START]
 
-SEEDS: FIRST..LAST, or a file of seeds (white space between them). PEN, GAP, NOISE: the spec's
-beam_pen, beam_gap and beam_noise.
+SETTINGS: WIDTH:PEN:GAP:NOISE, comma-separated for several (PEN, GAP, NOISE: the spec's beam_pen,
+beam_gap and beam_noise). SEEDS: FIRST..LAST, or a file of seeds (white space between them).
+START: the first beam's shake (default 1).
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ import solitaire_solver as ss
 from solitaire_solver.engine.backend import core_module
 from solitaire_solver.engine.contract import Limits
 from solitaire_solver.games import get_game
+from solitaire_solver.moves import from_codes
 
 
 def main() -> None:
     conf, count, most, seeds_arg = sys.argv[1:5]
-    width, pen, gap, noise = (int(x) for x in conf.split(":"))
+    start = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    settings = [tuple(int(x) for x in c.split(":")) for c in conf.split(",")]
     if ".." in seeds_arg:
         first, last = seeds_arg.split("..")
         seeds = list(range(int(first), int(last) + 1))
@@ -36,21 +41,31 @@ def main() -> None:
     limits = Limits(memory_bytes=1 << 29)
     won, cpu = 0, 0.0
     for seed in seeds:
-        spec = game.core_spec(ss.Deal.from_seed(seed), {}, "decide", False)
+        deal = ss.Deal.from_seed(seed)
+        spec = game.core_spec(deal, {}, "decide", False)
         t = time.process_time()
-        states, winner = 0, None
+        states, winner, path, setting = 0, None, [], settings[0]
         for k in range(int(count)):
-            status, _, n = core.beam(dict(spec, beam_pen=pen, beam_gap=gap, beam_noise=noise,
-                                          shake=k + 1), width, limits)
+            shake = start + k
+            setting = settings[shake % len(settings)]
+            width, pen, gap, noise = setting
+            status, path, n = core.beam(dict(spec, beam_pen=pen, beam_gap=gap, beam_noise=noise,
+                                             shake=shake), width, limits)
             states += n
             if status == "won":
                 winner = k
                 break
             if states > int(most):
                 break
-        cpu += time.process_time() - t
+        spent = time.process_time() - t
+        cpu += spent
         won += winner is not None
-        print(json.dumps([seed, winner, states, round(time.process_time() - t, 3)]), flush=True)
+        row = [seed, winner, states, round(spent, 3)]
+        if winner is not None:
+            # A win is a win only once its line replays under the reference rules.
+            ok = ss.verify("calculation", deal, from_codes(path)).ok
+            row += [":".join(map(str, setting)), start + winner, ok]
+        print(json.dumps(row), flush=True)
     print(f"# {conf} x {count}: won {won} of {len(seeds)}, CPU {cpu:.1f} s")
 
 
