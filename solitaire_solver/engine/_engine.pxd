@@ -89,8 +89,7 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 # stats): status SEARCH_EXHAUSTED when every root is lost, else the won root's or the limit's;
 # index the root reached last (searched, skipped as stored, or stopped at a limit before its
 # search); path the won line from roots[index]; stats["roots"] the roots taken (searched, or
-# skipped as stored);
-# max_states counts the positions of all the searches together.
+# skipped as stored). max_states counts the positions of all the searches together.
 cdef object depth_first_roots(Game *g, list roots, long long max_states, double max_seconds,
                               size_t memory_bytes)
 

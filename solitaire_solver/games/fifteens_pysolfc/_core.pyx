@@ -1125,9 +1125,9 @@ def bottleneck_proof(dict spec, object root, limits, dict spent):
     stats of the searches before) adds up theirs (the largest table and depth for those keys),
     spent["roots"] counts the listed positions taken (searched or found stored); they take at
     most BOTTLENECK_STATES positions together, and the limits count spent's too. The listed
-    positions share one table
-    (spec "shared", default on; off, each has its own, for measurements and tests): a position
-    an earlier one's search stored is lost, since that search ended without a win."""
+    positions share one table (spec "shared", default on; off, each has its own, for
+    measurements and tests): a position an earlier one's search stored is lost, since that
+    search ended without a win."""
     roots = bottleneck_roots(spec["cards"], *root)
     groups = [roots] if spec.get("shared", True) else [[packed] for packed in roots]
     spent["roots"] = 0
