@@ -104,12 +104,19 @@ cdef enum:
     STEP_WON = 2    # child is won (only when asked to stop at won positions)
 
 
-cdef inline bint table_visit(Game *g, ttable *tt, const State *s) noexcept nogil:
-    """Stores s's key (Game.key: s itself when NULL) in the table; True if it was there."""
-    cdef State k
+cdef inline const State *table_key(Game *g, const State *s, State *buf) noexcept nogil:
+    """The key the table holds for s: s itself when Game.key is NULL, else Game.key's, written
+    into buf."""
     if g.key == NULL:
-        return tt_visit(tt, s.removed, s.aux)
-    g.key(g.ctx, s, &k)
+        return s
+    g.key(g.ctx, s, buf)
+    return buf
+
+
+cdef inline bint table_visit(Game *g, ttable *tt, const State *s) noexcept nogil:
+    """Stores s's key in the table; True if it was there."""
+    cdef State buf
+    cdef const State *k = table_key(g, s, &buf)
     return tt_visit(tt, k.removed, k.aux)
 
 
@@ -322,11 +329,9 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
 
 
 cdef inline bint table_holds(Game *g, ttable *tt, const State *s) noexcept nogil:
-    """Whether the table holds s's key (as table_visit), without storing it."""
-    cdef State k
-    if g.key == NULL:
-        return tt_contains(tt, s.removed, s.aux)
-    g.key(g.ctx, s, &k)
+    """Whether the table holds s's key, without storing it."""
+    cdef State buf
+    cdef const State *k = table_key(g, s, &buf)
     return tt_contains(tt, k.removed, k.aux)
 
 
