@@ -3,10 +3,12 @@ tree, each deal solved by both (the first alternates), each under the same limit
 so that the verdicts do not hang on the machine's load; each worker times its own call in CPU
 seconds.
 
-    nice -n 10 python benchmarks/calculation_ab.py OLD_TREE NEW_TREE FIRST LAST MAX_STATES OUT.jsonl
+    nice -n 10 python benchmarks/calculation_ab.py OLD_TREE NEW_TREE SEEDS MAX_STATES OUT.jsonl
 
-Each tree must be built in place. OUT gets one line a seed (resumed runs append); then the summary
-is printed: verdicts per build, median and total CPU, and every seed whose verdicts differ (won
+SEEDS: FIRST..LAST, or a file of seeds (as calculation_beams.py takes them). Each tree must be
+built in place. OUT gets one line a seed (resumed runs append: the seeds it holds are skipped),
+each side's [status, positions, CPU seconds, the first try's last step]; then the summary is
+printed: verdicts per build, median and total CPU, and every seed whose verdicts differ (won
 against blocked would be a wrong answer).
 """
 
@@ -18,6 +20,8 @@ import os
 import subprocess
 import sys
 
+from calculation_beams import seeds_of
+
 WORKER = r"""
 import json, sys, time
 import solitaire_solver as ss
@@ -25,8 +29,8 @@ for line in sys.stdin:
     seed, most = json.loads(line)
     t = time.process_time()
     r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=most)
-    print(json.dumps([r.status.value, int(r.stats.get("states", 0)), time.process_time() - t]),
-          flush=True)
+    print(json.dumps([r.status.value, int(r.stats.get("states", 0)), time.process_time() - t,
+                      r.stats.get("first_try", "")]), flush=True)
 """
 
 
@@ -49,10 +53,16 @@ def summary(path: str) -> None:
 
 
 def main() -> None:
-    old_tree, new_tree, first, last, most, out = sys.argv[1:7]
+    old_tree, new_tree, seeds_arg, most, out = sys.argv[1:6]
+    done = set()
+    if os.path.exists(out):
+        with open(out, encoding="utf-8") as f:
+            done = {json.loads(line)["seed"] for line in f if line.strip()}
     workers = {"old": start(old_tree), "new": start(new_tree)}
     with open(out, "a", encoding="utf-8") as f:
-        for seed in range(int(first), int(last) + 1):
+        for seed in seeds_of(seeds_arg):
+            if seed in done:
+                continue
             got = {}
             for side in (("old", "new") if seed % 2 == 0 else ("new", "old")):
                 p = workers[side]

@@ -26,16 +26,20 @@ from solitaire_solver.games import get_game
 from solitaire_solver.moves import from_codes
 
 
+def seeds_of(arg: str) -> list[int]:
+    """FIRST..LAST, or the name of a file of seeds (white space between them)."""
+    if ".." in arg:
+        first, last = arg.split("..")
+        return list(range(int(first), int(last) + 1))
+    with open(arg, encoding="utf-8") as f:
+        return [int(x) for x in f.read().split()]
+
+
 def main() -> None:
     conf, count, most, seeds_arg = sys.argv[1:5]
     start = int(sys.argv[5]) if len(sys.argv) > 5 else 1
     settings = [tuple(int(x) for x in c.split(":")) for c in conf.split(",")]
-    if ".." in seeds_arg:
-        first, last = seeds_arg.split("..")
-        seeds = list(range(int(first), int(last) + 1))
-    else:
-        with open(seeds_arg) as f:
-            seeds = [int(x) for x in f.read().split()]
+    seeds = seeds_of(seeds_arg)
     game = get_game("calculation")[0]
     core = core_module(game.core)
     limits = Limits(memory_bytes=1 << 29)
