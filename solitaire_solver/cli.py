@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
-from typing import Any, Optional, Sequence
+import threading
+import time
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
 from . import api, positions, pysolfc
 from .deal import Deal
@@ -40,6 +43,42 @@ def _variant(pairs: Sequence[str]) -> dict:
             raise SolitaireError(f"variant {name} is given twice ({out[name]} and {value})")
         out[name] = value
     return out
+
+
+#: A search still running after this many seconds says so on a terminal, once a second.
+STILL_AFTER = 2.0
+
+T = TypeVar("T")
+
+
+def _searching(what: str, call: Callable[..., T], *a: Any, **kw: Any) -> T:
+    """call(*a, **kw), and meanwhile, when stderr is a terminal, a line there once the call has
+    run STILL_AFTER seconds, redrawn each second and wiped when it returns: a deal that takes
+    minutes (Montana, Calculation) is not taken for a hang. A timer signal draws it: the cores
+    look at signals every few thousand positions, which runs the handler."""
+    if not (hasattr(signal, "setitimer") and sys.stderr.isatty()
+            and threading.current_thread() is threading.main_thread()):
+        return call(*a, **kw)
+    t0 = time.monotonic()
+    drawn = False
+
+    def draw(signum: int, frame: Any) -> None:
+        nonlocal drawn
+        drawn = True
+        sys.stderr.write(f"\r{what}: still searching, {time.monotonic() - t0:.0f} s "
+                         "(Ctrl-C stops; --max-seconds sets a limit)")
+        sys.stderr.flush()
+
+    before = signal.signal(signal.SIGALRM, draw)
+    signal.setitimer(signal.ITIMER_REAL, STILL_AFTER, 1.0)
+    try:
+        return call(*a, **kw)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+        if drawn:
+            sys.stderr.write("\r\033[K")  # wipe the line before the answer is printed
+            sys.stderr.flush()
 
 
 #: The deals a survey takes when --count is not given.
@@ -306,8 +345,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _cmd_solve(args: argparse.Namespace) -> int:
     deal = _deal_text(args, args.deal)
     variant = _variant(args.option)
-    r = solve(args.game, deal, objective=args.objective, certificate=args.certificate,
-                  check=args.check, after=args.after, **_limits(args), **variant)
+    r = _searching("solve", solve, args.game, deal, objective=args.objective,
+                   certificate=args.certificate, check=args.check, after=args.after,
+                   **_limits(args), **variant)
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc(r.to_dict(), info)))
@@ -337,8 +377,8 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_hint(args: argparse.Namespace) -> int:
     if args.all:
         return _cmd_hint_all(args)
-    h = hint(args.game, _deal_text(args, args.deal), after=args.after,
-                       **_limits(args), **_variant(args.option))
+    h = _searching("hint", hint, args.game, _deal_text(args, args.deal), after=args.after,
+                   **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc({"move": str(h.move) if h.move else None,
@@ -354,8 +394,8 @@ def _cmd_hint(args: argparse.Namespace) -> int:
 def _cmd_hint_all(args: argparse.Namespace) -> int:
     """hint --all: every legal move with the verdict after it (0 when one keeps the game
     winnable, 1 when every move loses, 2 when none wins and some are unknown)."""
-    verdicts = moves(args.game, _deal_text(args, args.deal), after=args.after,
-                     **_limits(args), **_variant(args.option))
+    verdicts = _searching("hint", moves, args.game, _deal_text(args, args.deal),
+                          after=args.after, **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc({"moves": [{"move": str(v.move), "status": v.status.value,
@@ -374,10 +414,10 @@ def _cmd_hint_all(args: argparse.Namespace) -> int:
 
 
 def _cmd_rate(args: argparse.Namespace) -> int:
-    r = rate(args.game, _deal_text(args, args.deal), after=args.after, playouts=args.playouts,
-             guided=args.guided, exact_positions=args.exact_positions, seed=args.random_seed,
-             **_limits(args),
-             **_variant(args.option))
+    r = _searching("rate", rate, args.game, _deal_text(args, args.deal), after=args.after,
+                   playouts=args.playouts, guided=args.guided,
+                   exact_positions=args.exact_positions, seed=args.random_seed,
+                   **_limits(args), **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc(r.to_dict(), info)))
@@ -406,7 +446,8 @@ def _deal_and_moves(args: argparse.Namespace, deal_only: bool = False) -> tuple[
 
 def _cmd_analyze(args: argparse.Namespace) -> int:
     deal, moves = _deal_and_moves(args)
-    a = analyze(args.game, deal, moves, **_limits(args), **_variant(args.option))
+    a = _searching("analyze", analyze, args.game, deal, moves, **_limits(args),
+                   **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         out: dict = {"winnable": a.winnable, "blunder": a.blunder, "decided": a.decided}
@@ -460,7 +501,8 @@ def _cmd_show(args: argparse.Namespace) -> int:
             print(f"wrote {args.svg}")
         if args.html is None:
             return 0
-        r = solve(args.game, deal, after=args.after, **_limits(args), **variant)
+        r = _searching("show", solve, args.game, deal, after=args.after, **_limits(args),
+                       **variant)
         _write(args.html, pictures.render_html(args.game, deal, r, variant))
         print(f"wrote {args.html}: {r.status.name}" + (f" in {counted(len(r.moves), 'move')}" if r.won
                                                         else ""))
@@ -501,7 +543,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         if moves:
             raise SolitaireError("give the moves or --result, not both")
         answer = _read_result(args.result)
-    verdict = api.verify(args.game, deal, answer, after=args.after, **_variant(args.option))
+    verdict = _searching("verify", api.verify, args.game, deal, answer, after=args.after,
+                         **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))

@@ -4,6 +4,7 @@ import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 from functools import partial
@@ -315,3 +316,42 @@ def test_cards_print_as_letters_where_standard_output_has_no_suit_symbols():
 
 
 LETTERS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S"})
+
+
+class _Terminal:
+    """A stderr that says it is a terminal and keeps what is written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_a_long_search_says_it_is_still_searching_on_a_terminal(capsys, monkeypatch, tty):
+    """On a terminal a search past cli.STILL_AFTER seconds redraws one line on stderr each second
+    and wipes it before the answer; elsewhere (a pipe, a file) nothing is added."""
+    monkeypatch.setattr(cli, "STILL_AFTER", 0.05)
+    err = _Terminal()
+    if not tty:
+        err.isatty = lambda: False  # type: ignore[method-assign]
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["solve", "montana", "--seed", "0", "--max-seconds", "1.2"]) == 2
+    out = capsys.readouterr().out
+    assert "UNKNOWN" in out and "still searching" not in out
+    if tty:
+        lines = err.text.split("\r")
+        assert lines[1].startswith("solve: still searching, 0 s") and lines[-1] == "\033[K"
+        assert any(x.startswith("solve: still searching, 1 s") for x in lines)
+    else:
+        assert err.text == ""
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, None)
