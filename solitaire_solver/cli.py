@@ -57,8 +57,9 @@ def _searching(what: str, call: Callable[..., T], *a: Any, **kw: Any) -> T:
     minutes (Montana, Calculation) is not taken for a hang. A timer signal draws it: the cores
     look at signals every few thousand positions, which runs the handler."""
     if not (hasattr(signal, "setitimer") and sys.stderr.isatty()
-            and threading.current_thread() is threading.main_thread()):
-        return call(*a, **kw)
+            and threading.current_thread() is threading.main_thread()
+            and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)):
+        return call(*a, **kw)  # (a timer already set belongs to the program that embeds us)
     t0 = time.monotonic()
     drawn = False
 
