@@ -3,9 +3,10 @@ tree, each deal solved by both (the first alternates), each under the same limit
 so that the verdicts do not hang on the machine's load; each worker times its own call in CPU
 seconds.
 
-    nice -n 10 python benchmarks/calculation_ab.py OLD_TREE NEW_TREE SEEDS MAX_STATES OUT.jsonl
+    nice -n 10 python benchmarks/calculation_ab.py OLD_TREE NEW_TREE SEEDS MAX_STATES OUT.jsonl [GAME]
 
-SEEDS: FIRST..LAST, or a file of seeds (as calculation_beams.py takes them). Each tree must be
+SEEDS: FIRST..LAST, or a file of seeds (as calculation_beams.py takes them); with GAME
+calculation-pysolfc they are PySolFC's game numbers (default: calculation, seeds). Each tree must be
 built in place. OUT gets one line a seed (resumed runs append: the seeds it holds are skipped),
 each side's [status, positions, CPU seconds, the first try's last step]; then the summary is
 printed: verdicts per build, median and total CPU, and every seed whose verdicts differ (won
@@ -25,10 +26,12 @@ from calculation_beams import seeds_of
 WORKER = r"""
 import json, sys, time
 import solitaire_solver as ss
+from solitaire_solver.pysolfc import pysolfc_deal
 for line in sys.stdin:
-    seed, most = json.loads(line)
+    seed, most, game = json.loads(line)
+    deal = pysolfc_deal(game, seed) if game.endswith("-pysolfc") else ss.Deal.from_seed(seed)
     t = time.process_time()
-    r = ss.solve("calculation", ss.Deal.from_seed(seed), max_states=most)
+    r = ss.solve(game, deal, max_states=most)
     print(json.dumps([r.status.value, int(r.stats.get("states", 0)), time.process_time() - t,
                       r.stats.get("first_try", "")]), flush=True)
 """
@@ -54,6 +57,7 @@ def summary(path: str) -> None:
 
 def main() -> None:
     old_tree, new_tree, seeds_arg, most, out = sys.argv[1:6]
+    game = sys.argv[6] if len(sys.argv) > 6 else "calculation"
     done = set()
     if os.path.exists(out):
         with open(out, encoding="utf-8") as f:
@@ -66,7 +70,7 @@ def main() -> None:
             got = {}
             for side in (("old", "new") if seed % 2 == 0 else ("new", "old")):
                 p = workers[side]
-                p.stdin.write(json.dumps([seed, int(most)]) + "\n")
+                p.stdin.write(json.dumps([seed, int(most), game]) + "\n")
                 p.stdin.flush()
                 got[side] = json.loads(p.stdout.readline())
             f.write(json.dumps({"seed": seed, "old": got["old"], "new": got["new"]}) + "\n")

@@ -34,7 +34,7 @@ from solitaire_solver.games.calculation.rules import (
 )
 from solitaire_solver.games.rules import replay
 from solitaire_solver.moves import Move, from_codes
-from solitaire_solver.pysolfc import pysolfc_preset
+from solitaire_solver.pysolfc import pysolfc_deal, pysolfc_preset
 from solitaire_solver.result import BlockProof
 
 GAME, _ = get_game("calculation")
@@ -694,7 +694,29 @@ def test_noisy_beams_win_deals_the_rest_of_the_first_try_leaves(monkeypatch):
     monkeypatch.setattr(type(GAME), "NOISY", GAME.NOISY[:3] + (0,))
     assert_undecided(NOISY_SEEDS, NOISY_STATES)
     monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
+    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
     assert_undecided(NOISY_SEEDS, NOISY_STATES)
+
+
+#: PySolFC's number 7826 (calculation-pysolfc): the first try's narrow noisy beams leave it at
+#: 10^7 positions, and the fourth wide beam (WIDE, shake 4) wins it. The test skips the narrow
+#: beams (NOISY_BEAMS 0) so that the wide ones come within WIDE_STATES positions.
+WIDE_NUMBER = 7826
+WIDE_STATES = 2_500_000
+
+
+@pytest.mark.core
+def test_wide_beams_win_a_deal_the_narrow_ones_leave(monkeypatch):
+    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
+    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 4)
+    deal = pysolfc_deal("calculation-pysolfc", WIDE_NUMBER)
+    r = ss.solve("calculation-pysolfc", deal, max_states=WIDE_STATES)
+    assert r.status is ss.Status.WON and r.stats["first_try"].startswith("beam 1024 wide")
+    assert ss.verify("calculation-pysolfc", deal, r).ok
+    # The same four beams, narrow: the deal is left within the same positions.
+    monkeypatch.setattr(type(GAME), "WIDE", GAME.NOISY)
+    r = ss.solve("calculation-pysolfc", deal, max_states=WIDE_STATES)
+    assert r.status is ss.Status.UNKNOWN
 
 
 @pytest.mark.core

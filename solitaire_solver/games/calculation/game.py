@@ -125,9 +125,11 @@ class Calculation(Game):
     BEAMS: tuple[tuple[int, int, int], ...] = ((64, 8, 0), (512, 4, 1))
     #: After the last restart, NOISY_BEAMS beams (width, beam_pen, beam_gap, beam_noise), each
     #: with its own pseudo-random term in the score (the core's beam_noise, seeded by the
-    #: beam's number), before the main search.
+    #: beam's number), then WIDE_BEAMS more of the setting WIDE, before the main search.
     NOISY: tuple[int, int, int, int] = (128, 1, 1, 32)
-    NOISY_BEAMS = 1000
+    NOISY_BEAMS = 280
+    WIDE: tuple[int, int, int, int] = (1024, 1, 1, 64)
+    WIDE_BEAMS = 100
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool) -> Optional[CoreAnswer]:
@@ -150,7 +152,7 @@ class Calculation(Game):
             + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS))] \
             + [("beam", k) for k in range(len(self.BEAMS))] \
             + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)] \
-            + [("noisy", k) for k in range(self.NOISY_BEAMS)]
+            + [("noisy", k) for k in range(self.NOISY_BEAMS + self.WIDE_BEAMS)]
         states, seconds, status = 0, 0.0, "given-up"
         stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
@@ -162,7 +164,8 @@ class Calculation(Game):
                 break
             left = limits.less({"states": states, "seconds": seconds})
             if kind in ("beam", "noisy"):
-                width, pen, gap, noise = self.BEAMS[t] + (0,) if kind == "beam" else self.NOISY
+                width, pen, gap, noise = (self.BEAMS[t] + (0,) if kind == "beam" else
+                                          self.NOISY if t < self.NOISY_BEAMS else self.WIDE)
                 t0 = time.monotonic()
                 status, path, n = core.beam(dict(base, beam_pen=pen, beam_gap=gap,
                                                  beam_noise=noise,
@@ -171,7 +174,8 @@ class Calculation(Game):
                 seconds += time.monotonic() - t0
                 stats = {"states": states, "seconds": seconds,
                          "first_try": f"beam {width} wide" + (f" (noisy {t + 1} of "
-                                      f"{self.NOISY_BEAMS})" if kind == "noisy" else "")
+                                      f"{self.NOISY_BEAMS + self.WIDE_BEAMS})"
+                                      if kind == "noisy" else "")
                          + f": {status}"}
                 if status == "limit-memory":
                     status = "given-up"  # the beam did not fit: the searches may
