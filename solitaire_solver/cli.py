@@ -67,7 +67,8 @@ def _searching(what: str, call: Callable[..., T], *a: Any, **kw: Any) -> T:
         nonlocal drawn
         drawn = True
         sys.stderr.write(f"\r{what}: still searching, {time.monotonic() - t0:.0f} s "
-                         "(Ctrl-C stops; --max-seconds sets a limit)")
+                         + ("(Ctrl-C stops)" if what == "verify" else
+                            "(Ctrl-C stops; --max-seconds sets a limit)"))
         sys.stderr.flush()
 
     before = signal.signal(signal.SIGALRM, draw)
