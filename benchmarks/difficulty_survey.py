@@ -7,10 +7,10 @@ win rate falls from tier to tier.
     python benchmarks/difficulty_survey.py --labels fourteen,nestor --cpu 5   # a quick look
 
 --cpu: CPU seconds of rating per game and variant in this run (seeds 0, 1, 2, ... until spent, at
-most --max-seeds); --journal DIR: keep every rated seed in DIR/<label>.jsonl and go on from there
-in a later run (the tables then rest on every run's seeds); --write: rewrite
-solitaire_solver/tiers.py and the pictures, and print the Markdown tables docs/difficulty.md
-quotes.
+most --max-seeds, or until the table holds --won won deals); --journal DIR: keep every rated
+seed in DIR/<label>.jsonl and go on from there in a later run (the tables then rest on every
+run's seeds); --write: rewrite solitaire_solver/tiers.py and the pictures, and print the
+Markdown tables docs/difficulty.md quotes.
 """
 
 from __future__ import annotations
@@ -50,11 +50,12 @@ def greedy_wins(game: str, deal: Any) -> bool:
     return rating_greedy_wins(g, var, deal)
 
 
-def survey(name: str, cpu: float, max_seeds: int, journal: str | None = None) -> dict:
-    """Rate seeds 0, 1, 2, ... of a game until `cpu` CPU seconds are spent in this run or
-    max_seeds are rated. With a journal (a JSON-lines file, one rated seed a line), the seeds
-    it holds are taken from it and the run goes on from the next one, appending: a table can
-    grow over several runs."""
+def survey(name: str, cpu: float, max_seeds: int, journal: str | None = None,
+           max_won: int | None = None) -> dict:
+    """Rate seeds 0, 1, 2, ... of a game until `cpu` CPU seconds are spent in this run,
+    max_seeds are rated or the table holds max_won won deals. With a journal (a JSON-lines
+    file, one rated seed a line), the seeds it holds are taken from it and the run goes on from
+    the next one, appending: a table can grow over several runs."""
     solver = ss.Solver(name, max_seconds=5)
     won, seeds, unknown, spent = [], 0, 0, 0.0
     good = 0  # bytes of whole lines read: a line cut short by a stop is dropped, rated again
@@ -79,7 +80,8 @@ def survey(name: str, cpu: float, max_seeds: int, journal: str | None = None) ->
     if out:
         out.truncate(good)  # appending after a cut line would join the next record to it
     c0 = time.process_time()
-    while seeds < max_seeds and time.process_time() - c0 < cpu:
+    while (seeds < max_seeds and time.process_time() - c0 < cpu
+           and (max_won is None or len(won) < max_won)):
         t0 = time.process_time()
         deal = ss.random_deal(seeds)
         r = solver.rate(deal, critical=False)
@@ -188,6 +190,9 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cpu", type=float, default=50.0)
     ap.add_argument("--max-seeds", type=int, default=100_000)
+    ap.add_argument("--won", type=int, default=None,
+                    help="stop a game once its table holds this many won deals (with a "
+                         "journal, counting earlier runs')")
     ap.add_argument("--labels", default="")
     ap.add_argument("--write", action="store_true")
     ap.add_argument("--journal", metavar="DIR",
@@ -203,7 +208,7 @@ def main(argv: list[str]) -> int:
         if args.journal:
             os.makedirs(args.journal, exist_ok=True)
             journal = os.path.join(args.journal, slug_of(table_label(*resolve(name, {}))) + ".jsonl")
-        data = survey(name, args.cpu, args.max_seeds, journal)
+        data = survey(name, args.cpu, args.max_seeds, journal, args.won)
         vals = [p for _, p, _, _ in data["won"]]
         if not vals:
             print(f"{data['label']}: no won deal in {data['seeds']} seeds", file=sys.stderr)
