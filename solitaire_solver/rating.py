@@ -10,6 +10,7 @@ where most moves lose, and the deal's tier.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -360,46 +361,79 @@ def _solve_component(comp: list, kids_of: dict, memo: dict) -> None:
         return
     # (I - Q) x = b over the component: Q the moves inside it, b those leaving it. With no move
     # leaving it the random player never leaves: every node 0 (the least solution).
-    a = [[0.0] * n for _ in range(n)]
+    rows: list = [{} for _ in range(n)]
     b = [0.0] * n
     leaves = False
     for x, i in inside.items():
         ks = kids_of[x]
-        a[i][i] += 1.0
+        row = rows[i]
+        row[i] = 1.0
         for c in ks:
             j = inside.get(c)
             if j is None:
                 leaves = True
                 b[i] += memo[c] / len(ks)
             else:
-                a[i][j] -= 1.0 / len(ks)
+                row[j] = row.get(j, 0.0) - 1.0 / len(ks)
     if not leaves or not any(b):
         for x in comp:
             memo[x] = 0.0
         return
-    for x, v in zip(comp, _gauss(a, b)):
+    for x, v in zip(comp, _solve_sparse(rows, b)):
         memo[x] = min(1.0, max(0.0, v))
 
 
-def _gauss(a: list, b: list) -> list:
-    """The solution of a x = b (a nonsingular: from every node of a component that some move
-    leaves, the random player leaves with a positive probability), by partial pivoting."""
+def _solve_sparse(rows: list, b: list) -> list:
+    """The solution of a x = b, a's rows given as {column: value}, by Gaussian elimination
+    keeping the rows sparse. Here a = I - Q, Q the moves that stay inside a component that some
+    move leaves: from every node the random player leaves with a positive probability, so Q's
+    spectral radius is below 1 and a is a nonsingular M-matrix. So is a with its rows and
+    columns renumbered alike, and so are its Schur complements: every pivot taken on the
+    diagonal, in any order, is positive, and the elimination is stable without row exchanges
+    (a is diagonally dominant by rows: growth at most 2). The order is the least fill first
+    (the node whose row and column have the fewest entries, Markowitz's rule): a component's
+    rows have as many entries as a position has moves, and a dense elimination, or a sparse
+    one in the walk's order, fills them up."""
     n = len(b)
-    for col in range(n):
-        piv = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[piv] = a[piv], a[col]
-        b[col], b[piv] = b[piv], b[col]
-        p = a[col][col]
-        for r in range(col + 1, n):
-            f = a[r][col] / p
-            if f:
-                row, top = a[r], a[col]
-                for k in range(col, n):
-                    row[k] -= f * top[k]
-                b[r] -= f * b[col]
+    cols: list = [set() for _ in range(n)]  # column -> the rows not yet pivots that hold it
+    for r, row in enumerate(rows):
+        for c in row:
+            if c != r:
+                cols[c].add(r)
+    done = [False] * n
+    heap = [((len(rows[k]) - 1) * len(cols[k]), k) for k in range(n)]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        score, k = heapq.heappop(heap)
+        if done[k]:
+            continue
+        now = (len(rows[k]) - 1) * len(cols[k])
+        if now != score:
+            heapq.heappush(heap, (now, k))
+            continue
+        done[k] = True
+        order.append(k)
+        top = rows[k]
+        rest = [(c, v) for c, v in top.items() if c != k]
+        for c, _ in rest:
+            cols[c].discard(k)
+        p = top[k]
+        for r in cols[k]:
+            row = rows[r]
+            f = row.pop(k) / p
+            for c, v in rest:
+                if c in row:
+                    row[c] -= f * v
+                else:
+                    row[c] = -f * v
+                    cols[c].add(r)
+            b[r] -= f * b[k]
+        cols[k] = set()
     x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        x[r] = (b[r] - sum(a[r][k] * x[k] for k in range(r + 1, n))) / a[r][r]
+    for k in reversed(order):
+        row = rows[k]
+        x[k] = (b[k] - sum(v * x[c] for c, v in row.items() if c != k)) / row[k]
     return x
 
 
