@@ -654,7 +654,8 @@ def test_the_new_cores_random_win_and_playouts_hold_the_walk_over_the_rules(case
                                                    plies=plies):
         rroot, rstep, _ = _rules_walker(g, var, pos)
         try:
-            want = exact_sum(rroot, rstep, 3000 if small else 20000)[rroot]
+            # a graph past the budget costs the whole budget to find out: keep it small
+            want = exact_sum(rroot, rstep, 3000 if small else 8000)[rroot]
         except _TooBig:
             continue
         core = core_module(g.core)
@@ -690,7 +691,7 @@ def test_the_new_cores_random_win_and_playouts_hold_the_walk_over_the_rules(case
             pos = replay(rules, g.read(deal, dict(var)), line[:len(line) - k])
             rroot, rstep, _ = _rules_walker(g, var, pos)
             try:
-                want = exact_sum(rroot, rstep, 20000)[rroot]
+                want = exact_sum(rroot, rstep, 8000)[rroot]
             except _TooBig:
                 break
             if 0 < want < 1:
