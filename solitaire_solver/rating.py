@@ -48,6 +48,10 @@ GUIDED_LINES = 200
 PROBE_STATES = 300
 #: Positions the searches of a rating's guided lines may take in all (the line under way ends).
 GUIDED_POSITIONS = 2_000_000
+#: Where the solver sets no limit of positions, a critical position's move is searched within
+#: this many (a move not decided in them counts on neither side): a proof that a move loses
+#: can be an exhaustive search (Calculation's take minutes), one per move tried along the line.
+CRITICAL_STATES = 100_000
 #: Move verdicts a rating keeps for its guided lines (the memo starts again when full).
 _PROBE_MEMO = 200_000
 
@@ -164,14 +168,15 @@ class Rating:
 
 # -- the verdict of every move --------------------------------------------------------------------
 
-def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any) -> Result:
+def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any,
+             limits: Optional[Limits] = None) -> Result:
     """Solver.solve(deal, after=after) where `start` is the reference position `after` reaches
-    (the moves are not replayed again)."""
+    (the moves are not replayed again), with the solver's limits or `limits`."""
     from .engine.backend import fallback_runs
     if solver._core is None:
         fallback_runs()
     return solver.game.answer(solver._core, deal, dict(solver.variant), solver.objective,
-                              solver.limits, False, after, start)
+                              limits or solver.limits, False, after, start)
 
 
 def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVerdict]:
@@ -711,9 +716,13 @@ def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, 
               child_win: Optional[Callable[[Any], Optional[bool]]]) -> tuple[Critical, ...]:
     """The positions of the winning line where most legal moves lose: each move's verdict read
     from the exact chance where there is one (winnable iff the random player's chance is above
-    0), else searched."""
+    0), else searched (within CRITICAL_STATES positions a move where the solver sets no limit
+    of positions)."""
     if not result.won:
         return ()
+    limits = solver.limits
+    if not limits.max_states:
+        limits = limits._replace(max_states=CRITICAL_STATES)
     out = []
     pos, line = start, prefix
     for played in result.moves:
@@ -728,7 +737,7 @@ def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, 
                 after = rules.apply(pos, m)
                 v = child_win(after) if child_win is not None else None
                 if v is None:
-                    r = solve_at(solver, deal, line + (m,), after)
+                    r = solve_at(solver, deal, line + (m,), after, limits)
                     v = True if r.won else False if r.status is Status.BLOCKED else None
                 if v is True:
                     winning.append(m)

@@ -422,6 +422,31 @@ def test_games_with_cycles_agree_with_value_iteration(name, given):
     assert compared >= 2
 
 
+def test_critical_moves_are_searched_within_a_bound_unless_the_solver_sets_one(monkeypatch):
+    """A critical position's moves are searched within CRITICAL_STATES positions each where the
+    solver sets no limit of positions (a proof that a move loses can take minutes: Calculation),
+    with the solver's own limit where it sets one; the verdicts are searched, not assumed."""
+    import solitaire_solver.rating as rating
+    seen = []
+
+    def spy(solver, deal, after, start, limits=None):
+        seen.append((limits or solver.limits).max_states)
+        return solve_at(solver, deal, after, start, limits)
+
+    solve_at = rating.solve_at
+    monkeypatch.setattr(rating, "solve_at", spy)
+    deal = ss.random_deal(1)
+    # exact_positions=1: no exact chance to read verdicts from, so every move is searched
+    r = ss.rate("fourteen", deal, exact_positions=1)
+    assert seen and set(seen) == {rating.CRITICAL_STATES} and r.critical
+    for c in r.critical:
+        for m in c.losing:
+            assert ss.solve("fourteen", deal, after=c.line + (m,)).status is ss.Status.BLOCKED
+    seen.clear()
+    ss.rate("fourteen", deal, exact_positions=1, max_states=50_000)
+    assert seen and set(seen) == {50_000}
+
+
 def test_components_give_the_exact_chances_of_random_graphs_with_cycles():
     """_components on random graphs with cycles (nodes with one to four moves, some won, some
     without moves) against the same linear systems solved in exact fractions: its elimination
