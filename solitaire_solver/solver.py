@@ -162,8 +162,8 @@ class Solver:
         random lines drawn with `seed` (default: the game's Game.rating_playouts, 2,000 in
         most games), and where none of those won, from `guided` lines that
         avoid the moves proved lost (0: not). critical=False leaves out the
-        critical positions (a search per move along the winning line; a survey of chances
-        needs none)."""
+        critical positions (a search per move along the winning line, within max_states or
+        else rating.CRITICAL_STATES positions; a survey of chances needs none)."""
         from .rating import rate_position
         self._winning_objective("rate")
         return rate_position(self, deal, after, playouts_count=playouts,
