@@ -51,11 +51,13 @@ STILL_AFTER = 2.0
 T = TypeVar("T")
 
 
-def _searching(what: str, call: Callable[..., T], *a: Any, **kw: Any) -> T:
+def _searching(what: str, call: Callable[..., T], *a: Any, limited: bool = True,
+               **kw: Any) -> T:
     """call(*a, **kw), and meanwhile, when stderr is a terminal, a line there once the call has
     run STILL_AFTER seconds, redrawn each second and wiped when it returns: a deal that takes
     minutes (Montana, Calculation) is not taken for a hang. A timer signal draws it: the cores
-    look at signals every few thousand positions, which runs the handler."""
+    look at signals every few thousand positions, which runs the handler. limited: the command
+    takes --max-seconds, which the line then offers."""
     if not (hasattr(signal, "setitimer") and sys.stderr.isatty()
             and threading.current_thread() is threading.main_thread()
             and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)):
@@ -67,8 +69,8 @@ def _searching(what: str, call: Callable[..., T], *a: Any, **kw: Any) -> T:
         nonlocal drawn
         drawn = True
         sys.stderr.write(f"\r{what}: still searching, {time.monotonic() - t0:.0f} s "
-                         + ("(Ctrl-C stops)" if what == "verify" else
-                            "(Ctrl-C stops; --max-seconds sets a limit)"))
+                         + ("(Ctrl-C stops; --max-seconds sets a limit)" if limited else
+                            "(Ctrl-C stops)"))
         sys.stderr.flush()
 
     before = signal.signal(signal.SIGALRM, draw)
@@ -546,7 +548,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
             raise SolitaireError("give the moves or --result, not both")
         answer = _read_result(args.result)
     verdict = _searching("verify", api.verify, args.game, deal, answer, after=args.after,
-                         **_variant(args.option))
+                         limited=False, **_variant(args.option))
     info = _pysolfc(args)
     if args.json:
         print(_json(_with_pysolfc({"ok": verdict.ok, "reason": verdict.reason}, info)))

@@ -428,12 +428,12 @@ def test_critical_moves_are_searched_within_a_bound_unless_the_solver_sets_one(m
     with the solver's own limit where it sets one; the verdicts are searched, not assumed."""
     import solitaire_solver.rating as rating
     seen = []
+    real = rating.solve_at
 
     def spy(solver, deal, after, start, limits=None):
         seen.append((limits or solver.limits).max_states)
-        return solve_at(solver, deal, after, start, limits)
+        return real(solver, deal, after, start, limits)
 
-    solve_at = rating.solve_at
     monkeypatch.setattr(rating, "solve_at", spy)
     deal = ss.random_deal(1)
     # exact_positions=1: no exact chance to read verdicts from, so every move is searched
