@@ -397,7 +397,8 @@ def test_the_first_try_keeps_to_the_limits():
         assert r.status is ss.Status.UNKNOWN and f"state limit ({most})" in r.reason
         assert r.stats["states"] <= most
     r = ss.solve("montana", seeded(0), max_seconds=0.5)
-    assert r.status is ss.Status.UNKNOWN and r.stats["seconds"] < 1.5
+    # the time reported is the call's, the first try's share with the search's
+    assert r.status is ss.Status.UNKNOWN and 0.45 < r.stats["seconds"] < 1.5
 
 
 @pytest.mark.core

@@ -311,7 +311,9 @@ class Game:
             else:
                 ans = self.reference_answer(deal, variant, objective, left, certificate, start)
             if first is not None:
-                ans.stats["states"] = ans.stats.get("states", 0) + first.stats.get("states", 0)
+                # The answer's positions and time are the whole call's: the first try's too.
+                for key in ("states", "seconds"):
+                    ans.stats[key] = ans.stats.get(key, 0) + first.stats.get(key, 0)
                 ans.stats["first_try"] = first.stats["first_try"]
         if late and ans.status != "won":
             proof = self.structural_after(deal, variant, ans)
