@@ -33,6 +33,12 @@ Move modes:
      and a card cannot go to a foundation that first waits for a value whose cards all lie below
      it; dead when some of a value's cards can go to fewer foundations than they are (Hall).
      Tested while the stock holds a card (spec "hall": 1, the default; 2 everywhere; 0 off).
+  5. dead(), relax_dead(): the game with the stock's cards set free (each may go up at any
+     time, the piles as they are) cannot be won. Searched exactly, free cards going up only as a
+     pile card needs them, with a memo of relaxed positions keyed by the foundation heights and
+     the piles' values (a RelaxMemo lends one to several searches); where at least spec "relax"
+     stock cards are left (RELAX_FROM; 0 off), each relaxed search within spec "relax_nodes"
+     new positions (RELAX_NODES; past them no cut).
 
 beam(): the first try's beams (Game.first_try; docs/calculation.md, "Order, the beam and
 restarts"): the stock turned one card at a time, the best positions kept after each (by a score,
@@ -41,15 +47,17 @@ proves nothing.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc, qsort, realloc
+from libc.stdint cimport uint32_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport (
     Game, State, depth_first, expand_state, game_clear, now, playouts_state, random_win_state,
     root_of, step_state,
 )
-from solitaire_solver.engine.ttable cimport tt_clear, tt_free, tt_init, tt_visit, ttable
+from solitaire_solver.engine.ttable cimport (
+    tt_clear, tt_contains, tt_free, tt_init, tt_visit, ttable,
+)
 
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.moves import MAX_PILE as _MAX_PILE
@@ -95,6 +103,33 @@ cdef int _init() except -1:
 _init()
 
 
+DEF RELAX_FROM = 4            # rule 5 runs where at least this many stock cards are left
+DEF RELAX_NODES = 16384       # rule 5: a relaxed search's new positions, at most (past them: no cut)
+DEF TRIE_BITS = 20            # pile ids: below 2**TRIE_BITS
+DEF TRIE_SLOTS = 1 << 17      # the trie's hash slots; it holds at most half as many ids
+DEF MEMO_SHARE = 16           # the memo of relaxed positions takes memory_bytes / MEMO_SHARE
+DEF TRIE_BYTES = TRIE_SLOTS * 8
+
+
+cdef struct Relax:
+    int pile[4][NSTOCK]       # each pile's values, bottom up
+    int n[4]                  # cards left on each pile
+    int h[4]                  # foundation heights
+    int free[14]              # stock cards still to turn, by value (free in the relaxation)
+    int left                  # cards left on the piles
+    int nodes                 # relaxed positions searched by this call
+    int limit                 # at most this many (RELAX_NODES, or spec["relax_nodes"])
+    uint32_t ids[4][NSTOCK + 1]  # ids[p][d]: the trie's id of pile p's d lowest values
+    # The trie of pile values, bottom up, shared by every call of a search: id 0 is the empty
+    # pile, and (parent id, value) -> id is kept in tkey/tid (key (parent << 4 | value) + 1).
+    uint32_t *tkey
+    uint32_t *tid
+    uint32_t tcount
+    # The relaxed positions decided so far, keyed by the heights and the piles' ids (sorted:
+    # the relaxed game does not tell piles apart), labelled 0 won, 1 lost.
+    ttable memo
+
+
 cdef struct CalcCtx:
     int stock[NSTOCK]         # card index of stock place k
     int val[NSTOCK]           # its value
@@ -107,6 +142,11 @@ cdef struct CalcCtx:
     int beam_pen              # the beam's score (beam_score): what a buried card costs
     int beam_gap              # 1: a buried card costs by how much later the card above is needed
     int beam_noise            # 0, or the span of a pseudo-random term added to the score (shake's)
+    int relax                 # rule 5 from this many stock cards left (spec["relax"]; 0: off)
+    Relax *r                  # rule 5's working space, allocated at its first use (relax_free)
+    size_t relax_bytes        # the budget of its memo
+    int r_lent                # r belongs to a RelaxMemo (spec["memo"]), not to this search
+    int relax_nodes           # a relaxed search's limit (spec["relax_nodes"], RELAX_NODES)
 
 
 cdef struct Look:
@@ -318,8 +358,199 @@ cdef int calc_dead(void *ctx, const State *st) noexcept nogil:
             below[v] += 1
     # With the stock empty (where most positions lie) the test costs more time than its cuts
     # save (docs/calculation.md, rule 4); before, it cuts whole endgames.
-    if c.hall and (c.hall == 2 or o.s < NSTOCK):
-        return hall_dead(c, &o)
+    if c.hall and (c.hall == 2 or o.s < NSTOCK) and hall_dead(c, &o):
+        return 1
+    return c.relax and NSTOCK - o.s >= c.relax and relax_dead(c, &o)
+
+
+cdef inline void relax_key(Relax *r, uint64_t *k0, uint64_t *k1) noexcept nogil:
+    """The memo's key of r: its heights and its piles' ids in ascending order (k1's low bit is
+    the memo's label)."""
+    cdef uint64_t x[4]
+    cdef uint64_t t
+    cdef int i, j
+    for i in range(4):
+        x[i] = r.ids[i][r.n[i]]
+        j = i
+        while j > 0 and x[j - 1] > x[j]:
+            t = x[j - 1]
+            x[j - 1] = x[j]
+            x[j] = t
+            j -= 1
+    k0[0] = (<uint64_t>(r.h[0] | r.h[1] << 4 | r.h[2] << 8 | r.h[3] << 12)
+             | x[0] << 16 | x[1] << (16 + TRIE_BITS))
+    k1[0] = (x[2] | x[3] << TRIE_BITS) << 1
+
+
+cdef int relax_win(Relax *r) noexcept nogil:
+    """Rule 5's search: 1 when the relaxed game (the stock's cards still to turn free, the
+    piles as they are) can be won from r, 0 when it cannot, -1 past RELAX_NODES new positions.
+    A move plays a pile's top x onto a foundation f, f first taking free cards for every
+    value it takes before x's (docs/calculation.md, rule 5: free cards go up only when a pile
+    card needs them, which loses no win); with no card left on the piles the free cards finish
+    the game. Every move raises a foundation, so the relaxed positions form no cycle, and each
+    one searched to the end is kept in the memo with its verdict."""
+    cdef uint64_t k0, k1
+    cdef int f, p, v, t, j, old, res
+    if r.left == 0:
+        return 1
+    relax_key(r, &k0, &k1)
+    if tt_contains(&r.memo, k0, k1 | 1):
+        return 1 if tt_contains(&r.memo, k0, k1) else 0
+    if r.nodes >= r.limit:
+        return -1
+    r.nodes += 1
+    for p in range(4):
+        if r.n[p] == 0:
+            continue
+        v = r.pile[p][r.n[p] - 1]
+        for f in range(4):
+            t = POS[f][v]
+            if r.h[f] > t:
+                continue
+            j = r.h[f]
+            while j < t and r.free[SEQ[f][j]]:
+                j += 1
+            if j < t:
+                continue
+            old = r.h[f]
+            for j in range(old, t):
+                r.free[SEQ[f][j]] -= 1
+            r.h[f] = t + 1
+            r.n[p] -= 1
+            r.left -= 1
+            res = relax_win(r)
+            r.h[f] = old
+            r.n[p] += 1
+            r.left += 1
+            for j in range(old, t):
+                r.free[SEQ[f][j]] += 1
+            if res == 1:
+                tt_visit(&r.memo, k0, k1)
+            if res:
+                return res
+    tt_visit(&r.memo, k0, k1 | 1)
+    return 0
+
+
+cdef uint32_t trie_child(Relax *r, uint32_t parent, int v) noexcept nogil:
+    """The id of the pile spelled by parent's values and v on top (made when new)."""
+    cdef uint32_t key = ((parent << 4) | <uint32_t>v) + 1
+    cdef uint32_t slot = (key * <uint32_t>2654435761) & (TRIE_SLOTS - 1)
+    while r.tkey[slot]:
+        if r.tkey[slot] == key:
+            return r.tid[slot]
+        slot = (slot + 1) & (TRIE_SLOTS - 1)
+    r.tcount += 1
+    r.tkey[slot] = key
+    r.tid[slot] = r.tcount
+    return r.tcount
+
+
+cdef Relax *relax_new(size_t memo_bytes) noexcept nogil:
+    """Rule 5's working space with a memo of memo_bytes, or NULL when it cannot be had."""
+    cdef Relax *r = <Relax *>calloc(1, sizeof(Relax))
+    if r == NULL:
+        return NULL
+    r.tkey = <uint32_t *>calloc(TRIE_SLOTS, sizeof(uint32_t))
+    r.tid = <uint32_t *>malloc(TRIE_SLOTS * sizeof(uint32_t))
+    if r.tkey == NULL or r.tid == NULL or tt_init(&r.memo, memo_bytes) != 0:
+        free(r.tkey)
+        free(r.tid)
+        free(r)
+        return NULL
+    r.memo.label_bits = 1
+    return r
+
+
+cdef void relax_release(Relax *r) noexcept nogil:
+    if r != NULL:
+        free(r.tkey)
+        free(r.tid)
+        tt_free(&r.memo)
+        free(r)
+
+
+cdef int relax_dead(CalcCtx *c, Look *o) noexcept nogil:
+    """Rule 5: the position is lost when the relaxed game is (the stock's cards still to turn
+    free to go up at any time, the piles' cards only from the top, as in the game). No cut
+    when the relaxed search passes RELAX_NODES or its space cannot be had."""
+    cdef Relax *r = c.r
+    cdef int k, p, v, res
+    if r == NULL:
+        r = c.r = relax_new(c.relax_bytes)
+        if r == NULL:
+            c.relax = 0
+            return 0
+    if r.tcount + NSTOCK >= TRIE_SLOTS // 2:
+        # The trie is full: start both afresh (the memo's keys name its ids).
+        memset(r.tkey, 0, TRIE_SLOTS * sizeof(uint32_t))
+        r.tcount = 0
+        tt_clear(&r.memo)
+    for p in range(4):
+        r.n[p] = 0
+        r.h[p] = o.h[p]
+        r.ids[p][0] = 0
+    for v in range(14):
+        r.free[v] = 0
+    r.left = 0
+    for k in range(NSTOCK):
+        v = c.val[k]
+        if k >= o.s:
+            r.free[v] += 1
+        elif o.d[k]:
+            p = o.d[k] - 1
+            r.pile[p][r.n[p]] = v
+            r.ids[p][r.n[p] + 1] = trie_child(r, r.ids[p][r.n[p]], v)
+            r.n[p] += 1
+            r.left += 1
+    r.nodes = 0
+    r.limit = c.relax_nodes
+    res = relax_win(r)
+    return res == 0
+
+
+cdef void relax_free(CalcCtx *c) noexcept nogil:
+    """Frees rule 5's working space unless a RelaxMemo lent it (every caller of a search with
+    dead() does this when done)."""
+    if not c.r_lent:
+        relax_release(c.r)
+    c.r = NULL
+
+
+cdef class RelaxMemo:
+    """Rule 5's memo, lent to several searches of one call (the first try's restarts and beams:
+    a relaxed position's verdict depends on its heights and piles alone, so what one search
+    learnt serves the next). It takes `share` bytes, which the caller counts in its budget."""
+    cdef Relax *r
+    cdef size_t bytes
+
+    def __cinit__(self, size_t share):
+        """share: RelaxMemo.share of the call's budget (0: no memo, the rule off)."""
+        self.bytes = share
+        self.r = relax_new(share - TRIE_BYTES) if share > TRIE_BYTES else NULL
+
+    def __dealloc__(self):
+        relax_release(self.r)
+
+    @staticmethod
+    def share(size_t memory_bytes):
+        """The memory the rule takes of a search's budget (its trie and memo; 0: the rule is off
+        under so small a budget)."""
+        cdef size_t part = memory_bytes // MEMO_SHARE
+        return part if part >= TRIE_BYTES + (64 << 10) else 0
+
+
+cdef int lend(CalcCtx *c, object memo) except -1:
+    """Use a RelaxMemo's working space (spec["memo"]) instead of one of the search's own."""
+    cdef RelaxMemo m
+    if memo is None:
+        return 0
+    m = <RelaxMemo?>memo
+    c.r = m.r
+    c.r_lent = 1
+    if m.r == NULL:
+        c.relax = 0
     return 0
 
 
@@ -406,6 +637,11 @@ cdef void setup(CalcCtx *c, object stock, int mode, int loose=0, uint64_t shake=
     c.beam_pen = 8
     c.beam_gap = 0
     c.beam_noise = 0
+    c.relax = RELAX_FROM
+    c.r = NULL
+    c.r_lent = 0
+    c.relax_nodes = RELAX_NODES
+    c.relax_bytes = 1 << 20
 
 
 cdef void make_game(Game *g, CalcCtx *c, object stock, int mode, int loose=0,
@@ -427,7 +663,8 @@ def solve(dict spec, str objective, limits, bint certificate):
     stock cards, next first; the start cards are the game's, outside the core), optionally "mode"
     (MODE_PRUNED by default; a certificate always searches MODE_ALL, closed under every legal
     move), "hall" (rule 4: 1 while the stock holds a card, the default; 2 everywhere; 0 off),
-    "loose" (1: the other order of piles, calc_moves) and "root"."""
+    "loose" (1: the other order of piles, calc_moves), "relax" and "relax_nodes" (rule 5),
+    "memo" (a RelaxMemo lent for rule 5; the caller counts its memory) and "root"."""
     cdef CalcCtx c
     cdef Game g
     cdef State root
@@ -441,10 +678,30 @@ def solve(dict spec, str objective, limits, bint certificate):
     make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0),
               <int>spec.get("hall", 1))
     root = root_of(spec)
-    if spec.get("root") is not None:
-        check_given(&c, root.removed, root.aux)
-    return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
-                               limits.memory_bytes, certificate))
+    c.relax = <int>spec.get("relax", RELAX_FROM)
+    lend(&c, spec.get("memo"))
+    c.relax_nodes = <int>spec.get("relax_nodes", RELAX_NODES)
+    try:
+        if spec.get("root") is not None:
+            check_given(&c, root.removed, root.aux)
+        return run_of(*depth_first(&g, root, limits.max_states, limits.max_seconds,
+                                   relax_budget(&c, limits.memory_bytes), certificate))
+    finally:
+        relax_free(&c)
+
+
+cdef size_t relax_budget(CalcCtx *c, size_t memory_bytes) noexcept:
+    """Rule 5 takes memory_bytes / MEMO_SHARE (its trie and memo) unless a RelaxMemo was lent
+    (its caller counted it); returns what is left for the search. A budget too small for the
+    trie and a little memo turns the rule off."""
+    cdef size_t share = RelaxMemo.share(memory_bytes)
+    if not c.relax or c.r_lent:
+        return memory_bytes
+    if share == 0:
+        c.relax = 0
+        return memory_bytes
+    c.relax_bytes = share - TRIE_BYTES
+    return memory_bytes - share
 
 
 # -- the beam: a first try that does not get lost early (Game.first_try) --------------------------
@@ -702,6 +959,7 @@ def beam(dict spec, int width, limits):
     cdef Beam b
     cdef ttable tt
     cdef State root = root_of(spec)
+    cdef size_t memory
     cdef long long count = 0
     cdef long long max_states = limits.max_states
     cdef int status, r
@@ -713,15 +971,19 @@ def beam(dict spec, int width, limits):
     c.beam_gap = <int>spec.get("beam_gap", c.beam_gap)
     c.beam_noise = <int>spec.get("beam_noise", 0)
     c.shake = <uint64_t>spec.get("shake", 0)
+    c.relax = <int>spec.get("relax", RELAX_FROM)
+    lend(&c, spec.get("memo"))
+    c.relax_nodes = <int>spec.get("relax_nodes", RELAX_NODES)
     if c.beam_noise < 0:
         raise ValueError("beam_noise is a span, at least 0")
     if g.won(g.ctx, &root):
         return "won", [], 0
     memset(&b, 0, sizeof(Beam))
+    memory = relax_budget(&c, <size_t>limits.memory_bytes)
     # A quarter of the budget for the table of one layer's positions, the rest for the arrays.
-    b.budget = <size_t>limits.memory_bytes - <size_t>limits.memory_bytes // 4
+    b.budget = memory - memory // 4
     b.used = width * (sizeof(State) + sizeof(int))
-    if b.used > b.budget or tt_init(&tt, <size_t>limits.memory_bytes // 4) != 0:
+    if b.used > b.budget or tt_init(&tt, memory // 4) != 0:
         return "limit-memory", [], 0
     b.node = <State *>malloc(sizeof(State) * width)
     b.node_rec = <int *>malloc(sizeof(int) * width)
@@ -750,6 +1012,7 @@ def beam(dict spec, int width, limits):
         free(b.node)
         free(b.node_rec)
         tt_free(&tt)
+        relax_free(&c)
 
 
 # -- the contract's expand, step, random_win and playouts (engine/_entries.pxi) ------------------
@@ -808,21 +1071,26 @@ cdef int check_given(CalcCtx *c, uint64_t removed, uint64_t aux) except -1:
 include "../../engine/_entries.pxi"
 
 
-def is_dead(object stock, uint64_t removed, uint64_t aux, bint hall=True):
-    """Rules 3 and 4 (rule 3 alone with hall=False) in a position, with or without its stock
-    (for tests)."""
+def is_dead(object stock, uint64_t removed, uint64_t aux, bint hall=True, bint relax=False):
+    """Rules 3 and 4 (rule 3 alone with hall=False; with relax, rule 5 after them) in a
+    position, with or without its stock (for tests)."""
     cdef CalcCtx c
     cdef State s
     setup(&c, stock, MODE_PRUNED, 0, 0, 2 if hall else 0)
+    c.relax = 1 if relax else 0
     s.removed = removed
     s.aux = aux
-    return bool(calc_dead(&c, &s))
+    try:
+        return bool(calc_dead(&c, &s))
+    finally:
+        relax_free(&c)
 
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes, each
 #: searched on random input beside core_spec's own.
 SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_PRUNED}, {"mode": MODE_PRUNED, "hall": 0},
-                {"mode": MODE_PRUNED, "hall": 2})
+                {"mode": MODE_PRUNED, "hall": 2}, {"mode": MODE_PRUNED, "relax": 0},
+                {"mode": MODE_PRUNED, "relax": 1}, {"mode": MODE_PRUNED, "relax_nodes": 8})
 #: The spec keys that make expand() list the moves of the pruned search instead of every legal
 #: move, and whether those are some of the legal ones.
 PRUNED_EXPAND = ({"mode": MODE_PRUNED}, True)

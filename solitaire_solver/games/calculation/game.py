@@ -107,8 +107,11 @@ class Calculation(Game):
             return deal.position.dealt + deal.position.stock
         return layout_of(deal.cards, variant.get("start") == "last")[1]
 
+    #: Rule 5 (docs/calculation.md) runs where at least RELAX stock cards are left (0: off).
+    RELAX = 4
+
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
-        spec: dict = {"stock": list(self._stock(deal, variant))}
+        spec: dict = {"stock": list(self._stock(deal, variant)), "relax": self.RELAX}
         if isinstance(deal, CalculationLayout):
             # A game in progress: the search starts from the layout's position (a search from a
             # position `after` moves sets its own root, core_solve).
@@ -145,7 +148,10 @@ class Calculation(Game):
         core = core_module(self.core) if self.core else None
         if core is None or certificate or objective != "decide":
             return None
-        base = self.core_spec(deal, variant, objective, False)
+        # One memo of rule 5 (docs/calculation.md) for every try: what a try learnt about the
+        # relaxed game serves the next. Its share of the memory is taken off each try's.
+        share = core.RelaxMemo.share(limits.memory_bytes)
+        base = dict(self.core_spec(deal, variant, objective, False), memo=core.RelaxMemo(share))
         # The noisy beams come last: every deal the tries before them win is won as soon as
         # without them (docs/calculation.md, "Order, the beam and restarts").
         tries = ([("first", 0)] if self.FIRST_STATES else []) \
@@ -163,6 +169,7 @@ class Calculation(Game):
                 status = spent
                 break
             left = limits.less({"states": states, "seconds": seconds})
+            left = left._replace(memory_bytes=left.memory_bytes - share)
             if kind in ("beam", "noisy"):
                 width, pen, gap, noise = (self.BEAMS[t] + (0,) if kind == "beam" else
                                           self.NOISY if t < self.NOISY_BEAMS else self.WIDE)
