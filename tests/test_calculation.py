@@ -438,19 +438,28 @@ def test_rule_3_is_sound_on_random_positions():
 def test_rule_4_the_cards_of_a_value_need_distinct_foundations():
     """Rule 4 (Hall's condition on the cards of each value) fires on positions rule 3 leaves
     (hall=False: rule 3 alone), each one lost for the reference search."""
-    rng = random.Random(13)
-    only_4 = 0
-    for _ in range(400):
-        deal, _, pos = late_position(rng, rng.randrange(0, 9))
+    only_4 = lost_where_only_the_stronger_cuts(13, 400, (0, 9), {"hall": False}, {})
+    assert only_4 >= 5, only_4
+
+
+def lost_where_only_the_stronger_cuts(seed: int, rounds: int, lefts: tuple[int, int],
+                                      weaker: dict, stronger: dict) -> int:
+    """Random late positions (rounds of them, lefts: the range of stock cards left): the core's
+    dead() with the options `stronger` cuts wherever it does with `weaker`, and where only the
+    stronger cuts, the reference search finds no win. Returns how many of those it exhausted."""
+    rng = random.Random(seed)
+    proved = 0
+    for _ in range(rounds):
+        deal, _, pos = late_position(rng, rng.randrange(*lefts))
         stock, key = spec_of(deal)["stock"], RULES.key(pos)
-        d3 = core().is_dead(stock, *key, hall=False)
-        d4 = core().is_dead(stock, *key)
-        assert d4 or not d3  # rule 3 is rule 4 for one card
-        if d4 and not d3:
+        weak = core().is_dead(stock, *key, **weaker)
+        strong = core().is_dead(stock, *key, **stronger)
+        assert strong or not weak
+        if strong and not weak:
             ref = reference_search(RULES, pos, 100_000).status
             assert ref != "won", RULES.render(pos)
-            only_4 += ref == "exhausted"
-    assert only_4 >= 5, only_4
+            proved += ref == "exhausted"
+    return proved
 
 
 @pytest.mark.core
@@ -534,16 +543,7 @@ def test_rule_5_is_the_relaxed_game_searched_move_by_move():
 def test_rule_5_cuts_only_lost_positions():
     """Where rule 5 alone calls a position lost, the reference search (every legal move, no
     cut) finds no win."""
-    rng = random.Random(31)
-    proved = 0
-    for _ in range(300):
-        deal, _, pos = late_position(rng, rng.randrange(1, 6))
-        stock, key = spec_of(deal)["stock"], RULES.key(pos)
-        if core().is_dead(stock, *key) or not core().is_dead(stock, *key, relax=True):
-            continue
-        ref = reference_search(RULES, pos, 100_000).status
-        assert ref != "won", RULES.render(pos)
-        proved += ref == "exhausted"
+    proved = lost_where_only_the_stronger_cuts(31, 300, (1, 6), {}, {"relax": True})
     assert proved >= 10, proved
 
 
