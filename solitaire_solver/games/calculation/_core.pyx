@@ -384,7 +384,7 @@ cdef inline void relax_key(Relax *r, uint64_t *k0, uint64_t *k1) noexcept nogil:
 
 cdef int relax_win(Relax *r) noexcept nogil:
     """Rule 5's search: 1 when the relaxed game (the stock's cards still to turn free, the
-    piles as they are) can be won from r, 0 when it cannot, -1 past RELAX_NODES new positions.
+    piles as they are) can be won from r, 0 when it cannot, -1 past r.limit new positions.
     A move plays a pile's top x onto a foundation f, f first taking free cards for every
     value it takes before x's (docs/calculation.md, rule 5: free cards go up only when a pile
     card needs them, which loses no win); with no card left on the piles the free cards finish
@@ -474,7 +474,7 @@ cdef void relax_release(Relax *r) noexcept nogil:
 cdef int relax_dead(CalcCtx *c, Look *o) noexcept nogil:
     """Rule 5: the position is lost when the relaxed game is (the stock's cards still to turn
     free to go up at any time, the piles' cards only from the top, as in the game). No cut
-    when the relaxed search passes RELAX_NODES or its space cannot be had."""
+    when the relaxed search passes its limit (c.relax_nodes) or its space cannot be had."""
     cdef Relax *r = c.r
     cdef int k, p, v, res
     if r == NULL:
@@ -518,16 +518,21 @@ cdef void relax_free(CalcCtx *c) noexcept nogil:
     c.r = NULL
 
 
+cdef inline size_t relax_share(size_t memory_bytes) noexcept nogil:
+    """What rule 5 takes of a search's budget: its trie and memo (0: the rule is off under so
+    small a budget)."""
+    cdef size_t part = memory_bytes // MEMO_SHARE
+    return part if part >= TRIE_BYTES + (64 << 10) else 0
+
+
 cdef class RelaxMemo:
     """Rule 5's memo, lent to several searches of one call (the first try's restarts and beams:
     a relaxed position's verdict depends on its heights and piles alone, so what one search
     learnt serves the next). It takes `share` bytes, which the caller counts in its budget."""
     cdef Relax *r
-    cdef size_t bytes
 
     def __cinit__(self, size_t share):
         """share: RelaxMemo.share of the call's budget (0: no memo, the rule off)."""
-        self.bytes = share
         self.r = relax_new(share - TRIE_BYTES) if share > TRIE_BYTES else NULL
 
     def __dealloc__(self):
@@ -535,15 +540,17 @@ cdef class RelaxMemo:
 
     @staticmethod
     def share(size_t memory_bytes):
-        """The memory the rule takes of a search's budget (its trie and memo; 0: the rule is off
-        under so small a budget)."""
-        cdef size_t part = memory_bytes // MEMO_SHARE
-        return part if part >= TRIE_BYTES + (64 << 10) else 0
+        """The memory the rule takes of a search's budget (relax_share)."""
+        return relax_share(memory_bytes)
 
 
-cdef int lend(CalcCtx *c, object memo) except -1:
-    """Use a RelaxMemo's working space (spec["memo"]) instead of one of the search's own."""
+cdef int relax_options(CalcCtx *c, dict spec) except -1:
+    """Rule 5's options of a spec: "relax", "relax_nodes", and "memo", a RelaxMemo whose working
+    space the search uses instead of one of its own."""
     cdef RelaxMemo m
+    cdef object memo = spec.get("memo")
+    c.relax = <int>spec.get("relax", RELAX_FROM)
+    c.relax_nodes = <int>spec.get("relax_nodes", RELAX_NODES)
     if memo is None:
         return 0
     m = <RelaxMemo?>memo
@@ -678,9 +685,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     make_game(&g, &c, spec["stock"], mode, <int>spec.get("loose", 0) & 3, spec.get("shake", 0),
               <int>spec.get("hall", 1))
     root = root_of(spec)
-    c.relax = <int>spec.get("relax", RELAX_FROM)
-    lend(&c, spec.get("memo"))
-    c.relax_nodes = <int>spec.get("relax_nodes", RELAX_NODES)
+    relax_options(&c, spec)
     try:
         if spec.get("root") is not None:
             check_given(&c, root.removed, root.aux)
@@ -694,7 +699,7 @@ cdef size_t relax_budget(CalcCtx *c, size_t memory_bytes) noexcept:
     """Rule 5 takes memory_bytes / MEMO_SHARE (its trie and memo) unless a RelaxMemo was lent
     (its caller counted it); returns what is left for the search. A budget too small for the
     trie and a little memo turns the rule off."""
-    cdef size_t share = RelaxMemo.share(memory_bytes)
+    cdef size_t share = relax_share(memory_bytes)
     if not c.relax or c.r_lent:
         return memory_bytes
     if share == 0:
@@ -971,9 +976,7 @@ def beam(dict spec, int width, limits):
     c.beam_gap = <int>spec.get("beam_gap", c.beam_gap)
     c.beam_noise = <int>spec.get("beam_noise", 0)
     c.shake = <uint64_t>spec.get("shake", 0)
-    c.relax = <int>spec.get("relax", RELAX_FROM)
-    lend(&c, spec.get("memo"))
-    c.relax_nodes = <int>spec.get("relax_nodes", RELAX_NODES)
+    relax_options(&c, spec)
     if c.beam_noise < 0:
         raise ValueError("beam_noise is a span, at least 0")
     if g.won(g.ctx, &root):

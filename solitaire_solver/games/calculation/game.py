@@ -150,7 +150,7 @@ class Calculation(Game):
             return None
         # One memo of rule 5 (docs/calculation.md) for every try: what a try learnt about the
         # relaxed game serves the next. Its share of the memory is taken off each try's.
-        share = core.RelaxMemo.share(limits.memory_bytes)
+        share = core.RelaxMemo.share(limits.memory_bytes) if self.RELAX else 0
         base = dict(self.core_spec(deal, variant, objective, False), memo=core.RelaxMemo(share))
         # The noisy beams come last: every deal the tries before them win is won as soon as
         # without them (docs/calculation.md, "Order, the beam and restarts").
