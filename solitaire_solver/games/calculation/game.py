@@ -17,12 +17,15 @@ from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
     FOUNDATIONS,
     CalculationLayout,
+    CalculationPosition,
     CalculationRules,
     layout_of,
     looks_like_layout,
     need,
     pack,
     parse_layout,
+    relaxed_block,
+    relaxed_block_sentence,
     value_block,
     value_block_sentence,
 )
@@ -209,24 +212,49 @@ class Calculation(Game):
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
-        """A typed layout in progress that rules 3 or 4 see lost (value_block); None for a deal
-        at its start, whose piles are empty (docs/calculation.md, "Proofs of a block")."""
+        """A typed layout in progress that rules 3 or 4 see lost (value_block), else one lost
+        even with the stock set free (rule 5, relaxed_block); None for a deal at its start, whose
+        piles are empty (docs/calculation.md, "Proofs of a block")."""
         if not isinstance(deal, CalculationLayout):
             return None
         rules = self.rules(variant)
         pos = rules.start(deal)
         details = value_block(pos)
-        if details is None:
-            return None
-        return BlockProof(kind="structural", sentence=value_block_sentence(details),
-                          position=rules.render(pos), details=details)
+        if details is not None:
+            sentence = value_block_sentence(details)
+        elif pos.stock and self._relaxed_won_in_core(deal, variant, pos):
+            return None  # the core's rule 5 sees a win there: no search in Python for one
+        else:
+            details = relaxed_block(pos)
+            if details is None:
+                return None
+            sentence = relaxed_block_sentence(details)
+        return BlockProof(kind="structural", sentence=sentence, position=rules.render(pos),
+                          details=details)
+
+    def _relaxed_won_in_core(self, deal: Deal, variant: dict, pos: CalculationPosition) -> bool:
+        """The core's rule 5 finds the game with the stock set free won (False without the
+        core, or where its search passes its limit)."""
+        core = core_module(self.core) if self.core else None
+        if core is None:
+            return False
+        stock = self.core_spec(deal, variant, "decide", False)["stock"]
+        return not core.is_dead(stock, *pack(pos), relax=True)
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         # The claim is re-derived from the position the reference rules start from; the text
         # must be the sentence of that claim, so neither can be tampered with alone.
-        found = value_block(self.rules(variant).start(deal))
-        wrong = None if found is not None and found == dict(proof.details or {}) else (
-            f"the layout's cards of {dict(proof.details or {}).get('value', 'that value')} "
+        pos = self.rules(variant).start(deal)
+        claimed = dict(proof.details or {})
+        if claimed.get("relaxed"):
+            found = relaxed_block(pos)
+            wrong = None if found is not None and found == claimed else (
+                "the layout is not lost with the stock set free as claimed")
+            self.claim_holds(proof, wrong, relaxed_block_sentence(found) if found else "")
+            return
+        found = value_block(pos)
+        wrong = None if found is not None and found == claimed else (
+            f"the layout's cards of {claimed.get('value', 'that value')} "
             "are not blocked as claimed")
         self.claim_holds(proof, wrong, value_block_sentence(found) if found else "")
 

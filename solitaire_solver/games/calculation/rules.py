@@ -245,6 +245,67 @@ def _a_name(name: str) -> str:
     return ("an " if name in ("Ace", "Eight") else "a ") + name
 
 
+#: The most positions relaxed_block searches: past them it claims nothing.
+RELAXED_POSITIONS = 200_000
+
+
+def relaxed_block(pos: CalculationPosition, limit: int = RELAXED_POSITIONS) -> Optional[dict]:
+    """Rule 5 (docs/calculation.md) read from the rules: the facts of a position lost even in
+    the easier game where every card still in the stock may go onto a foundation at any time
+    (the piles as they are, their cards leaving from the top only), or None when that game can
+    be won or its search passes `limit` positions. It is searched one card at a time: a
+    foundation takes its next value from a pile's top or from the free cards. A position of it
+    is its heights and its piles' sizes (the free cards are the cards left elsewhere), and
+    every move raises a foundation, so it has no cycle. The facts: the cards set free and the
+    positions of the easier game, all searched."""
+    piles = pos.piles
+    free = [0] * 14
+    for c in pos.stock:
+        free[value(c)] += 1
+    seen: dict[tuple, bool] = {}
+
+    def won(h: tuple, n: tuple) -> bool:
+        if all(x == 13 for x in h):
+            return True
+        if (h, n) in seen:
+            return seen[h, n]
+        if len(seen) >= limit:
+            raise OverflowError
+        seen[h, n] = False
+        for f in range(FOUNDATIONS):
+            if h[f] == 13:
+                continue
+            v, up = SEQUENCES[f][h[f]], h[:f] + (h[f] + 1,) + h[f + 1:]
+            for p in range(PILES):
+                if n[p] and value(piles[p][n[p] - 1]) == v and won(up, n[:p] + (n[p] - 1,) + n[p + 1:]):
+                    seen[h, n] = True
+                    return True
+            if free[v]:
+                free[v] -= 1
+                ok = won(up, n)
+                free[v] += 1
+                if ok:
+                    seen[h, n] = True
+                    return True
+        return False
+
+    try:
+        if won(heights(pos), tuple(len(p) for p in piles)):
+            return None
+    except OverflowError:
+        return None
+    return {"relaxed": True, "free": len(pos.stock), "positions": len(seen)}
+
+
+def relaxed_block_sentence(d: dict) -> str:
+    n, free = d["positions"], d["free"]
+    where = (f"even if each of the {free} cards still in the stock could go onto a foundation "
+             f"at any time" if free else "with the stock turned")
+    return (f"no line wins, {where}: the piles' cards leave only from their tops, and in that "
+            f"order the foundations cannot all be built (all {n:,} positions of that game "
+            f"searched, none won; docs/calculation.md, rule 5)")
+
+
 # -- the position's key ----------------------------------------------------------------------------
 #
 # Suits play no part once a card is on a foundation, so the heights say all of the foundations.
