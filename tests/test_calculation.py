@@ -601,12 +601,13 @@ def test_a_layout_lost_only_with_the_stock_set_free_has_a_relaxed_proof_that_res
         assert ss.verify("calculation", lay, r).ok
         for details in ({**p.details, "positions": p.details["positions"] + 1},
                         {**p.details, "free": p.details["free"] - 1},
+                        {**p.details, "most": p.details["most"] + 1},
                         {key: v for key, v in p.details.items() if key != "relaxed"}):
             forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
                 kind="structural", sentence=p.sentence, details=details))
             assert ss.verify("calculation", lay, forged).ok is False
         forged = ss.Result("calculation", ss.Status.BLOCKED, variant=VAR, proof=BlockProof(
-            kind="structural", sentence=p.sentence.replace("none won", "none"),
+            kind="structural", sentence=p.sentence.replace("at most", "at least"),
             details=dict(p.details)))
         assert ss.verify("calculation", lay, forged).ok is False
         done += 1

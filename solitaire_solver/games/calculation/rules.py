@@ -256,13 +256,15 @@ def relaxed_block(pos: CalculationPosition, limit: int = RELAXED_POSITIONS) -> O
     be won or its search passes `limit` positions. It is searched one card at a time: a
     foundation takes its next value from a pile's top or from the free cards. A position of it
     is its heights and its piles' sizes (the free cards are the cards left elsewhere), and
-    every move raises a foundation, so it has no cycle. The facts: the cards set free and the
-    positions of the easier game, all searched."""
+    every move raises a foundation, so it has no cycle; a lost one is searched whole. The
+    facts: the cards set free, the cards off the foundations, the most of them any line of the
+    easier game puts up, and its positions."""
     piles = pos.piles
     free = [0] * 14
     for c in pos.stock:
         free[value(c)] += 1
     seen: dict[tuple, bool] = {}
+    most = [0]
 
     def won(h: tuple, n: tuple) -> bool:
         if all(x == 13 for x in h):
@@ -272,6 +274,7 @@ def relaxed_block(pos: CalculationPosition, limit: int = RELAXED_POSITIONS) -> O
         if len(seen) >= limit:
             raise OverflowError
         seen[h, n] = False
+        most[0] = max(most[0], sum(h))
         for f in range(FOUNDATIONS):
             if h[f] == 13:
                 continue
@@ -289,21 +292,25 @@ def relaxed_block(pos: CalculationPosition, limit: int = RELAXED_POSITIONS) -> O
                     return True
         return False
 
+    start = heights(pos)
     try:
-        if won(heights(pos), tuple(len(p) for p in piles)):
+        if won(start, tuple(len(p) for p in piles)):
             return None
     except OverflowError:
         return None
-    return {"relaxed": True, "free": len(pos.stock), "positions": len(seen)}
+    off = 4 * 13 - sum(start)
+    return {"relaxed": True, "free": len(pos.stock), "off": off,
+            "most": most[0] - sum(start), "positions": len(seen)}
 
 
 def relaxed_block_sentence(d: dict) -> str:
-    n, free = d["positions"], d["free"]
+    free = d["free"]
     where = (f"even if each of the {free} cards still in the stock could go onto a foundation "
              f"at any time" if free else "with the stock turned")
     return (f"no line wins, {where}: the piles' cards leave only from their tops, and in that "
-            f"order the foundations cannot all be built (all {n:,} positions of that game "
-            f"searched, none won; docs/calculation.md, rule 5)")
+            f"order at most {d['most']} of the {d['off']} cards off the foundations can go up "
+            f"(all {d['positions']:,} positions of that game searched; docs/calculation.md, "
+            "rule 5)")
 
 
 # -- the position's key ----------------------------------------------------------------------------
