@@ -233,8 +233,9 @@ class Calculation(Game):
                           details=details)
 
     def _relaxed_won_in_core(self, deal: Deal, variant: dict, pos: CalculationPosition) -> bool:
-        """The core's rule 5 finds the game with the stock set free won (False without the
-        core, or where its search passes its limit)."""
+        """Whether the core's dead() (rules 3 to 5) does not call the layout lost: then no
+        search in Python looks for a structural proof. True also where the core's relaxed
+        search passes its limit (the exhaustive proof then stands); False without the core."""
         core = core_module(self.core) if self.core else None
         if core is None:
             return False

@@ -304,13 +304,14 @@ def relaxed_block(pos: CalculationPosition, limit: int = RELAXED_POSITIONS) -> O
 
 
 def relaxed_block_sentence(d: dict) -> str:
-    free = d["free"]
-    where = (f"even if each of the {free} cards still in the stock could go onto a foundation "
-             f"at any time" if free else "with the stock turned")
-    return (f"no line wins, {where}: the piles' cards leave only from their tops, and in that "
-            f"order at most {d['most']} of the {d['off']} cards off the foundations can go up "
-            f"(all {d['positions']:,} positions of that game searched; docs/calculation.md, "
-            "rule 5)")
+    n, free = d["positions"], d["free"]
+    count = f"{n:,} position{'' if n == 1 else 's'}"
+    head, where = ((f"no line wins, even if each of the {free} cards still in the stock could go "
+                    "onto a foundation at any time: the", f"that easier game's {count}")
+                   if free else ("no line wins: the stock is turned, the", f"the {count} from here"))
+    return (f"{head} piles' cards leave only from their tops, and in that order at most "
+            f"{d['most']} of the {d['off']} cards off the foundations can go up ({where}, all "
+            "searched; docs/calculation.md, rule 5)")
 
 
 # -- the position's key ----------------------------------------------------------------------------
