@@ -248,16 +248,14 @@ class Calculation(Game):
         pos = self.rules(variant).start(deal)
         claimed = dict(proof.details or {})
         if claimed.get("relaxed"):
-            found = relaxed_block(pos)
-            wrong = None if found is not None and found == claimed else (
-                "the layout is not lost with the stock set free as claimed")
-            self.claim_holds(proof, wrong, relaxed_block_sentence(found) if found else "")
-            return
-        found = value_block(pos)
-        wrong = None if found is not None and found == claimed else (
-            f"the layout's cards of {claimed.get('value', 'that value')} "
-            "are not blocked as claimed")
-        self.claim_holds(proof, wrong, value_block_sentence(found) if found else "")
+            found, say = relaxed_block(pos), relaxed_block_sentence
+            why = "the layout is not lost with the stock set free as claimed"
+        else:
+            found, say = value_block(pos), value_block_sentence
+            why = (f"the layout's cards of {claimed.get('value', 'that value')} "
+                   "are not blocked as claimed")
+        wrong = None if found is not None and found == claimed else why
+        self.claim_holds(proof, wrong, say(found) if found else "")
 
     def block_proof(self, deal: Deal, variant: dict, answer: CoreAnswer) -> BlockProof:
         states = answer.stats.get("states", 0)
