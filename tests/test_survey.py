@@ -168,7 +168,7 @@ def test_a_survey_reports_p99_and_its_peak_memory(tmp_path):
     # them; the peak is at least what Python itself holds, in this process or in a worker, as
     # each worker tells it (under any start method or executor).
     out = tmp_path / "f.jsonl"
-    r = ss.survey("fourteen", seeds=range(300), workers=1, chunk_size=7, out=str(out))
+    r = ss.survey("fourteen", seeds=range(200), workers=1, chunk_size=7, out=str(out))
     states = sorted(json.loads(line)["states"] for line in out.read_text().splitlines()[1:])
     assert r.states_p99 == states[math.ceil(0.99 * len(states)) - 1] < states[-1]
     d = r.to_dict()
@@ -177,7 +177,7 @@ def test_a_survey_reports_p99_and_its_peak_memory(tmp_path):
         assert 10 < r.peak_mib < 4096 and d["peak_mib"] == r.peak_mib
         assert "peak memory" in r.table()
         with ThreadPoolExecutor(2) as pool:
-            assert ss.survey("elevens", seeds=range(500), executor=pool).peak_mib > 10
+            assert ss.survey("elevens", seeds=range(100), executor=pool).peak_mib > 10
 
 
 # -- surveys ------------------------------------------------------------------------------------
