@@ -5,6 +5,8 @@
 
 #include "ttable.h"
 
+#include "slots.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,7 +19,9 @@
  * their keys needed, reached the budget early and then replaced keys. With 32 the first full
  * window comes near 45% full, so growth follows the load (half full) as intended; a lookup still
  * stops at the first empty slot, which at that load is a slot or two away. */
-#define TT_WINDOW 32
+#define TT_WINDOW SLOTS_WINDOW
+#define TT_TAIL SLOTS_TAIL
+typedef char tt_tail_is_the_headers[TT_TAIL == TT_TAIL_SLOTS ? 1 : -1];
 
 static inline uint64_t tt_hash(uint64_t k0, uint64_t k1) {
     /* splitmix64 finaliser over both words: removed-card sets differ in few bits */
@@ -41,82 +45,63 @@ static inline uint64_t tt_label_mask(const ttable *t) {
     return t->label_bits ? (((uint64_t)1 << t->label_bits) - 1) : 0;
 }
 
-/* Slots past the last home: a key's window never wraps round to slot 0, so that the table can
- * double where it lies (tt_double_in_place). */
-#define TT_TAIL TT_TAIL_SLOTS
-typedef char tt_tail_is_the_window_less_one[TT_TAIL == TT_WINDOW - 1 ? 1 : -1];
 /* Tables up to this many slots (64 KiB) grow as small arrays do, into a new array; the first
  * growth past it allocates room for the largest table the budget allows at once, and the table
- * then doubles inside that room. calloc's large blocks are fresh pages that the system maps
- * when first written, so the room costs memory only as the table fills it, and a doubling never
- * holds an old table beside the new one: the table's memory stays within its budget (plus the
- * tail's 496 bytes), where doubling into a new array held one and a half times the budget at
- * its last doubling. Moving into new arrays while old and new fit the budget was tried: the
- * heap keeps the smaller tables a search has left (their sizes never fit the next), which
- * passed the budget by a third after A*'s tables had gone to the heap (DEEPEN, at 16 MiB). */
+ * then grows inside that room (slots_regrow). calloc's large blocks are fresh pages that the
+ * system maps when first written, so the room costs memory only as the table fills it, and a
+ * growth never holds an old table beside the new one: the table's memory stays within its
+ * budget, where doubling into a new array held one and a half times the budget at its last
+ * doubling. Moving into new arrays while old and new fit the budget was tried: the heap keeps
+ * the smaller tables a search has left (their sizes never fit the next), which passed the budget
+ * by a third after A*'s tables had gone to the heap (DEEPEN, at 16 MiB). */
 #define TT_SMALL_SLOTS 4096
 
+/* An entry as slots.h sees it: two words, k0 and k1. */
+typedef char tt_entry_is_two_words[sizeof(tt_entry) == 2 * sizeof(uint64_t) ? 1 : -1];
+#define TT_WORDS 2
+
+static inline uint64_t tt_entry_hash(const uint64_t *e, const void *lmask) {
+    return tt_hash(e[0], e[1] & ~TT_USED & ~*(const uint64_t *)lmask);
+}
+
 int tt_init(ttable *t, size_t budget_bytes) {
-    size_t max = TT_MIN_SLOTS;
-    /* Compare slots, not bytes: max * 2 * sizeof(tt_entry) overflows for huge budgets, and the
-     * loop then never ended. */
-    while (max <= budget_bytes / sizeof(tt_entry) / 2) max *= 2;
+    size_t max = slots_max_homes(budget_bytes, sizeof(tt_entry), TT_MIN_SLOTS);
     size_t n = max < TT_START_SLOTS ? max : TT_START_SLOTS;
     memset(t, 0, sizeof(*t));
     t->slots = (tt_entry *)calloc(n + TT_TAIL, sizeof(tt_entry));
     if (t->slots == NULL) return -1;
-    t->mask = n - 1;
+    t->homes = n;
     t->room = n + TT_TAIL;
     t->max_slots = max;
     return 0;
 }
 
-static int tt_place(tt_entry *slots, size_t mask, tt_entry e, uint64_t lmask);
-
-/* Double the table inside its room (the slots past its tail are empty). Each entry is taken
- * out and placed again, in the order of the slots: an entry whose home stays where it was goes
- * to the first empty slot of its window, which is at most its old slot (that one is empty now),
- * so no entry placed before it loses a slot of its window; one whose home moves to the upper
- * half lands past every slot still to be read. The tail's entries (in the new upper half) are
- * set aside first and placed last. Returns the entries lost to a full window. */
-static size_t tt_double_in_place(ttable *t) {
-    size_t n = t->mask + 1, lost = 0, nt = 0;
-    uint64_t lmask = tt_label_mask(t);
-    tt_entry tail[TT_TAIL];
-    tt_entry *s = t->slots;
-    for (size_t i = n; i < n + TT_TAIL; i++)
-        if (s[i].k1 != 0) {
-            tail[nt++] = s[i];
-            s[i].k0 = s[i].k1 = 0;
-        }
-    for (size_t i = 0; i < n; i++) {
-        tt_entry e = s[i];
-        if (e.k1 == 0) continue;
-        s[i].k0 = s[i].k1 = 0;
-        lost += (size_t)tt_place(s, 2 * n - 1, e, lmask);
-    }
-    for (size_t k = 0; k < nt; k++) lost += (size_t)tt_place(s, 2 * n - 1, tail[k], lmask);
-    t->mask = 2 * n - 1;
-    return lost;
-}
-
-/* Double the table: inside its room when that has space, else into a new array (small tables)
- * or into room for the largest table the budget allows. On failure to allocate, keep the old
- * one (the search goes on, replacing). */
+/* Grow the table: inside its room when that has space, else into a new array (small tables)
+ * or into room for the largest table the budget allows. When memory cannot be had, keep the
+ * table as it is (the search goes on, replacing). */
 static void tt_grow(ttable *t) {
-    size_t n = (t->mask + 1) * 2, lost = 0;
+    size_t n = slots_next(t->homes, t->max_slots), lost = 0;
+    uint64_t lmask = tt_label_mask(t);
+    if (n == t->homes) {
+        t->max_slots = n;
+        return;
+    }
     if (n + TT_TAIL <= t->room) {
-        lost = tt_double_in_place(t);
+        lost = slots_regrow((uint64_t *)t->slots, TT_WORDS, t->homes, n, tt_entry_hash, &lmask);
+        if (lost == (size_t)-1) {
+            t->max_slots = t->homes;
+            return;
+        }
     } else {
         size_t room = n > TT_SMALL_SLOTS ? t->max_slots : n;
         tt_entry *grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
         /* Where the whole budget cannot be had, less room: the table then stops there. */
-        while (grown == NULL && room > n) {
+        while (grown == NULL && room / 2 >= n) {
             room /= 2;
             grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
         }
         if (grown == NULL) {
-            t->max_slots = t->mask + 1;
+            t->max_slots = t->homes;
             return;
         }
         if (room > n) t->max_slots = room;
@@ -132,12 +117,13 @@ static void tt_grow(ttable *t) {
 #endif
         for (size_t i = 0; i < t->room; i++)
             if (t->slots[i].k1 != 0)
-                lost += (size_t)tt_place(grown, n - 1, t->slots[i], tt_label_mask(t));
+                lost += (size_t)slots_place((uint64_t *)grown, TT_WORDS, n,
+                                            (const uint64_t *)&t->slots[i], tt_entry_hash, &lmask);
         free(t->slots);
         t->slots = grown;
-        t->mask = n - 1;
         t->room = room + TT_TAIL;
     }
+    t->homes = n;
     t->used -= lost;
     t->replaced += lost; /* a key overwritten while rehashing is forgotten like any other */
 }
@@ -148,19 +134,19 @@ void tt_free(ttable *t) {
 }
 
 void tt_clear(ttable *t) {
-    memset(t->slots, 0, (t->mask + 1 + TT_TAIL) * sizeof(tt_entry));
+    memset(t->slots, 0, (t->homes + TT_TAIL) * sizeof(tt_entry));
     t->used = 0;
     t->probes = t->hits = t->inserts = t->replaced = t->improved = 0;
 }
 
-size_t tt_capacity(const ttable *t) { return t->mask + 1; }
+size_t tt_capacity(const ttable *t) { return t->homes; }
 
 int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t tag = k1 | TT_USED;
     uint64_t lmask = tt_label_mask(t);
     t->probes++;
     for (;;) {
-        size_t home = (size_t)tt_hash(k0, k1 & ~lmask) & t->mask;
+        size_t home = slots_home(tt_hash(k0, k1 & ~lmask), t->homes);
         for (size_t i = 0; i < TT_WINDOW; i++) {
             tt_entry *e = &t->slots[home + i];
             if (e->k1 == 0) {
@@ -168,7 +154,7 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
                 e->k1 = tag;
                 t->used++;
                 t->inserts++;
-                if (t->used * 2 > t->mask + 1 && t->mask + 1 < t->max_slots) tt_grow(t);
+                if (t->used * 2 > t->homes && t->homes < t->max_slots) tt_grow(t);
                 return 0;
             }
             if (e->k0 == k0 && ((e->k1 ^ tag) & ~lmask) == 0) {
@@ -181,7 +167,7 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
                 return 1;
             }
         }
-        if (t->mask + 1 < t->max_slots) {
+        if (t->homes < t->max_slots) {
             tt_grow(t); /* a full window while the budget allows more room: make room */
             continue;
         }
@@ -194,26 +180,10 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     }
 }
 
-/* Place an entry in a table of mask + 1 homes: the first empty slot of its window, else its home
- * slot.
- * Returns 1 when another entry was overwritten. */
-static int tt_place(tt_entry *slots, size_t mask, tt_entry e, uint64_t lmask) {
-    size_t home = (size_t)tt_hash(e.k0, e.k1 & ~TT_USED & ~lmask) & mask;
-    for (size_t i = 0; i < TT_WINDOW; i++) {
-        tt_entry *s = &slots[home + i];
-        if (s->k1 == 0) {
-            *s = e;
-            return 0;
-        }
-    }
-    slots[home] = e;
-    return 1;
-}
-
 int tt_contains(const ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t tag = k1 | TT_USED;
     uint64_t lmask = tt_label_mask(t);
-    size_t home = (size_t)tt_hash(k0, k1 & ~lmask) & t->mask;
+    size_t home = slots_home(tt_hash(k0, k1 & ~lmask), t->homes);
     for (size_t i = 0; i < TT_WINDOW; i++) {
         const tt_entry *e = &t->slots[home + i];
         if (e->k1 == 0) return 0;

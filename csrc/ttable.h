@@ -2,12 +2,13 @@
  *
  * The table stores 128-bit keys (a removed-cards bitboard plus a word of game counters). It starts
  * small, so that the many tiny searches of a survey stay cheap, and doubles when it is half full
- * (or, rarely, a key's probe window of 32 slots fills), up to the budget. Past the budget it does
- * not grow: when the probe window of a key is full, the entry at the key's home slot is replaced,
- * so a search that outgrows the budget keeps running and only re-explores some positions.
- * Its memory stays within the budget (the largest power of two of slots that fits, at least
- * 1024 slots) plus 496 bytes of window tail: tables of up to 64 KiB double into a new array,
- * so the old one is freed only after it (at most 64 KiB more), larger ones double in place. */
+ * (or, rarely, a key's probe window of 32 slots fills), up to the budget, whose last step may be
+ * less than a doubling (csrc/slots.h). Past the budget it does not grow: when the probe window
+ * of a key is full, the entry at the key's home slot is replaced, so a search that outgrows the
+ * budget keeps running and only re-explores some positions. Its memory stays within the budget
+ * (as many slots as fit with the window's tail, at least 1024 slots): tables of up to 64 KiB
+ * double into a new array, so the old one is freed only after it (at most 64 KiB more), larger
+ * ones grow in place. */
 #ifndef SS_TTABLE_H
 #define SS_TTABLE_H
 
@@ -24,8 +25,8 @@ typedef struct {
 
 typedef struct {
     tt_entry *slots;
-    size_t mask;         /* number of slots - 1 (a power of two) */
-    size_t max_slots;    /* the budget, in slots: the table doubles up to it, never beyond */
+    size_t homes;        /* the slots a key's home may be (any number: csrc/slots.h) */
+    size_t max_slots;    /* the budget, in homes: the table grows up to it, never beyond */
     size_t room;         /* slots allocated: the table's, its tail's and room to double into */
     size_t used;         /* occupied slots */
     uint64_t probes;     /* lookups */

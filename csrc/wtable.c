@@ -5,17 +5,19 @@
 
 #include "wtable.h"
 
+#include "slots.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 /* The window, the start, the floor and the small tables' limit are ttable.c's, for the same
  * reasons (see there). */
-#define WT_WINDOW 32
-#define WT_TAIL WT_TAIL_SLOTS
+#define WT_WINDOW SLOTS_WINDOW
+#define WT_TAIL SLOTS_TAIL
 #define WT_START_SLOTS 64
 #define WT_MIN_SLOTS 1024
 #define WT_SMALL_SLOTS 4096
-typedef char wt_tail_is_the_window_less_one[WT_TAIL == WT_WINDOW - 1 ? 1 : -1];
+typedef char wt_tail_is_the_headers[WT_TAIL == WT_TAIL_SLOTS ? 1 : -1];
 
 uint64_t wt_hash(const uint64_t *key, int words) {
     /* splitmix64's finaliser after each word: positions differ in few bits of few words */
@@ -43,17 +45,19 @@ static inline int wt_equal(const uint64_t *a, const uint64_t *b, int words) {
     return 1;
 }
 
+static inline uint64_t wt_entry_hash(const uint64_t *entry, const void *words) {
+    return wt_hash(entry, *(const int *)words);
+}
+
 int wt_init(wtable *t, int words, size_t budget_bytes) {
     memset(t, 0, sizeof(*t));
     if (words < 1 || words > WT_MAX_WORDS) return -1;
-    size_t entry = (size_t)words * sizeof(uint64_t);
-    size_t max = WT_MIN_SLOTS;
-    while (max <= budget_bytes / entry / 2) max *= 2;
+    size_t max = slots_max_homes(budget_bytes, (size_t)words * sizeof(uint64_t), WT_MIN_SLOTS);
     size_t n = max < WT_START_SLOTS ? max : WT_START_SLOTS;
     t->slots = (uint64_t *)calloc((n + WT_TAIL) * (size_t)words, sizeof(uint64_t));
     if (t->slots == NULL) return -1;
     t->words = words;
-    t->mask = n - 1;
+    t->homes = n;
     t->room = n + WT_TAIL;
     t->max_slots = max;
     return 0;
@@ -64,70 +68,43 @@ void wt_free(wtable *t) {
     t->slots = NULL;
 }
 
-size_t wt_capacity(const wtable *t) { return t->mask + 1; }
+size_t wt_capacity(const wtable *t) { return t->homes; }
 
 size_t wt_bytes(const wtable *t) {
-    return (t->mask + 1 + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
+    return (t->homes + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
 }
 
 size_t wt_max_bytes(const wtable *t) {
     return (t->max_slots + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
 }
 
-/* Place a key in a table of mask + 1 homes: the first empty slot of its window, else its home
- * slot. Returns 1 when another key was overwritten. */
-static int wt_place(uint64_t *slots, size_t mask, const uint64_t *key, int words) {
-    size_t home = (size_t)wt_hash(key, words) & mask;
-    for (size_t i = 0; i < WT_WINDOW; i++) {
-        uint64_t *s = slots + (home + i) * (size_t)words;
-        if (wt_is_zero(s, words)) {
-            memcpy(s, key, (size_t)words * sizeof(uint64_t));
-            return 0;
-        }
-    }
-    memcpy(slots + home * (size_t)words, key, (size_t)words * sizeof(uint64_t));
-    return 1;
+static inline int wt_place(uint64_t *slots, size_t homes, const uint64_t *key, int words) {
+    return slots_place(slots, (size_t)words, homes, key, wt_entry_hash, &words);
 }
 
-/* Double inside the room, as tt_double_in_place does (ttable.c gives the argument): the tail's
- * keys set aside, every key taken out and placed again in slot order, the tail's last. */
-static size_t wt_double_in_place(wtable *t) {
-    int w = t->words;
-    size_t n = t->mask + 1, lost = 0, nt = 0;
-    uint64_t tail[WT_TAIL * WT_MAX_WORDS];
-    uint64_t key[WT_MAX_WORDS];
-    uint64_t *s = t->slots;
-    for (size_t i = n; i < n + WT_TAIL; i++)
-        if (!wt_is_zero(s + i * w, w)) {
-            memcpy(tail + nt * w, s + i * w, w * sizeof(uint64_t));
-            memset(s + i * w, 0, w * sizeof(uint64_t));
-            nt++;
-        }
-    for (size_t i = 0; i < n; i++) {
-        if (wt_is_zero(s + i * w, w)) continue;
-        memcpy(key, s + i * w, w * sizeof(uint64_t));
-        memset(s + i * w, 0, w * sizeof(uint64_t));
-        lost += (size_t)wt_place(s, 2 * n - 1, key, w);
-    }
-    for (size_t k = 0; k < nt; k++) lost += (size_t)wt_place(s, 2 * n - 1, tail + k * w, w);
-    t->mask = 2 * n - 1;
-    return lost;
-}
-
+/* Grow as tt_grow does (ttable.c gives the reasons). */
 static void wt_grow(wtable *t) {
     int w = t->words;
-    size_t n = (t->mask + 1) * 2, lost = 0;
+    size_t n = slots_next(t->homes, t->max_slots), lost = 0;
+    if (n == t->homes) {
+        t->max_slots = n;
+        return;
+    }
     if (n + WT_TAIL <= t->room) {
-        lost = wt_double_in_place(t);
+        lost = slots_regrow(t->slots, (size_t)w, t->homes, n, wt_entry_hash, &w);
+        if (lost == (size_t)-1) {
+            t->max_slots = t->homes;
+            return;
+        }
     } else {
         size_t room = n > WT_SMALL_SLOTS ? t->max_slots : n;
         uint64_t *grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
-        while (grown == NULL && room > n) {
+        while (grown == NULL && room / 2 >= n) {
             room /= 2;
             grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
         }
         if (grown == NULL) {
-            t->max_slots = t->mask + 1;
+            t->max_slots = t->homes;
             return;
         }
         if (room > n) t->max_slots = room;
@@ -140,12 +117,12 @@ static void wt_grow(wtable *t) {
 #endif
         for (size_t i = 0; i < t->room; i++)
             if (!wt_is_zero(t->slots + i * w, w))
-                lost += (size_t)wt_place(grown, n - 1, t->slots + i * w, w);
+                lost += (size_t)wt_place(grown, n, t->slots + i * w, w);
         free(t->slots);
         t->slots = grown;
-        t->mask = n - 1;
         t->room = room + WT_TAIL;
     }
+    t->homes = n;
     t->used -= lost;
     t->replaced += lost;
 }
@@ -164,14 +141,14 @@ int wt_visit(wtable *t, const uint64_t *key) {
         return 0;
     }
     for (;;) {
-        size_t home = (size_t)wt_hash(key, w) & t->mask;
+        size_t home = slots_home(wt_hash(key, w), t->homes);
         for (size_t i = 0; i < WT_WINDOW; i++) {
             uint64_t *s = t->slots + (home + i) * (size_t)w;
             if (wt_is_zero(s, w)) {
                 memcpy(s, key, (size_t)w * sizeof(uint64_t));
                 t->used++;
                 t->inserts++;
-                if (t->used * 2 > t->mask + 1 && t->mask + 1 < t->max_slots) wt_grow(t);
+                if (t->used * 2 > t->homes && t->homes < t->max_slots) wt_grow(t);
                 return 0;
             }
             if (wt_equal(s, key, w)) {
@@ -179,7 +156,7 @@ int wt_visit(wtable *t, const uint64_t *key) {
                 return 1;
             }
         }
-        if (t->mask + 1 < t->max_slots) {
+        if (t->homes < t->max_slots) {
             wt_grow(t);
             continue;
         }
@@ -193,7 +170,7 @@ int wt_visit(wtable *t, const uint64_t *key) {
 int wt_contains(const wtable *t, const uint64_t *key) {
     int w = t->words;
     if (wt_is_zero(key, w)) return t->has_zero;
-    size_t home = (size_t)wt_hash(key, w) & t->mask;
+    size_t home = slots_home(wt_hash(key, w), t->homes);
     for (size_t i = 0; i < WT_WINDOW; i++) {
         const uint64_t *s = t->slots + (home + i) * (size_t)w;
         if (wt_is_zero(s, w)) return 0;
@@ -211,7 +188,7 @@ void wt_remove(wtable *t, const uint64_t *key) {
         }
         return;
     }
-    size_t home = (size_t)wt_hash(key, w) & t->mask, at = 0;
+    size_t home = slots_home(wt_hash(key, w), t->homes), at = 0;
     int found = 0;
     for (size_t i = 0; i < WT_WINDOW && !found; i++) {
         const uint64_t *s = t->slots + (home + i) * (size_t)w;
@@ -228,11 +205,11 @@ void wt_remove(wtable *t, const uint64_t *key) {
      * slot just emptied. Each is taken out and placed again; its own slot is empty then and in
      * its window, so it lands there or earlier and no key is lost. */
     uint64_t moved[WT_MAX_WORDS];
-    for (size_t j = at + 1; j < t->mask + 1 + WT_TAIL; j++) {
+    for (size_t j = at + 1; j < t->homes + WT_TAIL; j++) {
         uint64_t *s = t->slots + j * (size_t)w;
         if (wt_is_zero(s, w)) break;
         memcpy(moved, s, (size_t)w * sizeof(uint64_t));
         memset(s, 0, (size_t)w * sizeof(uint64_t));
-        wt_place(t->slots, t->mask, moved, w);
+        wt_place(t->slots, t->homes, moved, w);
     }
 }

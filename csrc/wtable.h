@@ -6,9 +6,9 @@
  * window is full replaces the entry at its home slot, so a search that outgrows the budget keeps
  * running and only re-explores. Keys are stored whole and compared whole: a lookup answers 1
  * only for a key that was stored (never for another key of the same hash). The all-zero key,
- * which marks an empty slot, is kept in a flag of its own. Memory: the largest power of two of
- * slots that fits the budget (at least WT_MIN_SLOTS), plus the window's tail; past WT_SMALL_SLOTS
- * the table takes the room of its largest size once and doubles in place, as ttable does. */
+ * which marks an empty slot, is kept in a flag of its own. Memory: as many slots as fit the
+ * budget with the window's tail (at least WT_MIN_SLOTS); past WT_SMALL_SLOTS the table takes the
+ * room of its largest size once and grows in place, as ttable does. */
 #ifndef SS_WTABLE_H
 #define SS_WTABLE_H
 
@@ -19,10 +19,10 @@
 #define WT_TAIL_SLOTS 31
 
 typedef struct {
-    uint64_t *slots;     /* (mask + 1 + WT_TAIL_SLOTS) keys of `words` words; all zero: empty */
+    uint64_t *slots;     /* (homes + WT_TAIL_SLOTS) keys of `words` words; all zero: empty */
     int words;
     int has_zero;        /* the all-zero key is stored */
-    size_t mask;         /* homes - 1 (a power of two) */
+    size_t homes;        /* the slots a key's home may be (any number: csrc/slots.h) */
     size_t max_slots;    /* the budget, in slots */
     size_t room;         /* slots allocated (homes, tail and room to double into) */
     size_t used;         /* keys stored */

@@ -64,11 +64,25 @@ def line_with_leaves(n, back, leaves):
             enumerate(chain_with_back_edges(n, back))] + [[] for _ in range(m - n)]
 
 
+def line_with_trees(n, back, depth):
+    """chain_with_back_edges with a binary tree of dead ends, `depth` levels below its root,
+    below each node of the line, tried first: many positions for a narrow stack (three moves a
+    position at most), so that the table fills and forgets positions of the line while the
+    stack, a quarter of the budget, still holds the whole line."""
+    size = 2 ** (depth + 1) - 1
+    succ = [[n + v * size] + s for v, s in enumerate(chain_with_back_edges(n, back))]
+    for v in range(n):
+        base = n + v * size
+        succ += [[base + 2 * i + 1, base + 2 * i + 2] if 2 * i + 2 < size else []
+                 for i in range(size)]
+    return succ
+
+
 def test_past_the_budget_a_cycle_on_the_line_is_not_entered_again():
     # The table forgets positions of the line, and a back edge to one of them must not start
     # the line again (that would loop until the stack passes the budget): the path set keeps
     # them.
-    succ = line_with_leaves(2000, 7, 20)
+    succ = line_with_trees(2000, 7, 4)
     status, path, stats, cert = wide().graph_search(succ, 0, -1, words=2, memory_bytes=1 << 20)
     assert status == 1
     assert stats["table_replaced"] > 0 and stats["path_hits"] > 0
@@ -206,7 +220,8 @@ def test_table_keeps_within_its_budget():
     ops = [("visit", (i, i >> 3, 7)) for i in range(200000)]
     got, stats = wide().table_ops(ops, 3, 1 << 20)
     assert not any(got) and stats["replaced"] > 0
-    assert stats["max_bytes"] <= (1 << 20) + 31 * 24 and stats["bytes"] <= stats["max_bytes"]
+    assert stats["max_bytes"] <= 1 << 20 and stats["bytes"] <= stats["max_bytes"]
+    assert stats["capacity"] == (1 << 20) // 24 - 31  # the whole budget, less the window's tail
     with pytest.raises(ValueError):
         wide().table_ops([], 9)
 

@@ -9,7 +9,7 @@ cdef extern from "ttable.h" nogil:
         uint64_t k1
     ctypedef struct ttable:
         tt_entry *slots
-        size_t mask
+        size_t homes
         size_t max_slots
         size_t used
         uint64_t probes

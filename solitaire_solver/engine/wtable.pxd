@@ -9,7 +9,7 @@ cdef extern from "wtable.h" nogil:
         uint64_t *slots
         int words
         int has_zero
-        size_t mask
+        size_t homes
         size_t max_slots
         size_t used
         uint64_t probes
