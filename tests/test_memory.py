@@ -7,6 +7,7 @@ Each case runs in a child process, which reads its own peak (VmHWM on Linux, els
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -159,3 +160,28 @@ def test_the_table_grows_in_place_to_its_whole_budget_and_keeps_every_key(budget
     assert stats["replaced"] == 0 and stats["used"] == n
     assert got == [0] * (2 * n) + [1] * n + [0] * n
     assert stats["improved"] == n
+
+
+@pytest.mark.core
+def test_a_table_of_any_size_loses_only_the_keys_it_counts():
+    # Budgets past 2^16 slots by a 32nd of it up to all of another 2^16, each growing in place
+    # by that factor (csrc/slots.h, slots_regrow), and key counts from a quarter full to past
+    # full: every key the table no longer finds was overwritten and counted as replaced, so no
+    # growth ever left a hole in a key's window. Fails when slots_regrow places an entry below
+    # its old slot before the slots under it are final.
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from solitaire_solver.engine._engine import table_ops
+
+    @settings(max_examples=25, deadline=None)
+    @given(extra=st.integers(1 << 11, 1 << 16), keys=st.integers(33_000, 140_000),
+           seed=st.integers(0, 2**32))
+    def check(extra, keys, seed):
+        rng = random.Random(seed)
+        pool = [(rng.getrandbits(64), rng.getrandbits(40) << 8) for _ in range(keys)]
+        ops = [("visit", a, b | 5) for a, b in pool] + [("contains", a, b | 5) for a, b in pool]
+        got, stats = table_ops(ops, label_bits=8, budget_bytes=((1 << 16) + extra + 31) * 16)
+        assert stats["capacity"] == (1 << 16) + extra
+        assert keys - sum(got[keys:]) == stats["replaced"]
+
+    check()
