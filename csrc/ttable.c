@@ -96,8 +96,8 @@ static void tt_grow(ttable *t) {
         size_t room = n > TT_SMALL_SLOTS ? t->max_slots : n;
         tt_entry *grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
         /* Where the whole budget cannot be had, less room: the table then stops there. */
-        while (grown == NULL && room / 2 >= n) {
-            room /= 2;
+        while (grown == NULL && room > n) {
+            room = room / 2 > n ? room / 2 : n;
             grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
         }
         if (grown == NULL) {

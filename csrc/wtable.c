@@ -99,8 +99,8 @@ static void wt_grow(wtable *t) {
     } else {
         size_t room = n > WT_SMALL_SLOTS ? t->max_slots : n;
         uint64_t *grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
-        while (grown == NULL && room / 2 >= n) {
-            room /= 2;
+        while (grown == NULL && room > n) {
+            room = room / 2 > n ? room / 2 : n;
             grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
         }
         if (grown == NULL) {

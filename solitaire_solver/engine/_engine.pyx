@@ -764,9 +764,11 @@ cdef bint deep_fits(Deep *d, size_t more) noexcept nogil:
         return True
     if need + now_slots * entry > d.budget:
         return False
-    while (d.tt.max_slots > tt_capacity(&d.tt)
-           and need + (d.tt.max_slots + TT_TAIL_SLOTS) * entry > d.budget):
-        d.tt.max_slots //= 2
+    # The table's largest size comes down to what leaves the stack room, never below its size
+    # now (the test above): a table may have any number of slots (csrc/slots.h), where halving
+    # a size between two powers of two went below the table and let the two pass the budget.
+    if need + (d.tt.max_slots + TT_TAIL_SLOTS) * entry > d.budget:
+        d.tt.max_slots = max(tt_capacity(&d.tt), (d.budget - need) // entry - TT_TAIL_SLOTS)
     d.level_budget = d.budget - (d.tt.max_slots + TT_TAIL_SLOTS) * entry
     return need <= d.level_budget
 
