@@ -163,6 +163,27 @@ def test_the_table_grows_in_place_to_its_whole_budget_and_keeps_every_key(budget
 
 
 @pytest.mark.core
+def test_a_deepening_stack_beside_a_table_of_any_size_keeps_both_within_the_budget():
+    # The table takes all of a budget of 1.05 x 2^20 slots and stands at 2^20 when the walk's
+    # stack asks for room past its floor: deep_fits lowers the table's largest size to what
+    # leaves the stack that room, never below the 2^20 it has (halving its largest size went to
+    # 550,502 and granted the stack room the table was already using: table and stack then
+    # passed the budget by almost half). The table then grows into what is left, and the stack
+    # gets no more.
+    from solitaire_solver.engine._engine import table_ops
+
+    budget = ((1 << 20) + (1 << 20) // 20 + 31) * 16
+    keys = [(k * 0x9E3779B97F4A7C15 & M64, 0) for k in range(1, 1 << 19)]
+    more = [(k * 0xD1B54A32D192ED03 & M64, 1) for k in range(1, 20_000)]
+    ops = ([("visit", a, b) for a, b in keys] + [("stack", 1 << 18, 0), ("stack", 4096, 0)]
+           + [("visit", a, b) for a, b in more] + [("stack", 4096, 0)])
+    got, stats = table_ops(ops, budget_bytes=budget)
+    assert got[len(keys):len(keys) + 2] + got[-1:] == [1, 1, 0]
+    assert stats["max_slots"] == stats["capacity"] > 1 << 20
+    assert (stats["capacity"] + 31) * 16 + stats["stack_bytes"] <= budget
+
+
+@pytest.mark.core
 def test_a_table_of_any_size_loses_only_the_keys_it_counts():
     # Budgets past 2^16 slots by a 32nd of it up to all of another 2^16, each growing in place
     # by that factor (csrc/slots.h, slots_regrow), and key counts from a quarter full to past

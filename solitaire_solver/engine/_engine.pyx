@@ -753,6 +753,16 @@ cdef inline int deep_h(Deep *d, const State *s) noexcept nogil:
     return d.lower(d.g.ctx, s) if d.lower != NULL else 0
 
 
+cdef void deep_share(Deep *d, size_t memory_bytes) noexcept nogil:
+    """The table may grow to max_slots (and its window's tail): the stack gets the rest, so that
+    the two stay within the budget (past the floor of a small one), or takes room the table has
+    not used (deep_fits)."""
+    d.budget = memory_bytes
+    d.level_budget = DEEP_MIN_STACK
+    if memory_bytes > (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry) + DEEP_MIN_STACK:
+        d.level_budget = memory_bytes - (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry)
+
+
 cdef bint deep_fits(Deep *d, size_t more) noexcept nogil:
     """Whether the walk's stack may take `more` bytes: within its share of the budget, or else
     beside the table as it is now, whose largest size is then lowered to leave the stack room
@@ -946,13 +956,7 @@ cdef object deepening(Game *g, State root, test_fn lower, int floor, long long m
     if tt_init(&d.tt, memory_bytes) != 0:
         raise MemoryError("cannot allocate the transposition table")
     d.tt.label_bits = d.label_bits
-    # The table may grow to max_slots (and its window's tail): the stack gets the rest, so that
-    # the two stay within the budget (past the floor of a small one), or takes room the table
-    # has not used (deep_fits).
-    d.budget = memory_bytes
-    d.level_budget = DEEP_MIN_STACK
-    if memory_bytes > (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry) + DEEP_MIN_STACK:
-        d.level_budget = memory_bytes - (d.tt.max_slots + TT_TAIL_SLOTS) * sizeof(tt_entry)
+    deep_share(&d, memory_bytes)
     t = floor
     try:
         status = SEARCH_EXHAUSTED
@@ -1270,25 +1274,36 @@ cdef object a_star(Game *g, State root, test_fn lower, long long max_states,
 
 
 def table_ops(list ops, int label_bits=0, size_t budget_bytes=1 << 20):
-    """Run ("visit" | "contains", k0, k1) operations on a fresh table; their results and the
-    final statistics (for the tests of csrc/ttable.c)."""
-    cdef ttable tt
-    if tt_init(&tt, budget_bytes) != 0:
+    """Run ("visit" | "contains", k0, k1) operations on a fresh table, and ("stack", bytes, 0):
+    a DEEPEN walk's stack beside it asks for that many bytes more (deep_fits; 1 when granted);
+    their results and the final statistics (for the tests of csrc/ttable.c and of the budget's
+    split)."""
+    cdef Deep d
+    cdef bint granted
+    memset(&d, 0, sizeof(Deep))
+    if tt_init(&d.tt, budget_bytes) != 0:
         raise MemoryError("cannot allocate the transposition table")
-    tt.label_bits = label_bits
+    d.tt.label_bits = label_bits
+    deep_share(&d, budget_bytes)
     out = []
     try:
         for op, k0, k1 in ops:
             if op == "visit":
-                out.append(tt_visit(&tt, k0, k1))
+                out.append(tt_visit(&d.tt, k0, k1))
             elif op == "contains":
-                out.append(tt_contains(&tt, k0, k1))
+                out.append(tt_contains(&d.tt, k0, k1))
+            elif op == "stack":
+                granted = deep_fits(&d, k0)
+                if granted:
+                    d.level_bytes += k0
+                out.append(int(granted))
             else:
                 raise ValueError(f"unknown table operation {op!r}")
-        return out, {"used": tt.used, "capacity": tt_capacity(&tt), "improved": tt.improved,
-                     "replaced": tt.replaced, "hits": tt.hits}
+        return out, {"used": d.tt.used, "capacity": tt_capacity(&d.tt), "improved": d.tt.improved,
+                     "replaced": d.tt.replaced, "hits": d.tt.hits, "max_slots": d.tt.max_slots,
+                     "stack_bytes": d.level_bytes}
     finally:
-        tt_free(&tt)
+        tt_free(&d.tt)
 
 
 cdef list expand_state(Game *g, uint64_t removed, uint64_t aux):
