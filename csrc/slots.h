@@ -46,6 +46,17 @@ size_t slots_next(size_t homes, size_t max_homes);
 
 typedef uint64_t (*slots_hash_fn)(const uint64_t *entry, const void *ctx);
 
+/* Zeroed room for *room homes and the tail (entries of `words` words), huge pages advised; where
+ * that cannot be had, less, down to n homes (*room tells how much). NULL when not even n. */
+uint64_t *slots_alloc(size_t *room, size_t n, size_t words);
+
+/* What a table's growth reads and updates: its array, its homes, the slots allocated (room:
+ * the table's, its tail's and room to grow into) and the most homes its budget allows. */
+typedef struct {
+    uint64_t *slots;
+    size_t homes, room, max_homes;
+} slots_table;
+
 /* slots_place and slots_regrow are inlined into each table with its entry size and hash, which
  * the compiler then specialises: they run for every key at every growth. */
 #if defined(__GNUC__)
@@ -108,6 +119,46 @@ SLOTS_INLINE size_t slots_regrow(uint64_t *slots, size_t words, size_t from, siz
     for (size_t k = 0; k < aside; k++)
         lost += (size_t)slots_place(slots, words, to, buffer + k * words, hash, ctx);
     free(buffer);
+    return lost;
+}
+
+/* Grow a table to slots_next's size: in place when its room has space (slots_regrow), else into
+ * a new array, of the size itself for a table of up to small_homes homes (small tables grow as
+ * arrays do), else of room for the largest table its budget allows, which later growths fill in
+ * place. calloc's large blocks are fresh pages that the system maps when first written, so the
+ * room costs memory only as the table fills it, and no growth past small_homes holds an old
+ * table beside the new one: the table stays within its budget. When memory cannot be had the
+ * table stays as it is (max_homes becomes its size; the search goes on, replacing). Returns the
+ * entries lost to full windows while placing. */
+SLOTS_INLINE size_t slots_grow(slots_table *t, size_t words, size_t small_homes,
+                               slots_hash_fn hash, const void *ctx) {
+    size_t n = slots_next(t->homes, t->max_homes), lost = 0;
+    if (n == t->homes) {
+        t->max_homes = n;
+        return 0;
+    }
+    if (n + SLOTS_TAIL <= t->room) {
+        lost = slots_regrow(t->slots, words, t->homes, n, hash, ctx);
+        if (lost == (size_t)-1) {
+            t->max_homes = t->homes;
+            return 0;
+        }
+    } else {
+        size_t room = n > small_homes ? t->max_homes : n;
+        uint64_t *grown = slots_alloc(&room, n, words);
+        if (grown == NULL) {
+            t->max_homes = t->homes;
+            return 0;
+        }
+        if (room > n) t->max_homes = room;
+        for (size_t i = 0; i < t->room; i++)
+            if (!slots_empty(t->slots + i * words, words))
+                lost += (size_t)slots_place(grown, words, n, t->slots + i * words, hash, ctx);
+        free(t->slots);
+        t->slots = grown;
+        t->room = room + SLOTS_TAIL;
+    }
+    t->homes = n;
     return lost;
 }
 

@@ -1,8 +1,3 @@
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise under -std=c99 */
-#include <sys/mman.h>
-#endif
-
 #include "ttable.h"
 
 #include "slots.h"
@@ -47,10 +42,8 @@ static inline uint64_t tt_label_mask(const ttable *t) {
 
 /* Tables up to this many slots (64 KiB) grow as small arrays do, into a new array; the first
  * growth past it allocates room for the largest table the budget allows at once, and the table
- * then grows inside that room (slots_regrow). calloc's large blocks are fresh pages that the
- * system maps when first written, so the room costs memory only as the table fills it, and a
- * growth never holds an old table beside the new one: the table's memory stays within its
- * budget, where doubling into a new array held one and a half times the budget at its last
+ * then grows inside that room (slots_grow). A growth never holds an old table beside the new
+ * one, where doubling into a new array held one and a half times the budget at its last
  * doubling. Moving into new arrays while old and new fit the budget was tried: the heap keeps
  * the smaller tables a search has left (their sizes never fit the next), which passed the budget
  * by a third after A*'s tables had gone to the heap (DEEPEN, at 16 MiB). */
@@ -76,54 +69,14 @@ int tt_init(ttable *t, size_t budget_bytes) {
     return 0;
 }
 
-/* Grow the table: inside its room when that has space, else into a new array (small tables)
- * or into room for the largest table the budget allows. When memory cannot be had, keep the
- * table as it is (the search goes on, replacing). */
 static void tt_grow(ttable *t) {
-    size_t n = slots_next(t->homes, t->max_slots), lost = 0;
     uint64_t lmask = tt_label_mask(t);
-    if (n == t->homes) {
-        t->max_slots = n;
-        return;
-    }
-    if (n + TT_TAIL <= t->room) {
-        lost = slots_regrow((uint64_t *)t->slots, TT_WORDS, t->homes, n, tt_entry_hash, &lmask);
-        if (lost == (size_t)-1) {
-            t->max_slots = t->homes;
-            return;
-        }
-    } else {
-        size_t room = n > TT_SMALL_SLOTS ? t->max_slots : n;
-        tt_entry *grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
-        /* Where the whole budget cannot be had, less room: the table then stops there. */
-        while (grown == NULL && room > n) {
-            room = room / 2 > n ? room / 2 : n;
-            grown = (tt_entry *)calloc(room + TT_TAIL, sizeof(tt_entry));
-        }
-        if (grown == NULL) {
-            t->max_slots = t->homes;
-            return;
-        }
-        if (room > n) t->max_slots = room;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        /* Fresh pages cost a fault each as the table fills them, where a heap's reused memory
-         * cost none (docs/benchmarks.md, "Peak memory against the budget"); huge pages, where
-         * the system allows them, take one fault for 512 of those. */
-        if (room > n) {
-            uintptr_t a = ((uintptr_t)grown + 4095) & ~(uintptr_t)4095;
-            uintptr_t e = (uintptr_t)(grown + room + TT_TAIL) & ~(uintptr_t)4095;
-            if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
-        }
-#endif
-        for (size_t i = 0; i < t->room; i++)
-            if (t->slots[i].k1 != 0)
-                lost += (size_t)slots_place((uint64_t *)grown, TT_WORDS, n,
-                                            (const uint64_t *)&t->slots[i], tt_entry_hash, &lmask);
-        free(t->slots);
-        t->slots = grown;
-        t->room = room + TT_TAIL;
-    }
-    t->homes = n;
+    slots_table g = {(uint64_t *)t->slots, t->homes, t->room, t->max_slots};
+    size_t lost = slots_grow(&g, TT_WORDS, TT_SMALL_SLOTS, tt_entry_hash, &lmask);
+    t->slots = (tt_entry *)g.slots;
+    t->homes = g.homes;
+    t->room = g.room;
+    t->max_slots = g.max_homes;
     t->used -= lost;
     t->replaced += lost; /* a key overwritten while rehashing is forgotten like any other */
 }

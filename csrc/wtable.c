@@ -1,8 +1,3 @@
-#if defined(__linux__)
-#define _DEFAULT_SOURCE /* madvise under -std=c99 */
-#include <sys/mman.h>
-#endif
-
 #include "wtable.h"
 
 #include "slots.h"
@@ -78,51 +73,15 @@ size_t wt_max_bytes(const wtable *t) {
     return (t->max_slots + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
 }
 
-static inline int wt_place(uint64_t *slots, size_t homes, const uint64_t *key, int words) {
-    return slots_place(slots, (size_t)words, homes, key, wt_entry_hash, &words);
-}
-
 /* Grow as tt_grow does (ttable.c gives the reasons). */
 static void wt_grow(wtable *t) {
     int w = t->words;
-    size_t n = slots_next(t->homes, t->max_slots), lost = 0;
-    if (n == t->homes) {
-        t->max_slots = n;
-        return;
-    }
-    if (n + WT_TAIL <= t->room) {
-        lost = slots_regrow(t->slots, (size_t)w, t->homes, n, wt_entry_hash, &w);
-        if (lost == (size_t)-1) {
-            t->max_slots = t->homes;
-            return;
-        }
-    } else {
-        size_t room = n > WT_SMALL_SLOTS ? t->max_slots : n;
-        uint64_t *grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
-        while (grown == NULL && room > n) {
-            room = room / 2 > n ? room / 2 : n;
-            grown = (uint64_t *)calloc((room + WT_TAIL) * (size_t)w, sizeof(uint64_t));
-        }
-        if (grown == NULL) {
-            t->max_slots = t->homes;
-            return;
-        }
-        if (room > n) t->max_slots = room;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (room > n) {
-            uintptr_t a = ((uintptr_t)grown + 4095) & ~(uintptr_t)4095;
-            uintptr_t e = (uintptr_t)(grown + (room + WT_TAIL) * (size_t)w) & ~(uintptr_t)4095;
-            if (e > a) madvise((void *)a, e - a, MADV_HUGEPAGE);
-        }
-#endif
-        for (size_t i = 0; i < t->room; i++)
-            if (!wt_is_zero(t->slots + i * w, w))
-                lost += (size_t)wt_place(grown, n, t->slots + i * w, w);
-        free(t->slots);
-        t->slots = grown;
-        t->room = room + WT_TAIL;
-    }
-    t->homes = n;
+    slots_table g = {t->slots, t->homes, t->room, t->max_slots};
+    size_t lost = slots_grow(&g, (size_t)w, WT_SMALL_SLOTS, wt_entry_hash, &w);
+    t->slots = g.slots;
+    t->homes = g.homes;
+    t->room = g.room;
+    t->max_slots = g.max_homes;
     t->used -= lost;
     t->replaced += lost;
 }
@@ -210,6 +169,6 @@ void wt_remove(wtable *t, const uint64_t *key) {
         if (wt_is_zero(s, w)) break;
         memcpy(moved, s, (size_t)w * sizeof(uint64_t));
         memset(s, 0, (size_t)w * sizeof(uint64_t));
-        wt_place(t->slots, t->homes, moved, w);
+        slots_place(t->slots, (size_t)w, t->homes, moved, wt_entry_hash, &w);
     }
 }
