@@ -2,12 +2,16 @@
 beam and restarts"): each seed solved under a limit of positions, one json line a seed
 [seed, status, positions, CPU seconds, the try that won], then the counts, median and total CPU.
 
-    nice -n 10 python benchmarks/calculation_first_try.py FIRST_STATES BEAMS_AFTER BEAMS RESTARTS \
+    nice -n 10 python benchmarks/calculation_first_try.py FIRST_STATES RESTARTS_FIRST BEAMS RESTARTS \
         EACH FIRST LAST MAX_STATES [NOISY [SEEDS_FILE]]
+
+RESTARTS_FIRST: the restarts tried before the beams, the others after the noisy beams (until
+2026-12-07 this argument, BEAMS_AFTER, put the beams after that many restarts, the rest of the
+restarts before the noisy beams).
 
 BEAMS: width:beam_pen:beam_gap, comma-separated, or - for none (e.g. 64:8:0,512:4:1); EACH:
 the restarts' RESTART_STATES. NOISY: width:beam_pen:beam_gap:beam_noise:count, the noisy beams
-after the last restart (- for none; the game's own when not given). SEEDS_FILE: the seeds to
+after the beams (- for none; the game's own when not given). SEEDS_FILE: the seeds to
 solve (white space between them) instead of FIRST..LAST.
 """
 
@@ -26,7 +30,7 @@ def main() -> None:
     quick, after, beams, restarts, each, first, last, most = sys.argv[1:9]
     cls = type(get_game("calculation")[0])
     cls.FIRST_STATES = int(quick)
-    cls.BEAMS_AFTER = int(after)
+    cls.RESTARTS_FIRST = int(after)
     cls.BEAMS = () if beams == "-" else tuple(tuple(int(x) for x in b.split(":"))
                                               for b in beams.split(","))
     cls.RESTARTS = int(restarts)

@@ -635,8 +635,9 @@ def test_a_layout_lost_only_with_the_stock_set_free_has_a_relaxed_proof_that_res
 @pytest.mark.core
 def test_a_lost_layout_in_progress_without_a_structural_block_is_searched_with_a_certificate():
     # Lost positions that neither rules 3 and 4 nor rule 5 see are rare: this seed's random
-    # positions hold two early, and the core picks them out.
-    rng, done = random.Random(37), 0
+    # positions hold two in their first 460 (they depend on the lines won_lines() finds, so a
+    # change of the first try may ask for another seed), and the core picks them out.
+    rng, done = random.Random(31), 0
     for _ in range(1000):
         if done == 2:
             break
@@ -769,12 +770,14 @@ RESTART_STATES = 200_000
 def test_short_restarts_win_deals_that_long_ones_leave(monkeypatch):
     # The first try's parts were measured on the search without rule 5, which now wins many of
     # their deals by itself: each part is shown on that search.
+    # The beams come before the restarts: without them the restarts are what the first try is.
     monkeypatch.setattr(type(GAME), "RELAX", 0)
+    monkeypatch.setattr(type(GAME), "BEAMS", ())
+    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
+    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
     assert_won_by_first_try(RESTART_SEEDS, RESTART_STATES, lambda how: how.startswith("restart"))
     monkeypatch.setattr(type(GAME), "RESTARTS", 32)
     monkeypatch.setattr(type(GAME), "RESTART_STATES", 40_000)
-    monkeypatch.setattr(type(GAME), "BEAMS", ())
-    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
     assert_undecided(RESTART_SEEDS, RESTART_STATES)
 
 
@@ -793,6 +796,7 @@ def test_the_beam_wins_a_deal_the_restarts_leave(monkeypatch):
     assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 512 wide: won"
     monkeypatch.setattr(type(GAME), "BEAMS", ())
     monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
+    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
     assert ss.solve("calculation", deal, max_states=1_000_000).status is ss.Status.UNKNOWN
 
 
@@ -834,6 +838,27 @@ def test_wide_beams_win_a_deal_the_narrow_ones_leave(monkeypatch):
     monkeypatch.setattr(type(GAME), "WIDE", GAME.NOISY)
     r = ss.solve("calculation-pysolfc", deal, max_states=WIDE_STATES)
     assert r.status is ss.Status.UNKNOWN
+
+
+@pytest.mark.core
+def test_the_beams_come_before_most_restarts_and_a_few_restarts_before_them(monkeypatch):
+    """Seed 11633 is won by the 64-wide beam within 100,000 positions; with 4,000 restarts
+    first (the order until 2026-12-07) it is not, its restarts each costing many beam
+    positions' time. PySolFC's number 127 is won by the fourth restart, which comes before the
+    beams; with the beams first it is not won within the same positions."""
+    deal = ss.Deal.from_seed(11633)
+    r = ss.solve("calculation", deal, max_states=100_000)
+    assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 64 wide: won"
+    assert ss.verify("calculation", deal, r).ok
+    number = pysolfc_deal("calculation-pysolfc", 127)
+    r = ss.solve("calculation-pysolfc", number, max_states=60_000)
+    assert r.status is ss.Status.WON and r.stats["first_try"].startswith("restart 4 of")
+    assert ss.verify("calculation-pysolfc", number, r).ok
+    monkeypatch.setattr(type(GAME), "RESTARTS_FIRST", 0)
+    assert ss.solve("calculation-pysolfc", number, max_states=60_000).status is ss.Status.UNKNOWN
+    monkeypatch.setattr(type(GAME), "RESTARTS_FIRST", 4000)
+    monkeypatch.setattr(type(GAME), "NOISY_FIRST", 0)
+    assert ss.solve("calculation", deal, max_states=100_000).status is ss.Status.UNKNOWN
 
 
 @pytest.mark.core

@@ -121,17 +121,19 @@ class Calculation(Game):
             spec["root"] = pack(deal.position)
         return spec
 
-    #: The first try (Game.first_try): a search in the main order cut at FIRST_STATES positions,
-    #: then RESTARTS short searches in varied orders, each cut at RESTART_STATES positions, with
-    #: the beams (width, beam_pen, beam_gap: the core's beam()) after the first BEAMS_AFTER.
+    #: The first try (Game.first_try), in this order: a search in the main order cut at
+    #: FIRST_STATES positions; RESTARTS_FIRST short searches in varied orders, each cut at
+    #: RESTART_STATES positions; the beams (width, beam_pen, beam_gap: the core's beam());
+    #: NOISY_FIRST noisy beams (NOISY: width, beam_pen, beam_gap, beam_noise; each with its own
+    #: pseudo-random term in the score, the core's beam_noise seeded by the beam's number); the
+    #: other restarts, up to RESTARTS; the other noisy beams, up to NOISY_BEAMS; WIDE_BEAMS more
+    #: of the setting WIDE. Then the main search.
     FIRST_STATES = 40_000
     RESTARTS = 8000
     RESTART_STATES = 125
-    BEAMS_AFTER = 4000
+    RESTARTS_FIRST = 16
+    NOISY_FIRST = 8
     BEAMS: tuple[tuple[int, int, int], ...] = ((64, 8, 0), (512, 4, 1))
-    #: After the last restart, NOISY_BEAMS beams (width, beam_pen, beam_gap, beam_noise), each
-    #: with its own pseudo-random term in the score (the core's beam_noise, seeded by the
-    #: beam's number), then WIDE_BEAMS more of the setting WIDE, before the main search.
     NOISY: tuple[int, int, int, int] = (128, 1, 1, 32)
     NOISY_BEAMS = 280
     WIDE: tuple[int, int, int, int] = (1024, 1, 1, 64)
@@ -155,13 +157,19 @@ class Calculation(Game):
         # relaxed game serves the next. Its share of the memory is taken off each try's.
         share = core.RelaxMemo.share(limits.memory_bytes) if self.RELAX else 0
         base = dict(self.core_spec(deal, variant, objective, False), memo=core.RelaxMemo(share))
-        # The noisy beams come last: every deal the tries before them win is won as soon as
-        # without them (docs/calculation.md, "Order, the beam and restarts").
+        # The beams and the first noisy beams come before most restarts: a restart's position
+        # costs many times a beam's (rule 5's relaxed searches), and those beams win the deals
+        # that took the most restarts in a fraction of the time; a few restarts first, and the
+        # others before the other noisy beams, keep the deals the restarts win
+        # (docs/calculation.md, "Order, the beam and restarts").
+        first = min(self.RESTARTS_FIRST, self.RESTARTS)
+        noisy = min(self.NOISY_FIRST, self.NOISY_BEAMS)
         tries = ([("first", 0)] if self.FIRST_STATES else []) \
-            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS))] \
+            + [("search", t) for t in range(first)] \
             + [("beam", k) for k in range(len(self.BEAMS))] \
-            + [("search", t) for t in range(min(self.BEAMS_AFTER, self.RESTARTS), self.RESTARTS)] \
-            + [("noisy", k) for k in range(self.NOISY_BEAMS + self.WIDE_BEAMS)]
+            + [("noisy", k) for k in range(noisy)] \
+            + [("search", t) for t in range(first, self.RESTARTS)] \
+            + [("noisy", k) for k in range(noisy, self.NOISY_BEAMS + self.WIDE_BEAMS)]
         states, seconds, status = 0, 0.0, "given-up"
         stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
