@@ -760,6 +760,13 @@ def assert_undecided(seeds, states):
         assert r.status is ss.Status.UNKNOWN, seed
 
 
+def beams_off(monkeypatch):
+    """The first try without any of its beams: its first search and restarts alone."""
+    monkeypatch.setattr(type(GAME), "BEAMS", ())
+    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
+    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
+
+
 #: Seeds that the first try's former restarts (32 of 40,000 positions each) and the main search
 #: leave undecided in RESTART_STATES positions, and the short restarts win within them.
 RESTART_SEEDS = (15, 17, 18)
@@ -770,11 +777,9 @@ RESTART_STATES = 200_000
 def test_short_restarts_win_deals_that_long_ones_leave(monkeypatch):
     # The first try's parts were measured on the search without rule 5, which now wins many of
     # their deals by itself: each part is shown on that search.
-    # The beams come before the restarts: without them the restarts are what the first try is.
+    # Most restarts come after the beams: without the beams the restarts are the first try.
     monkeypatch.setattr(type(GAME), "RELAX", 0)
-    monkeypatch.setattr(type(GAME), "BEAMS", ())
-    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
-    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
+    beams_off(monkeypatch)
     assert_won_by_first_try(RESTART_SEEDS, RESTART_STATES, lambda how: how.startswith("restart"))
     monkeypatch.setattr(type(GAME), "RESTARTS", 32)
     monkeypatch.setattr(type(GAME), "RESTART_STATES", 40_000)
@@ -794,9 +799,7 @@ def test_the_beam_wins_a_deal_the_restarts_leave(monkeypatch):
     assert status == "won" and RULES.won(replay(RULES, deal, from_codes(path)))
     r = ss.solve("calculation", deal, max_states=1_000_000)
     assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 512 wide: won"
-    monkeypatch.setattr(type(GAME), "BEAMS", ())
-    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", 0)
-    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
+    beams_off(monkeypatch)
     assert ss.solve("calculation", deal, max_states=1_000_000).status is ss.Status.UNKNOWN
 
 
