@@ -569,3 +569,16 @@ def test_each_cut_saves_positions():
     states = [r.stats["states"] for r in runs]
     assert states[0] > states[1] > states[2] > states[3], states
     assert runs[0].stats["pruned"] == 0 < runs[1].stats["pruned"]
+
+
+def test_a_runs_next_card_is_not_a_safe_move():
+    """docs/montana.md, "Cuts considered and not shipped": playing a run's next card at once can
+    lose a deal that can be won, since a winning line may first use its place as an anchor."""
+    rules = MontanaRules(4)
+    start = rules.start(GAME.read_deal("2H -- 4S 4D\n2C 3H -- --\n2S 3S 4H --\n2D 3D 3C 4C",
+                                       {"ranks": 4}))
+    after = rules.play(start, Move.from_text("3H"))
+    for pos, can_win in ((start, True), (after, False)):
+        graph, edges = move_graph(rules, pos, 10_000)
+        won = [k for k, p in graph.items() if rules.won(p)]
+        assert (rules.key(pos) in winnable(edges, won)) is can_win
