@@ -27,6 +27,11 @@ class Deal:
         """The seeded deal (docs/notation.md): the pack in index order shuffled by random.Random(seed)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise DealError(f"a seed must be an integer, not {seed!r}")
+        if seed < 0:
+            # random.Random(-n) seeds as random.Random(n): a negative seed would deal seed n's
+            # pack under another name (docs/notation.md).
+            raise DealError(f"a seed is 0 or more, not {seed} (random.Random({seed}) deals seed "
+                            f"{-seed}'s pack)")
         shuffled = _seeded()
         if shuffled is not None:
             # The C generator (csrc/pyrandom.c): the same shuffle, checked for any integer in

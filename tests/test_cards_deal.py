@@ -32,7 +32,7 @@ def test_bad_cards(text):
         card_index(text)
 
 
-@pytest.mark.parametrize("seed", [0, 7, 12345, -12345, 2**32 - 1, 2**32, -(2**32) - 5, 3**90])
+@pytest.mark.parametrize("seed", [0, 7, 12345, 2**32 - 1, 2**32, 2**32 + 5, 3**90])
 def test_seeded_deal_is_python_shuffle(seed):
     # One key word and several (seeds from 2^32 on): the compiled generator deals for the core
     # run, Python's own for the pure one, and both must be random.Random(seed).shuffle.
@@ -111,6 +111,8 @@ def test_deal_errors_are_value_errors():
         ss.Deal(12)
     with pytest.raises(ss.DealError):
         ss.random_deal("7")
+    with pytest.raises(ss.DealError, match="deals seed 7's pack"):
+        ss.random_deal(-7)
 
 
 @given(st.text(max_size=200))

@@ -156,6 +156,9 @@ def test_a_result_that_is_not_one_is_named(capsys, tmp_path, text, needle):
     (["solve", "elevens", "--seed", "1", "--max-states", "0"], "max_states"),
     (["verify", "elevens", "--seed", "1", "5H+ZZ"], "move 1"),
     (["solve", "elevens", "--seed", "x"], "invalid int"),
+    # random.Random(-1) is random.Random(1): -1 once dealt seed 1's pack under another name.
+    (["solve", "elevens", "--seed", "-1"], "a seed is 0 or more, not -1"),
+    (["survey", "elevens", "--start", "-2", "--count", "4"], "a seed is 0 or more, not -2"),
     (["frobnicate"], "invalid choice"),
     # An empty path was once taken for no option: show printed the text, survey kept no file.
     (["show", "elevens", "--seed", "1", "--svg", ""], "--svg takes a file path, not ''"),

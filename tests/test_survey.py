@@ -108,7 +108,9 @@ def test_batch_verdicts_equal_solve(game, timing):
     ns = array.array("I", bytes(4 * n)) if timing else None
     slots.decide_seeds(compiled(game), start, n, st_, left, moves, states, ns)
     for i in range(n):
-        r = ss.solve(game, ss.random_deal(start + i))
+        # the batch takes any integer, as random.Random does (-n deals seed n's pack); the
+        # library's seeds are 0 or more
+        r = ss.solve(game, ss.random_deal(abs(start + i)))
         assert (st_[i] == slots.BATCH_WON) == r.won
         assert states[i] == r.stats["states"]
         if r.won:
@@ -228,7 +230,12 @@ def test_a_deal_given_twice_an_empty_survey_and_odd_workers_are_refused():
                       (dict(pysolfc=[3, 4, 3]), "number 3 is given twice"),
                       (dict(seeds=[]), "no deals"), (dict(deals=[]), "no deals"),
                       (dict(seeds=range(3), workers=1.5), "1.5"),
-                      (dict(seeds=range(3), workers="2"), "'2'")):
+                      (dict(seeds=range(3), workers="2"), "'2'"),
+                      # -n deals seed n's pack (random.Random takes the absolute value), so
+                      # seeds on both sides of 0 counted those deals twice
+                      (dict(seeds=range(-3, 3)), "0 or more, not -3"),
+                      (dict(seeds=range(3, -2, -1)), "0 or more, not -1"),
+                      (dict(seeds=[4, -4]), "0 or more, not -4")):
         with pytest.raises(SolitaireError, match=words):
             ss.survey("elevens", **{"workers": 1, **kw})
 

@@ -298,9 +298,12 @@ def survey(
     by_seed = seeds is not None
     if by_seed:
         items = list(seeds) if not isinstance(seeds, range) else seeds  # type: ignore[arg-type]
-        for s in (items[:1] if isinstance(items, range) else items):
+        for s in ([*items[:1], *items[-1:]] if isinstance(items, range) else items):
             if isinstance(s, bool) or not isinstance(s, int):
                 raise SolitaireError(f"a seed must be an integer, not {s!r}")
+            if s < 0:
+                raise SolitaireError(f"a seed is 0 or more, not {s} (random.Random({s}) deals "
+                                     f"seed {-s}'s pack)")
         if not isinstance(items, range) and len(set(items)) != len(items):
             # One deal counted twice would weigh twice in the rate and its interval.
             seen: set = set()
