@@ -887,6 +887,64 @@ def test_the_first_try_keeps_to_the_time_limit(monkeypatch):
     assert r.status is ss.Status.UNKNOWN and time.monotonic() - t < 0.8
 
 
+#: Games in progress: seeded deals after random lines of play (docs/calculation.md, "A game in
+#: progress").
+IN_PROGRESS_WON = (4816, "JS>P4 KD>P3 KC>P4 5H>P1 9D>P3 8C>P2 2D>F1 3S>P3")
+IN_PROGRESS_LOST = (475100, "QD>P3 TS>P1 8C>P1 6D>P1 9H>P2 6D>F3 6S>P4 4S>P1 4S>F2 JS>P4 TH>P2 "
+                            "8C>F4 4H>P3 9D>P4 9D>F3 KH>P4 8S>P4 7D>P1 2S>P4 2S>F1 8D>P1 7S>P1 "
+                            "5S>P1 3D>P2 AC>P3 3H>P4 AD>P1 9S>P2 2H>P4 QS>P2 AS>P2 7C>P4 4D>P1 "
+                            "6H>P4 8H>P4 5H>P1 QH>P1")
+
+
+@pytest.mark.core
+def test_a_game_in_progress_gets_the_first_try(monkeypatch):
+    """Seed 4816 after eight moves: the second restart wins within 50,000 positions; the main
+    search alone (as before 2026-12-07, when a position after moves had no first try) is still
+    searching at 300,000."""
+    seed, line = IN_PROGRESS_WON
+    deal = ss.Deal.from_seed(seed)
+    r = ss.solve("calculation", deal, after=line, max_states=50_000)
+    assert r.status is ss.Status.WON and r.stats["first_try"].startswith("restart 2 of")
+    assert ss.verify("calculation", deal, r, after=line).ok
+    assert ss.hint("calculation", deal, after=line, max_states=50_000).move == r.moves[0]
+    monkeypatch.setattr(type(GAME), "first_try", lambda self, *args: None)
+    r = ss.solve("calculation", deal, after=line, max_states=300_000)
+    assert r.status is ss.Status.UNKNOWN
+
+
+@pytest.mark.core
+def test_a_lost_game_in_progress_is_searched_whole_before_most_tries(monkeypatch):
+    """Seed 475100 after 37 moves is lost: the search in its main order, cut at PROBE_STATES
+    after the first noisy beams, proves it, and its answer stands (it is not searched again);
+    without that search the first try's restarts and noisy beams come first, more than 10^6
+    positions. A position the first search decides whole is not searched again either."""
+    seed, line = IN_PROGRESS_LOST
+    deal = ss.Deal.from_seed(seed)
+    r = ss.solve("calculation", deal, after=line, max_states=1_000_000)
+    assert r.status is ss.Status.BLOCKED
+    assert r.stats["first_try"] == "the search to 500,000 positions: exhausted"
+    assert r.stats["states"] < 200_000
+    monkeypatch.setattr(type(GAME), "PROBE_STATES", 0)
+    r = ss.solve("calculation", deal, after=line, max_states=1_000_000)
+    assert r.status is ss.Status.UNKNOWN
+
+
+@pytest.mark.core
+def test_an_exhausted_first_search_is_the_answer(monkeypatch):
+    """A lost position within the first search's reach: its positions are the first search's
+    alone, where they were twice as many when the main search ran it again."""
+    seed, line = IN_PROGRESS_LOST
+    deal = ss.Deal.from_seed(seed)
+    late = line + " 2C>P3"
+    r = ss.solve("calculation", deal, after=late)
+    assert r.status is ss.Status.BLOCKED
+    assert r.stats["first_try"] == "the search to 40,000 positions: exhausted"
+    monkeypatch.setattr(type(GAME), "first_try_exact", False)
+    again = ss.solve("calculation", deal, after=late)
+    assert again.status is ss.Status.BLOCKED
+    assert again.stats["states"] == 2 * r.stats["states"]
+
+
 @pytest.mark.core
 @settings(max_examples=25, deadline=None)
 @given(deals, st.integers(1, 6), st.integers(0, 40), st.integers(0, 2**63))

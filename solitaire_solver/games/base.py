@@ -184,6 +184,12 @@ class Game:
     #: game (a deal with a win has no proof of a block) and spares an easy deal the test.
     structural_after_search: bool = False
 
+    #: The first try's searches are the game's own exact search in other orders (no other
+    #: rules), so a try that ends without a win ("exhausted") proves the block: it stands as
+    #: the answer instead of the search running it again. False where a try searches another
+    #: game (fifteens-pysolfc tries the classic Fifteens).
+    first_try_exact: bool = False
+
     #: Its page in docs/ (rules, notation, proofs and choices first) and its test file in tests/:
     #: tests/test_layout.py holds every game to having both.
     docs: str = ""
@@ -295,8 +301,9 @@ class Game:
         proof = self.structural_proof(deal, variant) if objective != "score" and not late else None
         if proof is not None:
             return self.structural_result(proof, variant, objective, after)
-        first = self.first_try(deal, variant, objective, limits, certificate) if start is None else None
-        if first is not None and first.status == "won":
+        first = self.first_try(deal, variant, objective, limits, certificate, start)
+        if first is not None and (first.status == "won" or (first.status == "exhausted"
+                                                           and self.first_try_exact)):
             ans = first
         elif first is not None and (spent := limits.used_up(first.stats) or (
                 first.status if first.status in ("limit-states", "limit-time") else None)):
@@ -350,14 +357,16 @@ class Game:
                            variant=variant, objective=objective, after=after)
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
-                  certificate: bool) -> Optional[CoreAnswer]:
-        """A quick search from the deal's start that may win before the game's own search, on
-        either backend: a CoreAnswer (won, or not with stats["states"] and stats["seconds"]
-        spent and stats["first_try"] saying what was tried), or None for none."""
+                  certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
+        """A quick search from the deal's start (or from the reference position `start`, a game
+        in progress) that may win before the game's own search, on either backend: a CoreAnswer
+        (won, or not with stats["states"] and stats["seconds"] spent and stats["first_try"]
+        saying what was tried), or None for none."""
         return None
 
     def restarts(self, deal: Deal, variant: dict, objective: str, limits: Limits,
-                 certificate: bool, tries: Sequence[tuple[dict, int]]) -> Optional[CoreAnswer]:
+                 certificate: bool, tries: Sequence[tuple[dict, int]],
+                 start: Any = None) -> Optional[CoreAnswer]:
         """A first try (first_try) of restarts: the core's same exact search run again in other
         orders of trial, each try the spec keys that set its order and its budget of positions.
         How soon a depth-first search wins hangs on the order it tries first, and one lost in a
@@ -370,6 +379,9 @@ class Game:
         if core is None or certificate or objective != "decide":
             return None
         base = self.core_spec(deal, variant, objective, False)
+        root = self.core_root(deal, variant, start)
+        if root is not None:
+            base["root"] = root
         states, seconds = 0, 0.0
         status, stats = "given-up", {}
         for t, (keys, each) in enumerate(tries):
@@ -383,7 +395,8 @@ class Game:
                          first_try=f"restart {t + 1} of {len(tries)}: {run.status}")
             if run.status == "won":
                 stats["backend"] = "core"
-                return CoreAnswer("won", from_codes(run.path), stats)
+                return CoreAnswer("won", self.core_line(core, base, deal, start, run.path), stats,
+                                  start=start)
             if run.status == "exhausted":
                 status = "exhausted"
                 break

@@ -11,7 +11,7 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...moves import Move, from_codes
+from ...moves import Move
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
@@ -46,6 +46,7 @@ class Calculation(Game):
     #: lines play a move they left unproved 1 time in 50 where some are proved winnable
     #: (docs/difficulty.md, "Rare wins").
     guided_unproved = 0.02
+    first_try_exact = True
     pysolfc = (PySolFCGame(256, "Calculation", preset="calculation-pysolfc", rows=(4,), waste=1),)
     docs = "calculation.md"
     tests = "test_calculation.py"
@@ -129,6 +130,10 @@ class Calculation(Game):
     #: other restarts, up to RESTARTS; the other noisy beams, up to NOISY_BEAMS; WIDE_BEAMS more
     #: of the setting WIDE. Then the main search.
     FIRST_STATES = 40_000
+    #: In a game in progress (a position after moves, or a typed layout), the search in its
+    #: main order again, cut at PROBE_STATES, after the first noisy beams: such a position is
+    #: often lost, which only the exhaustive search shows, or won within its reach.
+    PROBE_STATES = 500_000
     RESTARTS = 8000
     RESTART_STATES = 125
     RESTARTS_FIRST = 16
@@ -140,7 +145,7 @@ class Calculation(Game):
     WIDE_BEAMS = 100
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
-                  certificate: bool) -> Optional[CoreAnswer]:
+                  certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """Tries that may win before the main search (docs/calculation.md, "Order, the beam and
         restarts"): the same exact search in its main order, cut at FIRST_STATES positions (it
         decides small searches whole, e.g. late in a game); short restarts of it in varied
@@ -157,6 +162,8 @@ class Calculation(Game):
         # relaxed game serves the next. Its share of the memory is taken off each try's.
         share = core.RelaxMemo.share(limits.memory_bytes) if self.RELAX else 0
         base = dict(self.core_spec(deal, variant, objective, False), memo=core.RelaxMemo(share))
+        if start is not None:
+            base["root"] = self.core_root(deal, variant, start)
         # The beams and the first noisy beams come before most restarts: a restart's position
         # costs many times a beam's (rule 5's relaxed searches), and those beams win the deals
         # that took the most restarts in a fraction of the time; a few restarts first, and the
@@ -164,10 +171,12 @@ class Calculation(Game):
         # (docs/calculation.md, "Order, the beam and restarts").
         first = min(self.RESTARTS_FIRST, self.RESTARTS)
         noisy = min(self.NOISY_FIRST, self.NOISY_BEAMS)
-        tries = ([("first", 0)] if self.FIRST_STATES else []) \
+        in_progress = start is not None or isinstance(deal, CalculationLayout)
+        tries = ([("first", self.FIRST_STATES)] if self.FIRST_STATES else []) \
             + [("search", t) for t in range(first)] \
             + [("beam", k) for k in range(len(self.BEAMS))] \
             + [("noisy", k) for k in range(noisy)] \
+            + ([("first", self.PROBE_STATES)] if in_progress and self.PROBE_STATES else []) \
             + [("search", t) for t in range(first, self.RESTARTS)] \
             + [("noisy", k) for k in range(noisy, self.NOISY_BEAMS + self.WIDE_BEAMS)]
         states, seconds, status = 0, 0.0, "given-up"
@@ -198,25 +207,29 @@ class Calculation(Game):
                 if status == "limit-memory":
                     status = "given-up"  # the beam did not fit: the searches may
             else:
-                most = self.FIRST_STATES if kind == "first" else self.RESTART_STATES
+                most = t if kind == "first" else self.RESTART_STATES
                 budget = min(most, left.max_states or most)
-                run = core.solve(dict(base, loose=t % 4, shake=0 if t < 4 else t), objective,
-                                 left._replace(max_states=budget), False)
+                order = 0 if kind == "first" else t
+                run = core.solve(dict(base, loose=order % 4, shake=0 if order < 4 else order),
+                                 objective, left._replace(max_states=budget), False)
                 states += run.stats.get("states", 0)
                 seconds += run.stats.get("seconds", 0.0)
                 status, path = run.status, run.path
                 stats = dict(run.stats, states=states, seconds=seconds,
                              first_try=(f"restart {t + 1} of {self.RESTARTS}" if kind == "search"
-                                        else "the first search") + f": {status}")
+                                        else f"the search to {t:,} positions") + f": {status}")
                 if status == "limit-states" and budget == most:
                     status = "given-up"  # its own cut, not the call's limit
             if status == "won":
-                return CoreAnswer("won", from_codes(path), dict(stats, backend="core"))
+                return CoreAnswer("won", self.core_line(core, base, deal, start, path),
+                                  dict(stats, backend="core"), start=start)
             if status != "given-up":
                 # "exhausted": the search ended without a win (the main search will show it
                 # too); else the call's own limit
                 break
-        return CoreAnswer(status, [], stats)
+        if status == "exhausted":
+            stats["backend"] = "core"  # the exact search's answer (first_try_exact)
+        return CoreAnswer(status, [], stats, start=start)
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:

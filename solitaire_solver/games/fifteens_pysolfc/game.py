@@ -52,15 +52,16 @@ class FifteensPySolFC(Game):
         return self.core_position(self._rules.start(deal) if start is None else start, variant)
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
-                  certificate: bool) -> Optional[CoreAnswer]:
+                  certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """Our Fifteens' search, whose wins are wins here (docs/fifteens.md, "Why it is won more
         often"): each group goes onto the empty reserve card by card (two cards totalling 15
         leave from the rows as a pair), no part of a group totals 15 before the whole, and the
         rows refill after it as our slots do. The line is replayed under the reference rules
-        before it is given. None with a certificate (it must list this game's positions)."""
+        before it is given. None with a certificate (it must list this game's positions) and
+        in a game in progress (our Fifteens' positions are not this game's)."""
         from .. import get_game
 
-        if certificate or objective != "decide":
+        if certificate or objective != "decide" or start is not None:
             return None
         classic, _ = get_game("fifteens")
         var = classic.variant()

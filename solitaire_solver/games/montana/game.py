@@ -10,7 +10,7 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...moves import Move, from_codes
+from ...moves import Move
 from ..base import CoreAnswer, Game, Option, PySolFCGame
 from .rules import (
     ROWS,
@@ -36,6 +36,10 @@ BEAM_ROUNDS = 200
 #: Before the beams, the depth-first search itself within this many positions: it decides the
 #: small searches whole (a deal blocked at once, a game late in progress).
 FIRST_STATES = 20_000
+#: In a game in progress (a position after moves, or a typed layout), the depth-first search
+#: again within this many positions after the first beam: such a position is often lost, which
+#: only that search shows (docs/montana.md, "A game in progress").
+PROBE_STATES = 500_000
 #: The first try's share of a call's limits: of its positions, and of its time.
 FIRST_TRY_SHARE = 0.9
 #: The most redeals the core's aux word holds (eight lengths of six bits after the count).
@@ -88,6 +92,7 @@ class Montana(Game):
     presets = {"montana-pysolfc": {"redeals": 2}}
     #: Its won deals' chances lie near 1/2,000 (docs/difficulty.md): ten times the lines.
     rating_playouts = 20_000
+    first_try_exact = True
 
     def rules(self, variant: dict) -> MontanaRules:
         return MontanaRules(variant.get("ranks", 13), variant.get("redeals", 0))
@@ -125,7 +130,7 @@ class Montana(Game):
         return deal
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
-                  certificate: bool) -> Optional[CoreAnswer]:
+                  certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """The depth-first search cut at FIRST_STATES positions, then beams from the deal's start
         (BEAMS, the core's `beam`; docs/montana.md, "A first try"), which win many deals the
         depth-first search is slow to; a line found is replayed under the reference rules
@@ -136,33 +141,42 @@ class Montana(Game):
         if certificate or objective != "decide" or core is None:
             return None
         spec = self.core_spec(deal, variant, objective, False)
+        if start is not None:
+            spec["root"] = self.core_root(deal, variant, start)
         share_states = int(limits.max_states * FIRST_TRY_SHARE) if limits.max_states else 0
         share_seconds = limits.max_seconds * FIRST_TRY_SHARE if limits.max_seconds else 0.0
-        budget = min(FIRST_STATES, share_states or FIRST_STATES)
-        run = core.solve(spec, objective, limits._replace(
-            max_states=budget, max_seconds=share_seconds), False)
-        states, seconds = run.stats.get("states", 0), run.stats.get("seconds", 0.0)
-        path, tried = None, f"the search to {budget:,} positions: {run.status}"
-        if run.status == "won":
-            path = run.path
-        elif run.status == "exhausted":
-            # the whole search, without a win: the main search shows it again at once
-            return CoreAnswer("exhausted", [], {"states": states, "seconds": seconds,
-                                                "first_try": tried})
-        for t, (width, weights) in enumerate(BEAMS):
-            if path is not None:
-                break
-            most = width * BEAM_ROUNDS
+        in_progress = start is not None
+        steps: list = [("search", FIRST_STATES), ("beam", 0)]
+        steps += [("search", PROBE_STATES)] if in_progress and PROBE_STATES else []
+        steps += [("beam", t) for t in range(1, len(BEAMS))]
+        states, seconds, path, tried = 0, 0.0, None, "nothing"
+        for kind, t in steps:
+            most = t if kind == "search" else BEAMS[t][0] * BEAM_ROUNDS
             if share_states:
                 most = min(most, share_states - states)
             left = share_seconds - seconds if share_seconds else 0.0
             if most <= 0 or (share_seconds and left <= 0):
                 break
-            path, n, spent = core.beam(dict(spec, shake=t + 1), width, most, left,
-                                       limits.memory_bytes, weights)
-            states += n
-            seconds += spent
-            tried = f"beam {width} wide: {'won' if path is not None else 'no win'}"
+            if kind == "search":
+                run = core.solve(spec, objective, limits._replace(
+                    max_states=most, max_seconds=left), False)
+                states += run.stats.get("states", 0)
+                seconds += run.stats.get("seconds", 0.0)
+                tried = f"the search to {most:,} positions: {run.status}"
+                if run.status == "won":
+                    path = run.path
+                elif run.status == "exhausted":
+                    # The whole search, without a win: the answer (first_try_exact).
+                    return CoreAnswer("exhausted", [], {"states": states, "seconds": seconds,
+                                                        "first_try": tried, "backend": "core"},
+                                      start=start)
+            else:
+                width, weights = BEAMS[t]
+                path, n, spent = core.beam(dict(spec, shake=t + 1), width, most, left,
+                                           limits.memory_bytes, weights)
+                states += n
+                seconds += spent
+                tried = f"beam {width} wide: {'won' if path is not None else 'no win'}"
             if path is not None:
                 break
         stats = {"states": states, "seconds": seconds, "first_try": tried}
@@ -170,14 +184,14 @@ class Montana(Game):
             # Not a limit of the call (Game.answer would end there): the search goes on.
             return CoreAnswer("given-up", [], stats)
         rules = self.rules(variant)
-        pos = rules.start(deal)
-        moves = from_codes(path)
+        pos = rules.start(deal) if start is None else start
+        moves = self.core_line(core, spec, deal, start, path)
         for m in moves:
             pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
         if not rules.won(pos):  # pragma: no cover - the core checked the line's end
             raise AssertionError("the first try's line does not win")
         stats["backend"] = "core"
-        return CoreAnswer("won", moves, stats)
+        return CoreAnswer("won", moves, stats, start=start)
 
     # -- the core ---------------------------------------------------------------------------------
     core = "games.montana._core"

@@ -82,13 +82,13 @@ class MonteCarlo(Game):
     RESTART_STATES = 40_000
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
-                  certificate: bool) -> Optional[CoreAnswer]:
+                  certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """Restarts (Game.restarts) in the orders of trial (spec "order" and "shake",
         docs/monte-carlo.md "Move order"), each cut at RESTART_STATES positions: the default
         order first, so that a deal it decides within them takes nothing more."""
         return self.restarts(deal, variant, objective, limits, certificate,
                              [({"order": t % 4, "shake": t // 4}, self.RESTART_STATES)
-                              for t in range(self.RESTARTS)])
+                              for t in range(self.RESTARTS)], start)
 
     # -- proofs -----------------------------------------------------------------------------------
     def structural_proof(self, deal: Deal, variant: dict) -> Optional[BlockProof]:
