@@ -865,6 +865,17 @@ def test_the_beams_come_before_most_restarts_and_a_few_restarts_before_them(monk
 
 
 @pytest.mark.core
+def test_the_first_noisy_beams_come_before_the_wide_beam(monkeypatch):
+    """Seed 50052 is won by the first noisy beam within 60,000 positions; with the 512-wide
+    beam before the noisy beams (the order until 2026-12-07) it is not."""
+    deal = ss.Deal.from_seed(50052)
+    r = ss.solve("calculation", deal, max_states=60_000)
+    assert r.status is ss.Status.WON and r.stats["first_try"].startswith("beam 128 wide (noisy 1")
+    monkeypatch.setattr(type(GAME), "BEAMS", GAME.BEAMS[::-1])
+    assert ss.solve("calculation", deal, max_states=60_000).status is ss.Status.UNKNOWN
+
+
+@pytest.mark.core
 def test_the_noise_changes_which_positions_the_beam_keeps():
     """beam_noise adds a term seeded by shake: different seeds keep different positions (the
     positions counted differ), the same seed the same; without noise shake only reorders."""

@@ -123,13 +123,16 @@ class Calculation(Game):
         return spec
 
     #: The first try (Game.first_try), in this order: a search in the main order cut at
-    #: FIRST_STATES positions; RESTARTS_FIRST short searches in varied orders, each cut at
-    #: RESTART_STATES positions; the beams (width, beam_pen, beam_gap: the core's beam());
-    #: NOISY_FIRST noisy beams (NOISY: width, beam_pen, beam_gap, beam_noise; each with its own
-    #: pseudo-random term in the score, the core's beam_noise seeded by the beam's number); the
-    #: other restarts, up to RESTARTS; the other noisy beams, up to NOISY_BEAMS; WIDE_BEAMS more
-    #: of the setting WIDE. Then the main search.
-    FIRST_STATES = 40_000
+    #: FIRST_STATES positions (FIRST_STATES_IN_PROGRESS in a game in progress, more often lost,
+    #: where a small search decided whole saves the other tries); RESTARTS_FIRST short searches
+    #: in varied orders, each cut at RESTART_STATES positions; the first beam (BEAMS: width,
+    #: beam_pen, beam_gap: the core's beam()); NOISY_FIRST noisy beams (NOISY: width, beam_pen,
+    #: beam_gap, beam_noise; each with its own pseudo-random term in the score, the core's
+    #: beam_noise seeded by the beam's number); the other beams; the other restarts, up to
+    #: RESTARTS; the other noisy beams, up to NOISY_BEAMS; WIDE_BEAMS more of the setting WIDE.
+    #: Then the main search.
+    FIRST_STATES = 10_000
+    FIRST_STATES_IN_PROGRESS = 40_000
     #: In a game in progress (a position after moves, or a typed layout), the search in its
     #: main order again, cut at PROBE_STATES, after the first noisy beams: such a position is
     #: often lost, which only the exhaustive search shows, or won within its reach.
@@ -147,8 +150,9 @@ class Calculation(Game):
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """Tries that may win before the main search (docs/calculation.md, "Order, the beam and
-        restarts"): the same exact search in its main order, cut at FIRST_STATES positions (it
-        decides small searches whole, e.g. late in a game); short restarts of it in varied
+        restarts"): the same exact search in its main order, cut at FIRST_STATES positions (in
+        a game in progress at FIRST_STATES_IN_PROGRESS: it decides small searches whole, e.g.
+        late in a game); short restarts of it in varied
         orders of the piles (spec "loose" and "shake"), each cut soon after its first line
         reaches the end of the stock; and the beams (the core's beam(): the stock turned one
         card at a time, the best positions kept after each). A depth-first search revises its
@@ -167,15 +171,18 @@ class Calculation(Game):
         # The beams and the first noisy beams come before most restarts: a restart's position
         # costs many times a beam's (rule 5's relaxed searches), and those beams win the deals
         # that took the most restarts in a fraction of the time; a few restarts first, and the
-        # others before the other noisy beams, keep the deals the restarts win
-        # (docs/calculation.md, "Order, the beam and restarts").
+        # others before the other noisy beams, keep the deals the restarts win. The 512-wide
+        # beam costs about what four noisy ones do and wins fewer deals than the first eight,
+        # so it comes after them (docs/calculation.md, "Order, the beam and restarts").
         first = min(self.RESTARTS_FIRST, self.RESTARTS)
         noisy = min(self.NOISY_FIRST, self.NOISY_BEAMS)
         in_progress = start is not None or isinstance(deal, CalculationLayout)
-        tries = ([("first", self.FIRST_STATES)] if self.FIRST_STATES else []) \
+        quick = self.FIRST_STATES_IN_PROGRESS if in_progress else self.FIRST_STATES
+        tries = ([("first", quick)] if quick else []) \
             + [("search", t) for t in range(first)] \
-            + [("beam", k) for k in range(len(self.BEAMS))] \
+            + [("beam", 0) for _ in self.BEAMS[:1]] \
             + [("noisy", k) for k in range(noisy)] \
+            + [("beam", k) for k in range(1, len(self.BEAMS))] \
             + ([("first", self.PROBE_STATES)] if in_progress and self.PROBE_STATES else []) \
             + [("search", t) for t in range(first, self.RESTARTS)] \
             + [("noisy", k) for k in range(noisy, self.NOISY_BEAMS + self.WIDE_BEAMS)]
