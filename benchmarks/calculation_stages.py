@@ -7,7 +7,7 @@ that an order of the steps can be costed without running it.
 For each seed FIRST..LAST-1 one JSON line {"seed", "st": [[step, won, positions, CPU s], ...]}:
 the first search (to FIRST_STATES positions); if it did not win, each of the 16 first restarts,
 the two beams and the first NOISY noisy beams (default 16), all run whatever the earlier ones
-found, in the first try's own order, sharing one memo of rule 5 as the first try does.
+found, in that order, sharing one memo of rule 5 as the first try does.
 """
 
 from __future__ import annotations

@@ -910,34 +910,40 @@ IN_PROGRESS_LOST = (475100, "QD>P3 TS>P1 8C>P1 6D>P1 9H>P2 6D>F3 6S>P4 4S>P1 4S>
 @pytest.mark.core
 def test_a_game_in_progress_gets_the_first_try(monkeypatch):
     """Seed 4816 after eight moves: the second restart wins within 50,000 positions; the main
-    search alone (as before 2026-12-07, when a position after moves had no first try) is still
-    searching at 300,000."""
+    search alone (as before 2026-12-07, when a position after moves had no first try, and as
+    now under a limit of positions) is still searching at 300,000."""
     seed, line = IN_PROGRESS_WON
     deal = ss.Deal.from_seed(seed)
-    r = ss.solve("calculation", deal, after=line, max_states=50_000)
+    r = ss.solve("calculation", deal, after=line)
     assert r.status is ss.Status.WON and r.stats["first_try"].startswith("restart 2 of")
+    assert r.stats["states"] < 50_000
     assert ss.verify("calculation", deal, r, after=line).ok
-    assert ss.hint("calculation", deal, after=line, max_states=50_000).move == r.moves[0]
-    monkeypatch.setattr(type(GAME), "first_try", lambda self, *args: None)
+    assert ss.hint("calculation", deal, after=line).move == r.moves[0]
     r = ss.solve("calculation", deal, after=line, max_states=300_000)
-    assert r.status is ss.Status.UNKNOWN
+    assert r.status is ss.Status.UNKNOWN and "first_try" not in r.stats
 
 
 @pytest.mark.core
 def test_a_lost_game_in_progress_is_searched_whole_before_most_tries(monkeypatch):
     """Seed 475100 after 37 moves is lost: the search in its main order, cut at PROBE_STATES
-    after the first noisy beams, proves it, and its answer stands (it is not searched again);
-    without that search the first try's restarts and noisy beams come first, more than 10^6
-    positions. A position the first search decides whole is not searched again either."""
+    after the first noisy beams and the 512-wide beam, proves it, and its answer stands (it is
+    not searched again); without that search the other tries come first (here 500 more
+    restarts, then the main search). Under a limit of positions
+    the search alone runs, as before 2026-12-07, and proves it within 100,000."""
     seed, line = IN_PROGRESS_LOST
     deal = ss.Deal.from_seed(seed)
-    r = ss.solve("calculation", deal, after=line, max_states=1_000_000)
+    r = ss.solve("calculation", deal, after=line)
     assert r.status is ss.Status.BLOCKED
     assert r.stats["first_try"] == "the search to 500,000 positions: exhausted"
     assert r.stats["states"] < 200_000
+    alone = ss.solve("calculation", deal, after=line, max_states=100_000)
+    assert alone.status is ss.Status.BLOCKED and "first_try" not in alone.stats
     monkeypatch.setattr(type(GAME), "PROBE_STATES", 0)
-    r = ss.solve("calculation", deal, after=line, max_states=1_000_000)
-    assert r.status is ss.Status.UNKNOWN
+    monkeypatch.setattr(type(GAME), "RESTARTS", GAME.RESTARTS_FIRST + 500)
+    monkeypatch.setattr(type(GAME), "NOISY_BEAMS", GAME.NOISY_FIRST)
+    monkeypatch.setattr(type(GAME), "WIDE_BEAMS", 0)
+    r = ss.solve("calculation", deal, after=line)
+    assert r.status is ss.Status.BLOCKED and r.stats["states"] > 200_000
 
 
 @pytest.mark.core

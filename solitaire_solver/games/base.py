@@ -301,7 +301,12 @@ class Game:
         proof = self.structural_proof(deal, variant) if objective != "score" and not late else None
         if proof is not None:
             return self.structural_result(proof, variant, objective, after)
-        first = self.first_try(deal, variant, objective, limits, certificate, start)
+        # In a game in progress a limit of positions goes to the search alone, as before
+        # 2026-12-07: such a position is often lost, which only that search proves, and a
+        # caller that bounds the positions (rating's critical positions, --max-states) gets
+        # the most positions decided for them (docs/architecture.md).
+        tries = start is None or not limits.max_states
+        first = self.first_try(deal, variant, objective, limits, certificate, start) if tries else None
         if first is not None and (first.status == "won" or (first.status == "exhausted"
                                                            and self.first_try_exact)):
             ans = first

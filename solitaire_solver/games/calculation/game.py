@@ -134,8 +134,9 @@ class Calculation(Game):
     FIRST_STATES = 10_000
     FIRST_STATES_IN_PROGRESS = 40_000
     #: In a game in progress (a position after moves, or a typed layout), the search in its
-    #: main order again, cut at PROBE_STATES, after the first noisy beams: such a position is
-    #: often lost, which only the exhaustive search shows, or won within its reach.
+    #: main order again, cut at PROBE_STATES, after the first noisy beams and the 512-wide
+    #: beam: such a position is often lost, which only the exhaustive search shows, or won
+    #: within its reach.
     PROBE_STATES = 500_000
     RESTARTS = 8000
     RESTART_STATES = 125
@@ -224,15 +225,16 @@ class Calculation(Game):
                 status, path = run.status, run.path
                 stats = dict(run.stats, states=states, seconds=seconds,
                              first_try=(f"restart {t + 1} of {self.RESTARTS}" if kind == "search"
-                                        else f"the search to {t:,} positions") + f": {status}")
+                                        else f"the search to {budget:,} positions")
+                             + f": {status}")
                 if status == "limit-states" and budget == most:
                     status = "given-up"  # its own cut, not the call's limit
             if status == "won":
                 return CoreAnswer("won", self.core_line(core, base, deal, start, path),
                                   dict(stats, backend="core"), start=start)
             if status != "given-up":
-                # "exhausted": the search ended without a win (the main search will show it
-                # too); else the call's own limit
+                # "exhausted": the search ended without a win, the answer (first_try_exact);
+                # else the call's own limit
                 break
         if status == "exhausted":
             stats["backend"] = "core"  # the exact search's answer (first_try_exact)

@@ -36,8 +36,8 @@ BEAM_ROUNDS = 200
 #: Before the beams, the depth-first search itself within this many positions: it decides the
 #: small searches whole (a deal blocked at once, a game late in progress).
 FIRST_STATES = 20_000
-#: In a game in progress (a position after moves, or a typed layout), the depth-first search
-#: again within this many positions after the first beam: such a position is often lost, which
+#: In a game in progress (a position after moves), the depth-first search again within this
+#: many positions after the first beam: such a position is often lost, which
 #: only that search shows (docs/montana.md, "A game in progress").
 PROBE_STATES = 500_000
 #: The first try's share of a call's limits: of its positions, and of its time.
@@ -131,12 +131,15 @@ class Montana(Game):
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
-        """The depth-first search cut at FIRST_STATES positions, then beams from the deal's start
-        (BEAMS, the core's `beam`; docs/montana.md, "A first try"), which win many deals the
-        depth-first search is slow to; a line found is replayed under the reference rules
-        before it is given. A beam proves nothing when it fails: the depth-first search then
-        runs with what is left of the limits (the tries take at most FIRST_TRY_SHARE of them).
-        None with a certificate, for the score objectives, or without the compiled core."""
+        """The depth-first search cut at FIRST_STATES positions, then beams (BEAMS, the core's
+        `beam`; docs/montana.md, "A first try"), which win many deals the depth-first search is
+        slow to, from the deal's start or the position `start` of a game in progress (there
+        with the search again, cut at PROBE_STATES, after the first beam: "A game in
+        progress"); a line found is replayed under the reference rules before it is given. A
+        search that ends without a win is the answer (first_try_exact). A beam proves nothing
+        when it fails: the depth-first search then runs with what is left of the limits (the
+        tries take at most FIRST_TRY_SHARE of them). None with a certificate, for the score
+        objectives, or without the compiled core."""
         core = core_module(self.core)
         if certificate or objective != "decide" or core is None:
             return None
