@@ -424,3 +424,19 @@ def test_the_core_refuses_a_position_that_is_none():
                                 (1 << cards[30], 1 << 8, "beyond the 25 dealt"),
                                 (1 << cards[0], 1 << 8, "odd number")]:
         refused_everywhere(_core, spec, removed, aux, match)
+
+
+@pytest.mark.core
+def test_a_proof_after_restarts_counts_the_search_s_own_positions(monkeypatch):
+    """PySolFC's number 414 is blocked after the eight restarts: its proof says that all the
+    reachable positions were explored, and counts those of the search that explored them, not
+    the restarts' as well (until 2026-12-07 it said 540,223 where 220,223 are reachable)."""
+    from solitaire_solver.games import get_game
+
+    deal = ss.pysolfc_deal("monte-carlo", 414)
+    r = ss.solve("monte-carlo", deal)
+    assert r.status is ss.Status.BLOCKED and r.stats["first_try"].startswith("restart 8 of 8")
+    monkeypatch.setattr(type(get_game("monte-carlo")[0]), "first_try", lambda self, *args: None)
+    alone = ss.solve("monte-carlo", deal)
+    assert r.proof.states == alone.stats["states"] == alone.proof.states < r.stats["states"]
+    assert f"all {alone.stats['states']} reachable positions" in r.proof.sentence

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Protocol, Sequence
 
 from ..deal import Deal, as_deal
@@ -324,6 +324,8 @@ class Game:
                 ans = self.reference_answer(deal, variant, objective, left, certificate, start)
             if first is not None:
                 # The answer's positions and time are the whole call's: the first try's too.
+                # A proof of a block counts the exhaustive search's own (search_states).
+                ans.stats["search_states"] = ans.stats.get("states", 0)
                 for key in ("states", "seconds"):
                     ans.stats[key] = ans.stats.get(key, 0) + first.stats.get(key, 0)
                 ans.stats["first_try"] = first.stats["first_try"]
@@ -349,8 +351,11 @@ class Game:
                                variant=variant, objective=objective, score=ans.score, proof=best,
                                after=after)
         if ans.status == "exhausted":
+            searched = ans.stats.get("search_states")
+            proved = ans if searched is None else replace(
+                ans, stats=dict(ans.stats, states=searched))
             return make_result(self.name, Status.BLOCKED,
-                               proof=self.block_proof(deal, variant, ans), stats=ans.stats,
+                               proof=self.block_proof(deal, variant, proved), stats=ans.stats,
                                variant=variant, objective=objective, score=ans.score, after=after)
         return make_result(self.name, Status.UNKNOWN, stats=ans.stats, variant=variant,
                            objective=objective, reason=limits.reason(ans.status), after=after)

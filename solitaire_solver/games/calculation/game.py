@@ -187,7 +187,7 @@ class Calculation(Game):
             + ([("first", self.PROBE_STATES)] if in_progress and self.PROBE_STATES else []) \
             + [("search", t) for t in range(first, self.RESTARTS)] \
             + [("noisy", k) for k in range(noisy, self.NOISY_BEAMS + self.WIDE_BEAMS)]
-        states, seconds, status = 0, 0.0, "given-up"
+        states, seconds, status, own = 0, 0.0, "given-up", 0
         stats: dict = {"states": 0, "seconds": 0.0, "first_try": "none"}
         for kind, t in tries:
             spent = limits.used_up({"states": states, "seconds": seconds})
@@ -223,6 +223,7 @@ class Calculation(Game):
                 states += run.stats.get("states", 0)
                 seconds += run.stats.get("seconds", 0.0)
                 status, path = run.status, run.path
+                own = run.stats.get("states", 0)
                 stats = dict(run.stats, states=states, seconds=seconds,
                              first_try=(f"restart {t + 1} of {self.RESTARTS}" if kind == "search"
                                         else f"the search to {budget:,} positions")
@@ -237,7 +238,8 @@ class Calculation(Game):
                 # else the call's own limit
                 break
         if status == "exhausted":
-            stats["backend"] = "core"  # the exact search's answer (first_try_exact)
+            # the exact search's answer (first_try_exact); its proof counts that search's own
+            stats.update(backend="core", search_states=own)
         return CoreAnswer(status, [], stats, start=start)
 
     # -- proofs -----------------------------------------------------------------------------------

@@ -170,9 +170,10 @@ class Montana(Game):
                     path = run.path
                 elif run.status == "exhausted":
                     # The whole search, without a win: the answer (first_try_exact).
-                    return CoreAnswer("exhausted", [], {"states": states, "seconds": seconds,
-                                                        "first_try": tried, "backend": "core"},
-                                      start=start)
+                    return CoreAnswer("exhausted", [], {
+                        "states": states, "seconds": seconds, "first_try": tried,
+                        "backend": "core", "search_states": run.stats.get("states", 0)},
+                        start=start)
             else:
                 width, weights = BEAMS[t]
                 path, n, spent = core.beam(dict(spec, shake=t + 1), width, most, left,
