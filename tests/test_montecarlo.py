@@ -440,3 +440,7 @@ def test_a_proof_after_restarts_counts_the_search_s_own_positions(monkeypatch):
     alone = ss.solve("monte-carlo", deal)
     assert r.proof.states == alone.stats["states"] == alone.proof.states < r.stats["states"]
     assert f"all {alone.stats['states']} reachable positions" in r.proof.sentence
+    # A try that ends without a win is the whole search, and the answer: not searched again.
+    small = ss.solve("monte-carlo", ss.pysolfc_deal("monte-carlo", 10))
+    assert small.stats["first_try"] == "restart 1 of 8: exhausted"
+    assert small.stats["states"] == small.proof.states == 15_208

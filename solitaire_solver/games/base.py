@@ -408,12 +408,15 @@ class Game:
                 return CoreAnswer("won", self.core_line(core, base, deal, start, run.path), stats,
                                   start=start)
             if run.status == "exhausted":
+                # the whole search in another order: with first_try_exact the answer, whose
+                # proof counts this search's positions
                 status = "exhausted"
+                stats.update(backend="core", search_states=run.stats.get("states", 0))
                 break
             if run.status != "limit-states" or budget < each:
                 status = run.status  # the call's own limit
                 break
-        return CoreAnswer(status, [], stats)
+        return CoreAnswer(status, [], stats, start=start)
 
     def core_line(self, core: Any, spec: dict, deal: Deal, start: Any, path: list) -> list[Move]:
         """The moves of a line of the core's words played from the reference position `start`

@@ -76,6 +76,9 @@ class MonteCarlo(Game):
     def certificate_key(self, removed: int, aux: int, variant: dict) -> tuple[int, int, int]:
         return removed, PLACES + (aux & 31), ~(aux >> 8) & ((1 << PLACES) - 1)
 
+    #: The restarts are its own exact search in other orders: one that ends without a win
+    #: is the answer.
+    first_try_exact = True
     #: The first try (first_try): the search in each order of trial, then shaken, each cut at
     #: RESTART_STATES positions.
     RESTARTS = 8
