@@ -436,11 +436,11 @@ def test_a_proof_after_restarts_counts_the_search_s_own_positions(monkeypatch):
     deal = ss.pysolfc_deal("monte-carlo", 414)
     r = ss.solve("monte-carlo", deal)
     assert r.status is ss.Status.BLOCKED and r.stats["first_try"].startswith("restart 8 of 8")
-    monkeypatch.setattr(type(get_game("monte-carlo")[0]), "first_try", lambda self, *args: None)
-    alone = ss.solve("monte-carlo", deal)
-    assert r.proof.states == alone.stats["states"] == alone.proof.states < r.stats["states"]
-    assert f"all {alone.stats['states']} reachable positions" in r.proof.sentence
     # A try that ends without a win is the whole search, and the answer: not searched again.
     small = ss.solve("monte-carlo", ss.pysolfc_deal("monte-carlo", 10))
     assert small.stats["first_try"] == "restart 1 of 8: exhausted"
     assert small.stats["states"] == small.proof.states == 15_208
+    monkeypatch.setattr(type(get_game("monte-carlo")[0]), "first_try", lambda self, *args: None)
+    alone = ss.solve("monte-carlo", deal)
+    assert r.proof.states == alone.stats["states"] == alone.proof.states < r.stats["states"]
+    assert f"all {alone.stats['states']} reachable positions" in r.proof.sentence
