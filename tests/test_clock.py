@@ -139,8 +139,9 @@ def test_the_win_rate_agrees_with_one_in_thirteen():
 @pytest.mark.core  # the C shuffle deals the batch path's seeds
 def test_the_batch_path_gives_solves_records():
     """The survey's batch decider (ClockBatch: the forced line counted on the C shuffle's
-    deals) writes, deal by deal, the record solve() gives: seeds on both sides of 0, and the same
-    packs given as deals."""
+    deals) writes, deal by deal, the record solve() gives: seeds on both sides of 0 (the batch
+    takes any integer, as random.Random does: -n deals seed n's pack; the library's seeds are 0
+    or more), and the same packs given as deals."""
     from solitaire_solver.games import resolve
     from solitaire_solver.survey import records
 
@@ -151,7 +152,7 @@ def test_the_batch_path_gives_solves_records():
     batch.decide_seeds(start, n, *out)
     packs = bytearray()
     for i in range(n):
-        deal = ss.Deal.from_seed(start + i)
+        deal = ss.Deal.from_seed(abs(start + i))
         packs += bytes(deal.cards)
         rec = records.record("clock", "seed", start + i, ss.solve("clock", deal), 0.0)
         got = ("won" if out[0][i] == 0 else "blocked", out[2][i], out[1][i], out[3][i])
@@ -163,7 +164,9 @@ def test_the_batch_path_gives_solves_records():
     assert won == out[0].count(0) and sum(left_hist) == n - won and sum(states_hist) == n
     with pytest.raises(ValueError, match="full pack"):
         batch.decide_deals(memoryview(bytes(52)).cast("B", (1, 52)), *again)
-    r = ss.survey("clock", seeds=range(start, start + n), workers=1)
+    # a survey's seeds are 0 or more: the same counts over the batch's seeds from 0
+    won, left_hist, _ = batch.tally(*(bytes(out[k][-start:]) for k in (0, 1, 3)))
+    r = ss.survey("clock", seeds=range(0, start + n), workers=1)
     assert r.path == "batch" and r.won == won and r.cards_left == {k: v for k, v in
                                                                   enumerate(left_hist) if v}
 
