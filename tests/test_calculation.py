@@ -938,6 +938,10 @@ def test_a_lost_game_in_progress_is_searched_whole_before_most_tries(monkeypatch
     assert r.stats["states"] < 200_000
     alone = ss.solve("calculation", deal, after=line, max_states=100_000)
     assert alone.status is ss.Status.BLOCKED and "first_try" not in alone.stats
+    # the same position typed as a layout is a game in progress too
+    typed = ss.position("calculation", deal, after=line).text
+    assert "first_try" not in ss.solve("calculation", typed, max_states=100_000).stats
+    assert ss.solve("calculation", typed).stats["first_try"].startswith("the search to 500,000")
     monkeypatch.setattr(type(GAME), "PROBE_STATES", 0)
     monkeypatch.setattr(type(GAME), "RESTARTS", GAME.RESTARTS_FIRST + 500)
     monkeypatch.setattr(type(GAME), "NOISY_BEAMS", GAME.NOISY_FIRST)

@@ -305,7 +305,7 @@ class Game:
         # 2026-12-07: such a position is often lost, which only that search proves, and a
         # caller that bounds the positions (rating's critical positions, --max-states) gets
         # the most positions decided for them (docs/architecture.md).
-        tries = start is None or not limits.max_states
+        tries = not (self.in_progress(deal, start) and limits.max_states)
         first = self.first_try(deal, variant, objective, limits, certificate, start) if tries else None
         if first is not None and (first.status == "won" or (first.status == "exhausted"
                                                            and self.first_try_exact)):
@@ -365,6 +365,11 @@ class Game:
         """The answer of a structural proof: no search is needed for it (states 0)."""
         return make_result(self.name, Status.BLOCKED, proof=proof, stats={"states": 0},
                            variant=variant, objective=objective, after=after)
+
+    def in_progress(self, deal: Deal, start: Any) -> bool:
+        """Whether the search starts from a game in progress: a position after moves (`start`),
+        or a game whose typed layout can show one (Calculation's)."""
+        return start is not None
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool, start: Any = None) -> Optional[CoreAnswer]:

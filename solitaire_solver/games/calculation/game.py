@@ -148,6 +148,9 @@ class Calculation(Game):
     WIDE: tuple[int, int, int, int] = (1024, 1, 1, 64)
     WIDE_BEAMS = 100
 
+    def in_progress(self, deal: Deal, start: Any) -> bool:
+        return start is not None or isinstance(deal, CalculationLayout)
+
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """Tries that may win before the main search (docs/calculation.md, "Order, the beam and
@@ -177,7 +180,7 @@ class Calculation(Game):
         # so it comes after them (docs/calculation.md, "Order, the beam and restarts").
         first = min(self.RESTARTS_FIRST, self.RESTARTS)
         noisy = min(self.NOISY_FIRST, self.NOISY_BEAMS)
-        in_progress = start is not None or isinstance(deal, CalculationLayout)
+        in_progress = self.in_progress(deal, start)
         quick = self.FIRST_STATES_IN_PROGRESS if in_progress else self.FIRST_STATES
         tries = ([("first", quick)] if quick else []) \
             + [("search", t) for t in range(first)] \

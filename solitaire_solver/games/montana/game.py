@@ -148,7 +148,7 @@ class Montana(Game):
             spec["root"] = self.core_root(deal, variant, start)
         share_states = int(limits.max_states * FIRST_TRY_SHARE) if limits.max_states else 0
         share_seconds = limits.max_seconds * FIRST_TRY_SHARE if limits.max_seconds else 0.0
-        in_progress = start is not None
+        in_progress = self.in_progress(deal, start)
         steps: list = [("search", FIRST_STATES), ("beam", 0)]
         steps += [("search", PROBE_STATES)] if in_progress and PROBE_STATES else []
         steps += [("beam", t) for t in range(1, len(BEAMS))]
