@@ -129,7 +129,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     p.add_argument("--file", help="read the deal (or layout) from this file (- for standard input)")
     p.add_argument("--seed", type=int,
-                   help="the seeded deal: random.Random(N).shuffle of the pack (docs/notation.md)")
+                   help="the seeded deal (N 0 or more): random.Random(N).shuffle of the pack "
+                        "(docs/notation.md)")
     p.add_argument("--pysolfc", metavar="N",
                    help="PySolFC's deal for its game number N (digits, or msN): docs/pysolfc.md")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
@@ -321,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     u = sub.add_parser("survey", help="decide many seeded deals and report the win rate")
     u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     u.add_argument("--count", type=int, help=f"number of deals (default {SURVEY_COUNT})")
-    u.add_argument("--start", type=int, default=0, help="first seed (default 0)")
+    u.add_argument("--start", type=int, default=0, help="first seed (0 or more; default 0)")
     u.add_argument("--pysolfc", metavar="A-B",
                    help="PySolFC game numbers A to B (both included) instead of seeds; or A, "
                         "with --count numbers from A")
