@@ -129,8 +129,8 @@ def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     p.add_argument("--file", help="read the deal (or layout) from this file (- for standard input)")
     p.add_argument("--seed", type=int,
-                   help="the seeded deal (N 0 or more): random.Random(N).shuffle of the pack "
-                        "(docs/notation.md)")
+                   help="the seeded deal (SEED 0 or more): random.Random(SEED).shuffle of the "
+                        "pack (docs/notation.md)")
     p.add_argument("--pysolfc", metavar="N",
                    help="PySolFC's deal for its game number N (digits, or msN): docs/pysolfc.md")
     p.add_argument("-o", "--option", action="append", default=[], metavar="NAME=VALUE",
