@@ -6,8 +6,8 @@ default limits with a cap of wall time, with or without the game's first try the
 
 SIDE: `new` (the library as it is) or `old` (the first try switched off where a game is in
 progress, as before). The positions are drawn by random.Random(RNG_SEED) (default 1): a seed
-below 10^6, then 3 to 39 random legal moves; the same RNG_SEED gives the same positions on
-both sides. One JSON line a position: [seed, moves played, status, positions, CPU seconds,
+below 10^6, then 3 to 39 random legal moves (tests/lines.py); the same RNG_SEED gives the same
+positions on both sides. One JSON line a position: [seed, moves played, status, positions, CPU seconds,
 the first try's last step]; then the counts and the CPU in all. --only solves just those
 seeds' positions (the others are drawn and skipped, so each keeps its line).
 """
@@ -23,6 +23,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
+
+from lines import random_moves  # noqa: E402
 
 import solitaire_solver as ss  # noqa: E402
 from solitaire_solver.games import get_game  # noqa: E402
@@ -55,14 +58,7 @@ def main() -> None:
     for _ in range(count):
         seed = rng.randrange(10**6)
         deal = ss.random_deal(seed)
-        pos, line = rules.start(deal), []
-        for _ in range(rng.randrange(3, 40)):
-            moves = rules.moves(pos)
-            if not moves:
-                break
-            m = rng.choice(moves)
-            line.append(m)
-            pos = rules.apply(pos, m)
+        line, _ = random_moves(rules, rules.start(deal), rng, rng.randrange(3, 40))
         if only is not None and seed not in only:
             continue
         t = time.process_time()

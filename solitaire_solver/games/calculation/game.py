@@ -184,7 +184,7 @@ class Calculation(Game):
         quick = self.FIRST_STATES_IN_PROGRESS if in_progress else self.FIRST_STATES
         tries = ([("first", quick)] if quick else []) \
             + [("search", t) for t in range(first)] \
-            + [("beam", 0) for _ in self.BEAMS[:1]] \
+            + ([("beam", 0)] if self.BEAMS else []) \
             + [("noisy", k) for k in range(noisy)] \
             + [("beam", k) for k in range(1, len(self.BEAMS))] \
             + ([("first", self.PROBE_STATES)] if in_progress and self.PROBE_STATES else []) \
