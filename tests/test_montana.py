@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from lines import random_moves
 
@@ -280,6 +280,26 @@ def test_core_agrees_with_the_reference_from_mid_game(given_, seed, rng):
             for w in run.path:
                 end = rules.play(end, Move.from_code(w))
             assert rules.won(end)
+
+
+@pytest.mark.core
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 5), st.integers(0, 1), st.integers(0, 2**40),
+       st.randoms(use_true_random=False))
+def test_a_game_in_progress_through_the_api_agrees_with_the_reference(ranks, redeals, seed, rng):
+    """solve(after=...) takes the first try from the position the moves reach (docs/montana.md,
+    "A game in progress"): its verdict is the reference search's, its line replays under the
+    reference rules (check=True) and a block's proof is re-searched by verify."""
+    var = GAME.variant(ranks=ranks, redeals=redeals)
+    rules = GAME.rules(var)
+    deal = seeded(seed)
+    line, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(1, 30))
+    ref = reference_search(rules, pos, max_states=50_000)
+    r = ss.solve("montana", deal, after=line, check=True, ranks=ranks, redeals=redeals)
+    if ref.status in ("won", "exhausted"):
+        assert r.status is (ss.Status.WON if ref.status == "won" else ss.Status.BLOCKED)
+    if r.status is ss.Status.BLOCKED:
+        assert ss.verify("montana", deal, r, after=line, ranks=ranks, redeals=redeals).ok
 
 
 # -- answers, lines and proofs --------------------------------------------------------------------
