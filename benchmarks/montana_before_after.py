@@ -8,6 +8,8 @@ position costs).
         --deals 50 --seconds 10
     nice -n 10 python benchmarks/montana_before_after.py BEFORE_DIR AFTER_DIR --ranks 8 \\
         --deals 200 --seconds 0 --states 1000000
+    nice -n 10 python benchmarks/montana_before_after.py BEFORE_DIR AFTER_DIR --ranks 8 \\
+        --seeds 22701 21085 --seconds 600
 
 BEFORE_DIR and AFTER_DIR are checkouts with their extensions built in place.
 """
@@ -51,6 +53,8 @@ def main() -> None:
     ap.add_argument("--ranks", type=int, default=13)
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seeds", type=int, nargs="+", default=None,
+                    help="these seeds instead of --first and --deals")
     ap.add_argument("--seconds", type=float, default=10.0, help="a deal's time limit (0: none)")
     ap.add_argument("--states", type=int, default=0, help="a deal's positions budget (0: none)")
     ap.add_argument("--jsonl", default=None)
@@ -61,7 +65,8 @@ def main() -> None:
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     rows = {name: [] for name in sides}
     out = open(args.jsonl, "w") if args.jsonl else None
-    for seed in range(args.first, args.first + args.deals):
+    seeds = args.seeds or list(range(args.first, args.first + args.deals))
+    for seed in seeds:
         for name, proc in sides.items():
             proc.stdin.write(f"{args.ranks} {seed} {args.seconds} {args.states}\n")
             proc.stdin.flush()
@@ -73,7 +78,9 @@ def main() -> None:
         b, a = rows["before"][-1]["status"], rows["after"][-1]["status"]
         if "unknown" not in (a, b) and a != b:
             raise SystemExit(f"seed {seed}: the answers differ ({b} before, {a} after)")
-    print(f"ranks={args.ranks}, seeds {args.first}..{args.first + args.deals - 1}, "
+    named = (" ".join(map(str, seeds)) if args.seeds
+             else f"{args.first}..{args.first + args.deals - 1}")
+    print(f"ranks={args.ranks}, seeds {named}, "
           f"{args.seconds:g} s and {args.states:,} positions a deal (0: no limit)")
     print("| side | won | blocked | unknown | median ms | max ms | median CPU ms | total CPU s "
           "| median positions | p99 positions | max positions |")

@@ -44,14 +44,16 @@ static inline uint64_t wt_entry_hash(const uint64_t *entry, const void *words) {
     return wt_hash(entry, *(const int *)words);
 }
 
-int wt_init(wtable *t, int words, size_t budget_bytes) {
+int wt_init(wtable *t, int words, size_t budget_bytes, int weighted) {
     memset(t, 0, sizeof(*t));
     if (words < 1 || words > WT_MAX_WORDS) return -1;
-    size_t max = slots_max_homes(budget_bytes, (size_t)words * sizeof(uint64_t), WT_MIN_SLOTS);
+    int ew = words + (weighted ? 1 : 0);
+    size_t max = slots_max_homes(budget_bytes, (size_t)ew * sizeof(uint64_t), WT_MIN_SLOTS);
     size_t n = max < WT_START_SLOTS ? max : WT_START_SLOTS;
-    t->slots = (uint64_t *)calloc((n + WT_TAIL) * (size_t)words, sizeof(uint64_t));
+    t->slots = (uint64_t *)calloc((n + WT_TAIL) * (size_t)ew, sizeof(uint64_t));
     if (t->slots == NULL) return -1;
     t->words = words;
+    t->entry_words = ew;
     t->homes = n;
     t->room = n + WT_TAIL;
     t->max_slots = max;
@@ -66,18 +68,18 @@ void wt_free(wtable *t) {
 size_t wt_capacity(const wtable *t) { return t->homes; }
 
 size_t wt_bytes(const wtable *t) {
-    return (t->homes + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
+    return (t->homes + WT_TAIL) * (size_t)t->entry_words * sizeof(uint64_t);
 }
 
 size_t wt_max_bytes(const wtable *t) {
-    return (t->max_slots + WT_TAIL) * (size_t)t->words * sizeof(uint64_t);
+    return (t->max_slots + WT_TAIL) * (size_t)t->entry_words * sizeof(uint64_t);
 }
 
 /* Grow as tt_grow does (ttable.c gives the reasons). */
 static void wt_grow(wtable *t) {
     int w = t->words;
     slots_table g = {t->slots, t->homes, t->room, t->max_slots};
-    size_t lost = slots_grow(&g, (size_t)w, WT_SMALL_SLOTS, wt_entry_hash, &w);
+    size_t lost = slots_grow(&g, (size_t)t->entry_words, WT_SMALL_SLOTS, wt_entry_hash, &w);
     t->slots = g.slots;
     t->homes = g.homes;
     t->room = g.room;
@@ -86,9 +88,22 @@ static void wt_grow(wtable *t) {
     t->replaced += lost;
 }
 
+/* The slot holding the key, or NULL. */
+static uint64_t *wt_find(const wtable *t, const uint64_t *key) {
+    int w = t->words, ew = t->entry_words;
+    size_t home = slots_home(wt_hash(key, w), t->homes);
+    for (size_t i = 0; i < WT_WINDOW; i++) {
+        uint64_t *s = t->slots + (home + i) * (size_t)ew;
+        if (wt_is_zero(s, w)) return NULL;
+        if (wt_equal(s, key, w)) return s;
+    }
+    return NULL;
+}
+
 int wt_visit(wtable *t, const uint64_t *key) {
-    int w = t->words;
+    int w = t->words, ew = t->entry_words;
     t->probes++;
+    t->last = NULL;
     if (wt_is_zero(key, w)) {
         if (t->has_zero) {
             t->hits++;
@@ -101,45 +116,57 @@ int wt_visit(wtable *t, const uint64_t *key) {
     }
     for (;;) {
         size_t home = slots_home(wt_hash(key, w), t->homes);
+        uint64_t *lightest = t->slots + home * (size_t)ew;
         for (size_t i = 0; i < WT_WINDOW; i++) {
-            uint64_t *s = t->slots + (home + i) * (size_t)w;
+            uint64_t *s = t->slots + (home + i) * (size_t)ew;
             if (wt_is_zero(s, w)) {
                 memcpy(s, key, (size_t)w * sizeof(uint64_t));
                 t->used++;
                 t->inserts++;
-                if (t->used * 2 > t->homes && t->homes < t->max_slots) wt_grow(t);
+                if (t->used * 2 > t->homes && t->homes < t->max_slots) {
+                    wt_grow(t);
+                    s = wt_find(t, key); /* NULL when the growth lost it */
+                }
+                if (ew > w && s != NULL) t->last = s + w;
                 return 0;
             }
             if (wt_equal(s, key, w)) {
                 t->hits++;
+                if (ew > w) t->last = s + w;
                 return 1;
             }
+            if (ew > w && s[w] < lightest[w]) lightest = s;
         }
         if (t->homes < t->max_slots) {
             wt_grow(t);
             continue;
         }
-        /* At the budget: forget the key at the home slot (the search only re-explores it). */
-        memcpy(t->slots + home * (size_t)w, key, (size_t)w * sizeof(uint64_t));
+        /* At the budget: forget a key (the search only re-explores it), the lightest of the
+         * window when weighted, else the home slot's. */
+        memcpy(lightest, key, (size_t)w * sizeof(uint64_t));
+        if (ew > w) {
+            lightest[w] = 0;
+            t->last = lightest + w;
+        }
         t->replaced++;
         return 0;
     }
 }
 
+void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight) {
+    if (t->entry_words == t->words || wt_is_zero(key, t->words)) return;
+    uint64_t *s = wt_find(t, key);
+    if (s != NULL) s[t->words] = weight;
+}
+
 int wt_contains(const wtable *t, const uint64_t *key) {
-    int w = t->words;
-    if (wt_is_zero(key, w)) return t->has_zero;
-    size_t home = slots_home(wt_hash(key, w), t->homes);
-    for (size_t i = 0; i < WT_WINDOW; i++) {
-        const uint64_t *s = t->slots + (home + i) * (size_t)w;
-        if (wt_is_zero(s, w)) return 0;
-        if (wt_equal(s, key, w)) return 1;
-    }
-    return 0;
+    if (wt_is_zero(key, t->words)) return t->has_zero;
+    return wt_find(t, key) != NULL;
 }
 
 void wt_remove(wtable *t, const uint64_t *key) {
-    int w = t->words;
+    int w = t->words, ew = t->entry_words;
+    t->last = NULL;
     if (wt_is_zero(key, w)) {
         if (t->has_zero) {
             t->has_zero = 0;
@@ -147,28 +174,20 @@ void wt_remove(wtable *t, const uint64_t *key) {
         }
         return;
     }
-    size_t home = slots_home(wt_hash(key, w), t->homes), at = 0;
-    int found = 0;
-    for (size_t i = 0; i < WT_WINDOW && !found; i++) {
-        const uint64_t *s = t->slots + (home + i) * (size_t)w;
-        if (wt_is_zero(s, w)) return;
-        if (wt_equal(s, key, w)) {
-            at = home + i;
-            found = 1;
-        }
-    }
-    if (!found) return;
-    memset(t->slots + at * (size_t)w, 0, (size_t)w * sizeof(uint64_t));
+    uint64_t *found = wt_find(t, key);
+    if (found == NULL) return;
+    size_t at = (size_t)(found - t->slots) / (size_t)ew;
+    memset(found, 0, (size_t)ew * sizeof(uint64_t));
     t->used--;
     /* A lookup stops at the first empty slot: a key further on in the run may have passed the
-     * slot just emptied. Each is taken out and placed again; its own slot is empty then and in
-     * its window, so it lands there or earlier and no key is lost. */
-    uint64_t moved[WT_MAX_WORDS];
+     * slot just emptied. Each is taken out and placed again (with its weight); its own slot is
+     * empty then and in its window, so it lands there or earlier and no key is lost. */
+    uint64_t moved[WT_MAX_WORDS + 1];
     for (size_t j = at + 1; j < t->homes + WT_TAIL; j++) {
-        uint64_t *s = t->slots + j * (size_t)w;
+        uint64_t *s = t->slots + j * (size_t)ew;
         if (wt_is_zero(s, w)) break;
-        memcpy(moved, s, (size_t)w * sizeof(uint64_t));
-        memset(s, 0, (size_t)w * sizeof(uint64_t));
-        slots_place(t->slots, (size_t)w, t->homes, moved, wt_entry_hash, &w);
+        memcpy(moved, s, (size_t)ew * sizeof(uint64_t));
+        memset(s, 0, (size_t)ew * sizeof(uint64_t));
+        slots_place(t->slots, (size_t)ew, t->homes, moved, wt_entry_hash, &w);
     }
 }

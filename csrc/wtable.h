@@ -8,7 +8,12 @@
  * only for a key that was stored (never for another key of the same hash). The all-zero key,
  * which marks an empty slot, is kept in a flag of its own. Memory: as many slots as fit the
  * budget with the window's tail (at least WT_MIN_SLOTS); past WT_SMALL_SLOTS the table takes the
- * room of its largest size once and grows in place, as ttable does. */
+ * room of its largest size once and grows in place, as ttable does.
+ *
+ * A weighted table keeps a word beside each key: the work its search cost (wt_weigh), and at the
+ * budget a full window gives up its lightest key, not its home slot's: a key that stood for a
+ * large finished subtree saves that subtree each time it is met again, a light one little. The
+ * price is a word per slot. */
 #ifndef SS_WTABLE_H
 #define SS_WTABLE_H
 
@@ -18,9 +23,16 @@
 #define WT_MAX_WORDS 8
 #define WT_TAIL_SLOTS 31
 
+/* The weight of a key whose search is under way: never given up before a finished one. */
+#define WT_BUSY UINT64_MAX
+
 typedef struct {
-    uint64_t *slots;     /* (homes + WT_TAIL_SLOTS) keys of `words` words; all zero: empty */
+    uint64_t *slots;     /* (homes + WT_TAIL_SLOTS) entries of `entry_words` words: the key's
+                            `words` (all zero: an empty slot), then its weight when weighted */
+    uint64_t *last;      /* the weight word of the key last visited, or NULL (unweighted, the
+                            zero key); valid until the next call that stores or removes a key */
     int words;
+    int entry_words;     /* words, and one more when weighted */
     int has_zero;        /* the all-zero key is stored */
     size_t homes;        /* the slots a key's home may be (any number: csrc/slots.h) */
     size_t max_slots;    /* the budget, in slots */
@@ -32,13 +44,16 @@ typedef struct {
     uint64_t replaced;   /* keys stored over another key (forgotten) */
 } wtable;
 
-/* A table of keys of `words` words within budget_bytes (room for WT_MIN_SLOTS under any budget).
- * Returns 0, or -1 when out of memory or words is out of range. */
-int wt_init(wtable *t, int words, size_t budget_bytes);
+/* A table of keys of `words` words within budget_bytes (room for WT_MIN_SLOTS under any budget),
+ * weighted or not. Returns 0, or -1 when out of memory or words is out of range. */
+int wt_init(wtable *t, int words, size_t budget_bytes, int weighted);
 void wt_free(wtable *t);
 
-/* Look the key up; store it when absent. Returns 1 when it was there, else 0. */
+/* Look the key up; store it when absent (weight 0). Returns 1 when it was there, else 0. */
 int wt_visit(wtable *t, const uint64_t *key);
+
+/* Set the weight of a stored key (nothing when it is not stored or the table is unweighted). */
+void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight);
 
 /* 1 when the key is stored, without storing it. */
 int wt_contains(const wtable *t, const uint64_t *key);

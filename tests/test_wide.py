@@ -81,13 +81,45 @@ def line_with_trees(n, back, depth):
 def test_past_the_budget_a_cycle_on_the_line_is_not_entered_again():
     # The table forgets positions of the line, and a back edge to one of them must not start
     # the line again (that would loop until the stack passes the budget): the path set keeps
-    # them.
+    # them. The table that forgets its home slot's key forgets the line's keys as any other;
+    # the weighted one keeps them (busy) unless a whole window is busy, which the path set
+    # covers all the same.
     succ = line_with_trees(2000, 7, 4)
-    status, path, stats, cert = wide().graph_search(succ, 0, -1, words=2, memory_bytes=1 << 20)
-    assert status == 1
-    assert stats["table_replaced"] > 0 and stats["path_hits"] > 0
-    status, path, *_ = wide().graph_search(succ, 0, 1999, words=2, memory_bytes=1 << 20)
-    assert status == 0 and path == list(range(1, 2000))
+    for weighted in (False, True):
+        status, path, stats, cert = wide().graph_search(succ, 0, -1, words=2,
+                                                        memory_bytes=1 << 20, weighted=weighted)
+        assert status == 1 and stats["table_replaced"] > 0
+        assert (stats["path_hits"] > 0) == (not weighted)
+        status, path, *_ = wide().graph_search(succ, 0, 1999, words=2, memory_bytes=1 << 20,
+                                               weighted=weighted)
+        assert status == 0 and path == list(range(1, 2000))
+
+
+def hubs(entries, count, depth, links, rng):
+    """A line of `entries` nodes, each with moves to `links` of `count` hubs (tried first), each
+    hub the root of a binary tree of dead ends `depth` levels deep: every hub is reached again
+    and again, and each costs its whole tree when the table has forgotten it."""
+    size = 2 ** (depth + 1) - 1
+    succ = [[entries + j * size for j in rng.sample(range(count), links)]
+            + ([v + 1] if v + 1 < entries else []) for v in range(entries)]
+    for j in range(count):
+        base = entries + j * size
+        succ += [[base + 2 * i + 1, base + 2 * i + 2] if 2 * i + 2 < size else []
+                 for i in range(size)]
+    return succ
+
+
+def test_past_the_budget_the_weighted_table_keeps_the_costly_keys():
+    # The table holds a quarter of the graph. Forgetting the home slot's key forgets hubs, whose
+    # trees are then searched again; the weighted table gives up leaves and keeps every hub, so
+    # its search counts each position once.
+    succ = hubs(1000, 8, 12, 4, random.Random(1))
+    runs = {w: wide().graph_search(succ, 0, -1, words=2, memory_bytes=1 << 19, weighted=w)
+            for w in (False, True)}
+    for status, _, stats, _ in runs.values():
+        assert status == 1 and stats["table_replaced"] > 0
+    assert runs[True][2]["states"] == len(succ)
+    assert runs[False][2]["states"] > len(succ)
 
 
 def test_within_the_budget_the_path_set_is_not_needed():
@@ -96,7 +128,8 @@ def test_within_the_budget_the_path_set_is_not_needed():
     assert status == 1 and stats["table_replaced"] == 0 and stats["path_hits"] == 0
 
 
-def test_tiny_table_on_random_cyclic_graphs_answers_exactly_or_stops_at_a_limit():
+@pytest.mark.parametrize("weighted", [False, True])
+def test_tiny_table_on_random_cyclic_graphs_answers_exactly_or_stops_at_a_limit(weighted):
     rng = random.Random(5)
     exact = 0
     for _ in range(30):
@@ -112,7 +145,7 @@ def test_tiny_table_on_random_cyclic_graphs_answers_exactly_or_stops_at_a_limit(
                 succ[-1].append((lv - 1) * width + rng.randrange(width))
         target = rng.choice([-1, rng.randrange(n)])
         run = wide().graph_search(succ, 0, target, words=4, memory_bytes=1 << 18,
-                                  max_states=200000)
+                                  max_states=200000, weighted=weighted)
         status = check_run(succ, 0, target, run)
         # won, exhausted, or a limit (states, or memory for the stack): never a wrong answer
         assert status in (0, 1, 2, 4)
@@ -136,19 +169,19 @@ def test_state_limit_counts_as_the_one_word_search():
 
 
 @given(st.integers(1, 8), st.lists(st.lists(st.integers(0, 3), min_size=8, max_size=8),
-                                   max_size=300), st.integers(0, 1 << 16))
-def test_table_holds_full_keys(words, keys, budget):
+                                   max_size=300), st.integers(0, 1 << 16), st.booleans())
+def test_table_holds_full_keys(words, keys, budget, weighted):
     # Keys that share every word but one, the all-zero key among them: a key is found only
     # after it was stored, under any budget (a forgotten key is not found; another key never is).
     ops = [("visit", tuple(k[:words])) for k in keys]
-    got, stats = wide().table_ops(ops, words, budget)
+    got, stats = wide().table_ops(ops, words, budget, weighted)
     stored = set()
     for (_, k), hit in zip(ops, got):
         if hit:
             assert k in stored
         stored.add(k)
     probe = [("contains", (9,) * words)] + [("contains", k) for _, k in ops]
-    got, _ = wide().table_ops(ops + probe, words, budget)
+    got, _ = wide().table_ops(ops + probe, words, budget, weighted)
     assert got[len(ops)] == 0
     if stats["replaced"] == 0:
         assert all(got[len(ops) + 1:]) and stats["used"] == len(stored)
@@ -156,12 +189,13 @@ def test_table_holds_full_keys(words, keys, budget):
 
 @given(st.integers(1, 4), st.lists(st.tuples(st.sampled_from(("visit", "remove", "contains")),
                                             st.lists(st.integers(0, 5), min_size=4, max_size=4)),
-                                  max_size=400))
-def test_a_removed_key_is_forgotten_and_the_others_kept(words, steps):
+                                  max_size=400), st.booleans())
+def test_a_removed_key_is_forgotten_and_the_others_kept(words, steps, weighted):
     # Few distinct keys in a table past its first size: runs of occupied slots form, and a
     # removal inside one must leave every other key findable. Checked against a set.
     ops = [(op, tuple(k[:words])) for op, k in steps]
-    got, stats = wide().table_ops(ops + [("contains", k) for _, k in ops], words, 1 << 20)
+    got, stats = wide().table_ops(ops + [("contains", k) for _, k in ops], words, 1 << 20,
+                                  weighted)
     stored = set()
     for (op, k), answer in zip(ops, got):
         if op == "visit":
@@ -183,6 +217,23 @@ def test_removal_inside_a_long_run_keeps_every_key():
     got, stats = wide().table_ops(ops + [("contains", k) for k in keys], 3, 1 << 16)
     assert stats["replaced"] == 0
     assert got[len(ops):] == [k not in gone for k in keys]
+
+
+def test_a_full_window_gives_up_its_lightest_key():
+    # A table at its floor (1,024 homes) gets 40 times as many keys as it holds. Weighted, the
+    # 100 keys given a weight outlast every window they sit in (a window would have to hold 32
+    # of them), and they keep their weights through removals that move them; unweighted, the
+    # home slot's key goes, whatever it is.
+    rng = random.Random(3)
+    keys = [(rng.getrandbits(64), rng.getrandbits(64)) for _ in range(40000)]
+    heavy, later = keys[:100], keys[500:]
+    ops = ([("visit", k) for k in keys[:500]] + [("weigh", k, 1000) for k in heavy]
+           + [("remove", k) for k in keys[100:500:2]] + [("visit", k) for k in later])
+    for weighted in (False, True):
+        got, stats = wide().table_ops(ops + [("contains", k) for k in heavy], 2, 0, weighted)
+        assert stats["capacity"] == 1024 and stats["replaced"] > 30000
+        kept = sum(got[len(ops):])
+        assert kept == 100 if weighted else kept < 10
 
 
 dags = st.integers(1, 50).flatmap(lambda n: st.tuples(

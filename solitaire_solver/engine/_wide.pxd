@@ -28,7 +28,8 @@ cdef void wide_clear(WideGame *g) noexcept nogil
 # certificate (when asked for, on an exhausted search) the explored positions as (int, 0) pairs
 # (pos_int). Exact on move graphs with cycles, also past the memory budget (_wide.pyx).
 cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_states,
-                             double max_seconds, size_t memory_bytes, bint certificate)
+                             double max_seconds, size_t memory_bytes, bint certificate,
+                             bint weighted=*)
 
 # wide_depth_first without a certificate, for a game whose moves never lead back to a position
 # (the caller promises it): the search runs in attempts, the first cut at `first` positions and
@@ -39,9 +40,11 @@ cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_st
 # it again, and an exhausted attempt proves a block as one whole search does. max_states and
 # max_seconds bound the attempts together; stats["states"] counts them all, stats["attempts"]
 # how many ran. keep=False drops the table between attempts instead (for the tests).
+# weighted=False (both searches, for the tests): the table forgets its home slot's key past the
+# budget instead of its window's lightest (csrc/wtable.h).
 cdef object wide_attempts(WideGame *g, const uint64_t *root, long long max_states,
                           double max_seconds, size_t memory_bytes, long long first,
-                          double growth, wseed_fn reseed, bint keep=*)
+                          double growth, wseed_fn reseed, bint keep=*, bint weighted=*)
 
 # The moves g generates at a position (a Python int, pos_int) and where each leads: the
 # contract's expand() of a wide core, as [(word, position int, 0)].

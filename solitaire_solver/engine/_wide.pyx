@@ -13,6 +13,10 @@ also past the memory budget, where the table forgets positions:
   reached then, or earlier): they are every position reachable from the root. An exhausted
   search has seen them all without a win; a forgotten position is only searched again.
 
+Which key the table forgets is a matter of speed only: each stored position carries the positions
+its search took (set when its frame is popped; busy while it is on the line), and a full window
+gives up its lightest key (csrc/wtable.h).
+
 The path set is needed only once the table has forgotten a key: until then every position of the
 line is in the table. It is built from the line at the first key forgotten and kept from then on.
 Lines may be long (a game with cycles has no small bound on a line that repeats no position): the
@@ -28,8 +32,8 @@ from solitaire_solver.engine._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_MEMORY, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, now,
 )
 from solitaire_solver.engine.wtable cimport (
-    WT_MAX_WORDS, wt_bytes, wt_capacity, wt_contains, wt_free, wt_hash, wt_init, wt_max_bytes,
-    wt_remove, wt_visit, wtable,
+    WT_BUSY, WT_MAX_WORDS, wt_bytes, wt_capacity, wt_contains, wt_free, wt_hash, wt_init,
+    wt_max_bytes, wt_remove, wt_visit, wt_weigh, wtable,
 )
 
 cdef enum:
@@ -95,6 +99,7 @@ cdef struct Frame:
     int n        # moves generated at this position
     int next     # index of the next move to try
     int path     # 1 while it is in the path set
+    long long start  # the positions searched when it was pushed (its weight in the table)
 
 
 cdef struct Walk:
@@ -252,6 +257,9 @@ cdef int push(Walk *k, long long *d, const uint64_t *s) except -2 nogil:
     k.frames[e].n = n
     k.frames[e].next = 0
     k.frames[e].path = 0
+    k.frames[e].start = k.nodes
+    if k.tt.last != NULL:
+        k.tt.last[0] = WT_BUSY  # s was the table's last visit (run's order)
     d[0] = e
     if e > k.max_depth_reached:
         k.max_depth_reached = <int>e
@@ -292,6 +300,7 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
         if f.next >= f.n:
             if f.path:
                 path_drop(k, <size_t>d)
+            wt_weigh(&k.tt, at(k, <size_t>d), <uint64_t>(k.nodes - f.start + 1))
             d -= 1
             continue
         g.play(g.ctx, at(k, <size_t>d), k.moves[d * g.max_moves + f.next], child)
@@ -337,7 +346,8 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
     return SEARCH_EXHAUSTED
 
 
-cdef int walk_open(Walk *k, WideGame *g, size_t memory_bytes, bint certificate) except -1:
+cdef int walk_open(Walk *k, WideGame *g, size_t memory_bytes, bint certificate,
+                   bint weighted=True) except -1:
     """A search's table and stack within memory_bytes (the certificate's share apart)."""
     cdef int w = g.words
     cdef size_t table_budget, rest
@@ -350,7 +360,7 @@ cdef int walk_open(Walk *k, WideGame *g, size_t memory_bytes, bint certificate) 
         table_budget = memory_bytes // CERT_TABLE_SHARE
     else:
         table_budget = memory_bytes // 4 * TABLE_QUARTERS
-    if wt_init(&k.tt, w, table_budget) != 0:
+    if wt_init(&k.tt, w, table_budget, weighted) != 0:
         raise MemoryError("cannot allocate the transposition table")
     rest = memory_bytes - min(memory_bytes, wt_max_bytes(&k.tt))
     if certificate:
@@ -414,12 +424,13 @@ cdef object walk_answer(Walk *k, int status, long long states, double t0):
 
 
 cdef object wide_depth_first(WideGame *g, const uint64_t *root, long long max_states,
-                             double max_seconds, size_t memory_bytes, bint certificate):
+                             double max_seconds, size_t memory_bytes, bint certificate,
+                             bint weighted=True):
     cdef Walk k
     cdef int status
     cdef size_t i
     cdef double t0, deadline
-    walk_open(&k, g, memory_bytes, certificate)
+    walk_open(&k, g, memory_bytes, certificate, weighted)
     try:
         t0 = now()
         deadline = t0 + max_seconds if max_seconds > 0 else 0.0
@@ -453,7 +464,8 @@ cdef void forget_line(Walk *k) noexcept nogil:
 
 cdef object wide_attempts(WideGame *g, const uint64_t *root, long long max_states,
                           double max_seconds, size_t memory_bytes, long long first,
-                          double growth, wseed_fn reseed, bint keep=True):
+                          double growth, wseed_fn reseed, bint keep=True,
+                          bint weighted=True):
     cdef Walk k
     cdef size_t table_budget = memory_bytes // 4 * TABLE_QUARTERS
     cdef int status, attempt = 0
@@ -462,7 +474,7 @@ cdef object wide_attempts(WideGame *g, const uint64_t *root, long long max_state
     if first < 1 or growth <= 1.0:
         raise ValueError(f"attempts need a first budget >= 1 and a growth > 1, not {first}, "
                          f"{growth}")
-    walk_open(&k, g, memory_bytes, False)
+    walk_open(&k, g, memory_bytes, False, weighted)
     try:
         t0 = now()
         deadline = t0 + max_seconds if max_seconds > 0 else 0.0
@@ -482,7 +494,7 @@ cdef object wide_attempts(WideGame *g, const uint64_t *root, long long max_state
                 forget_line(&k)
             if not keep:
                 wt_free(&k.tt)
-                if wt_init(&k.tt, k.w, table_budget) != 0:
+                if wt_init(&k.tt, k.w, table_budget, weighted) != 0:
                     raise MemoryError("cannot allocate the transposition table")
             budget = <long long>(budget * growth) + 1
         status, path, stats = walk_answer(&k, status, spent, t0)
@@ -512,18 +524,18 @@ cdef list wide_expand(WideGame *g, object position):
         free(buf)
 
 
-def table_ops(list ops, int words, size_t budget_bytes=1 << 20):
-    """Run ("visit" | "contains" | "remove", key) operations (key: a tuple of `words` ints) on
-    a fresh wide table; their results (None for a removal) and the final statistics (for the
-    tests of csrc/wtable.c)."""
+def table_ops(list ops, int words, size_t budget_bytes=1 << 20, bint weighted=False):
+    """Run ("visit" | "contains" | "remove", key) and ("weigh", key, weight) operations (key: a
+    tuple of `words` ints) on a fresh wide table; their results (None for a removal or a
+    weight) and the final statistics (for the tests of csrc/wtable.c)."""
     cdef wtable tt
     cdef uint64_t key[WT_MAX_WORDS]
     cdef int i
-    if wt_init(&tt, words, budget_bytes) != 0:
+    if wt_init(&tt, words, budget_bytes, weighted) != 0:
         raise ValueError(f"cannot make a table of {words} words")
     out = []
     try:
-        for op, k in ops:
+        for op, k, *weight in ops:
             for i in range(words):
                 key[i] = k[i]
             if op == "visit":
@@ -532,6 +544,9 @@ def table_ops(list ops, int words, size_t budget_bytes=1 << 20):
                 out.append(wt_contains(&tt, key))
             elif op == "remove":
                 wt_remove(&tt, key)
+                out.append(None)
+            elif op == "weigh":
+                wt_weigh(&tt, key, weight[0])
                 out.append(None)
             else:
                 raise ValueError(f"unknown table operation {op!r}")
@@ -587,11 +602,13 @@ cdef void graph_reseed(void *ctx, int attempt) noexcept nogil:
 
 
 def graph_search(list succ, int root, int target, int words=3, long long max_states=0,
-                 size_t memory_bytes=1 << 20, bint certificate=False, tuple attempts=None):
+                 size_t memory_bytes=1 << 20, bint certificate=False, tuple attempts=None,
+                 bint weighted=True):
     """The wide search on a directed graph (succ[v]: v's successors; cycles allowed) from root
     for target (-1: none), each node a key of `words` words: (status, path of nodes, stats,
     certificate as node numbers), for the tests of the search. attempts=(first, growth, keep):
-    wide_attempts instead (for a graph without cycles)."""
+    wide_attempts instead (for a graph without cycles). weighted=False: a table that forgets
+    the home slot's key (csrc/wtable.h), which forgets the line's keys too."""
     cdef Graph gr
     cdef WideGame g
     cdef uint64_t start[WT_MAX_WORDS]
@@ -623,10 +640,11 @@ def graph_search(list succ, int root, int target, int words=3, long long max_sta
         if attempts is not None:
             first, growth, keep = attempts
             status, path, stats, cert = wide_attempts(&g, start, max_states, 0.0, memory_bytes,
-                                                      first, growth, graph_reseed, keep)
+                                                      first, growth, graph_reseed, keep,
+                                                      weighted)
         else:
             status, path, stats, cert = wide_depth_first(&g, start, max_states, 0.0,
-                                                         memory_bytes, certificate)
+                                                         memory_bytes, certificate, weighted)
         if cert is not None:
             cert = [x & 0xFFFFFFFFFFFFFFFF if words == 1 else x >> (64 * (words - 1))
                     for x, _ in cert]

@@ -910,7 +910,7 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
         return None, 0, now() - t0  # the beam does not fit its share of the memory
     if cap > 0xFFFFFFFE:
         cap = 0xFFFFFFFE
-    if wt_init(&tt, w, memory_bytes // 2) != 0:
+    if wt_init(&tt, w, memory_bytes // 2, 0) != 0:
         raise MemoryError("cannot allocate the table")
     cur = <uint64_t *>malloc(width * w * sizeof(uint64_t))
     cur_id = <long long *>malloc(width * sizeof(long long))
