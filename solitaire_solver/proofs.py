@@ -116,7 +116,7 @@ class CheckBound:
             return f"the state limit ({self.max_states})"
         if self.by_memory and kept > self.by_memory:
             return (f"the memory budget ({self.memory_bytes / 2**20:g} MiB, about "
-                    f"{self.by_memory} positions of {POSITION_BYTES} bytes)")
+                    f"{self.by_memory:,} positions of {POSITION_BYTES} bytes)")
         if (self.max_seconds and kept & 1023 == 0
                 and time.perf_counter() - self.t0 > self.max_seconds):
             return f"the time limit ({self.max_seconds:g} s)"

@@ -132,9 +132,9 @@ def certificate_from_json(cert: Any) -> frozenset:
 
 
 def counted(n: int, noun: str, plural: str = "") -> str:
-    """A count with its noun, singular for one: `1 move`, `2 moves` (plural: the noun's plural
-    when it is not the noun and an s)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    """A count with its noun, singular for one: `1 move`, `2 moves`, `12,345 positions`
+    (plural: the noun's plural when it is not the noun and an s)."""
+    return f"{n:,} {noun if n == 1 else plural or noun + 's'}"
 
 
 class Status(enum.Enum):

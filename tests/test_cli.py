@@ -359,3 +359,11 @@ def test_a_long_search_says_it_is_still_searching_on_a_terminal(capsys, monkeypa
         assert err.text == ""
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
     assert signal.getsignal(signal.SIGALRM) == handler
+
+
+def test_large_counts_are_grouped(capsys):
+    # A proof's or a report's count of positions reads as 220,223, not 220223.
+    r = ss.solve("monte-carlo", ss.pysolfc_deal("monte-carlo", 10))
+    assert r.proof.sentence == "no line of play wins: all 15,208 reachable positions were explored"
+    code, out, _ = run(capsys, "solve", "monte-carlo", "--pysolfc", "10")
+    assert code == 1 and "(15,208 states, " in out  # 1: blocked

@@ -443,4 +443,4 @@ def test_a_proof_after_restarts_counts_the_search_s_own_positions(monkeypatch):
     monkeypatch.setattr(type(get_game("monte-carlo")[0]), "first_try", lambda self, *args: None)
     alone = ss.solve("monte-carlo", deal)
     assert r.proof.states == alone.stats["states"] == alone.proof.states < r.stats["states"]
-    assert f"all {alone.stats['states']} reachable positions" in r.proof.sentence
+    assert f"all {alone.stats['states']:,} reachable positions" in r.proof.sentence

@@ -189,7 +189,7 @@ def test_the_best_score_check_keeps_to_its_memory_budget():
         tracemalloc.stop()
     assert v.ok is None and not v, v
     assert v.reason.startswith("not checked: the search for a better score reached the memory "
-                               "budget (4 MiB, about 6990 positions")
+                               "budget (4 MiB, about 6,990 positions")
     assert peak < 4 << 20, peak
     small = ss.random_deal(775)                         # 3,539 positions under one pass
     r = ss.solve("pyramid", small, objective="score", passes=1)

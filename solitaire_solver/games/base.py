@@ -20,7 +20,7 @@ def all_explored(states: int) -> str:
     """The sentence of an exhaustive proof that explored every reachable position."""
     if states == 1:
         return "no line of play wins: the only reachable position was explored"
-    return f"no line of play wins: all {states} reachable positions were explored"
+    return f"no line of play wins: all {states:,} reachable positions were explored"
 
 @dataclass(frozen=True)
 class Option:
