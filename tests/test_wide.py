@@ -71,11 +71,15 @@ def line_with_trees(n, back, depth):
     stack, a quarter of the budget, still holds the whole line."""
     size = 2 ** (depth + 1) - 1
     succ = [[n + v * size] + s for v, s in enumerate(chain_with_back_edges(n, back))]
-    for v in range(n):
-        base = n + v * size
-        succ += [[base + 2 * i + 1, base + 2 * i + 2] if 2 * i + 2 < size else []
-                 for i in range(size)]
-    return succ
+    return succ + trees(n, n, depth)
+
+
+def trees(count, base, depth):
+    """`count` binary trees of dead ends, `depth` levels below each root, numbered from base
+    (each tree's nodes in a row, its root first)."""
+    size = 2 ** (depth + 1) - 1
+    return [[b + 2 * i + 1, b + 2 * i + 2] if 2 * i + 2 < size else []
+            for b in range(base, base + count * size, size) for i in range(size)]
 
 
 def test_past_the_budget_a_cycle_on_the_line_is_not_entered_again():
@@ -102,11 +106,7 @@ def hubs(entries, count, depth, links, rng):
     size = 2 ** (depth + 1) - 1
     succ = [[entries + j * size for j in rng.sample(range(count), links)]
             + ([v + 1] if v + 1 < entries else []) for v in range(entries)]
-    for j in range(count):
-        base = entries + j * size
-        succ += [[base + 2 * i + 1, base + 2 * i + 2] if 2 * i + 2 < size else []
-                 for i in range(size)]
-    return succ
+    return succ + trees(count, entries, depth)
 
 
 def test_past_the_budget_the_weighted_table_keeps_the_costly_keys():
