@@ -121,12 +121,8 @@ cdef object best_first(Game *g, State root, test_fn lower, long long max_states,
 cdef list expand_state(Game *g, uint64_t removed, uint64_t aux)
 # (won, expand_state's list) of one position: what a rating walks (contract.py, step).
 cdef tuple step_state(Game *g, uint64_t removed, uint64_t aux)
-# The random player's chance from (removed, aux), exact and memoised: (status, chance, positions);
-# and how many of `count` random lines win (rating.py, contract.py: random_win, playouts).
-cdef object random_win_state(Game *g, uint64_t removed, uint64_t aux, long long budget,
-                             double max_seconds, size_t memory_bytes)
-cdef object playouts_state(Game *g, uint64_t removed, uint64_t aux, long long count,
-                           uint64_t seed, long long max_moves)
+# The random player's chance and playouts (contract.py: random_win, playouts) are _wide's, over
+# two words: one_word_random_win, one_word_playouts.
 
 # The position a search starts from: spec["root"] (removed, aux) when given, else the start.
 cdef State root_of(dict spec) except *

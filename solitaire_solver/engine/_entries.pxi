@@ -1,6 +1,6 @@
 # The contract's expand, step, random_win and playouts (engine/contract.py) of a one-word core,
 # written once for every core and included by each. Before `include`, the core cimports Game,
-# expand_state, step_state, random_win_state and playouts_state from _engine, and declares:
+# expand_state and step_state from _engine, and declares:
 #
 #   ctypedef <its context struct> CoreCtx
 #   cdef int prepare(Game *g, CoreCtx *c, dict spec, bint listing) except -1
@@ -11,6 +11,8 @@
 #       raises ValueError for a position that is none of the deal's where the core checks
 #       (CHECKS_POSITIONS; its solve checks spec["root"] with it too); else
 #       returns 0, trusting its caller
+
+from solitaire_solver.engine._wide cimport one_word_playouts, one_word_random_win
 
 
 def expand(dict spec, uint64_t removed, uint64_t aux):
@@ -33,19 +35,19 @@ def step(dict spec, uint64_t removed, uint64_t aux):
 
 def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, double max_seconds,
                size_t memory_bytes):
-    """The contract's random_win(): the random player's exact chance (engine)."""
+    """The contract's random_win(): the random player's exact chance (engine/_wide.pyx)."""
     cdef CoreCtx c
     cdef Game g
     prepare(&g, &c, spec, False)
     check_given(&c, removed, aux)
-    return random_win_state(&g, removed, aux, budget, max_seconds, memory_bytes)
+    return one_word_random_win(&g, removed, aux, budget, max_seconds, memory_bytes)
 
 
 def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
              long long max_moves):
-    """The contract's playouts(): how many random lines win (engine)."""
+    """The contract's playouts(): how many random lines win (engine/_wide.pyx)."""
     cdef CoreCtx c
     cdef Game g
     prepare(&g, &c, spec, False)
     check_given(&c, removed, aux)
-    return playouts_state(&g, removed, aux, count, seed, max_moves)
+    return one_word_playouts(&g, removed, aux, count, seed, max_moves)

@@ -1,7 +1,10 @@
 # The search for games whose position is wider than _engine's State (two words): a position is
 # `words` 64-bit words (1..WT_MAX_WORDS) that the game packs as it likes; the engine knows
-# nothing of their meaning. One-word games keep _engine: nothing here is on their path.
+# nothing of their meaning. One-word games keep _engine: nothing here is on their search path
+# (their random player is this one, over two words: one_word_random_win below).
 from libc.stdint cimport uint64_t
+
+from solitaire_solver.engine._engine cimport Game
 
 ctypedef int (*wgen_fn)(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil
 ctypedef void (*wplay_fn)(void *ctx, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil
@@ -58,8 +61,8 @@ cdef int int_pos(object x, int words, uint64_t *out) except -1
 # spec["root"] = (int, 0) into out, returning 1; 0 (out untouched) when the spec has none.
 cdef int wide_root(dict spec, int words, uint64_t *out) except -1
 
-# The random player (rating.py, docs/difficulty.md), as _engine's step_state, random_win_state
-# and playouts_state do on two words: wide_step is the contract's step() of a wide core
+# The random player (rating.py, docs/difficulty.md), one-word games' too: wide_step is the
+# contract's step() of a wide core, as _engine's step_state is a one-word core's
 # ((won, wide_expand)); wide_random_win the memoised exact chance from root, (status, chance,
 # positions kept) with status 0 exact, 1 past the budget (or the memory or the time), 2 a
 # cycle in a graph that fits the budget (the caller solves it by its components);
@@ -69,3 +72,8 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
                             double max_seconds, size_t memory_bytes)
 cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
                           long long max_moves)
+# The same two for a one-word game's Game from (removed, aux) (engine/_entries.pxi).
+cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long long budget,
+                                double max_seconds, size_t memory_bytes)
+cdef object one_word_playouts(Game *g, uint64_t removed, uint64_t aux, long long count,
+                              uint64_t seed, long long max_moves)

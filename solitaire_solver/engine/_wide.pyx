@@ -29,7 +29,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from solitaire_solver.engine._engine cimport (
-    SEARCH_EXHAUSTED, SEARCH_LIMIT_MEMORY, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, now,
+    SEARCH_EXHAUSTED, SEARCH_LIMIT_MEMORY, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game,
+    State, now,
 )
 from solitaire_solver.engine.wtable cimport (
     WT_BUSY, WT_MAX_WORDS, wt_bytes, wt_capacity, wt_contains, wt_free, wt_hash, wt_init,
@@ -657,7 +658,7 @@ def graph_search(list succ, int root, int target, int words=3, long long max_sta
 # -- the random player (rating.py, docs/difficulty.md) on wide positions ----------------------------
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
-    # splitmix64's finaliser, as _engine's random player uses
+    # splitmix64's finaliser: spreads a position's words over the random player's slots
     x ^= x >> 30
     x *= 0xbf58476d1ce4e5b9ULL
     x ^= x >> 27
@@ -703,9 +704,52 @@ cdef tuple wide_step(WideGame *g, object position):
     return (g.won(g.ctx, s) != 0, wide_expand(g, position))
 
 
-cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
-                            double max_seconds, size_t memory_bytes):
-    cdef int W = g.words, n, cyclic = 0, status = 0
+ctypedef struct Hooks:
+    # The random player's view of a game: a wide one (w), or a one-word one (g, not NULL). A
+    # one-word position is two words, removed then aux (a State, checked at import below), so
+    # its words are handed to g's hooks as they lie: the hooks live in another module, past an
+    # indirect call, and copying the words into a State and back was measurably slower
+    # (docs/benchmarks.md, "Ratings").
+    WideGame *w
+    Game *g
+
+
+cdef State _probe
+if (sizeof(State) != 2 * sizeof(uint64_t)
+        or <char *>&_probe.aux - <char *>&_probe.removed != sizeof(uint64_t)):
+    raise ImportError("a State is not two words, removed then aux")
+
+
+cdef inline int h_moves(Hooks *h, const uint64_t *s, uint64_t *out) noexcept nogil:
+    if h.g != NULL:
+        return h.g.moves(h.g.ctx, <const State *>s, out)
+    return h.w.moves(h.w.ctx, s, out)
+
+
+cdef inline void h_play(Hooks *h, const uint64_t *s, uint64_t move, uint64_t *out) noexcept nogil:
+    if h.g != NULL:
+        h.g.play(h.g.ctx, <const State *>s, move, <State *>out)
+    else:
+        h.w.play(h.w.ctx, s, move, out)
+
+
+cdef inline int h_won(Hooks *h, const uint64_t *s) noexcept nogil:
+    if h.g != NULL:
+        return h.g.won(h.g.ctx, <const State *>s)
+    return h.w.won(h.w.ctx, s)
+
+
+cdef object random_walk(Hooks *h, int W, int max_moves, const uint64_t *root, long long budget,
+                        double max_seconds, size_t memory_bytes):
+    """The chance that a player picking uniformly among the game's moves wins from root (W words,
+    at most max_moves moves a position): a won position
+    1, one without moves 0, else the mean over its moves, memoised by position. (status, chance,
+    positions kept): status 0 exact, 1 the positions outgrew `budget` (or the memory, or the
+    time), 2 a move led back to a position on the line being walked and the whole graph fits
+    `budget` (a cycle: the caller solves such a graph otherwise). Once a cycle is met the walk
+    goes on counting positions only, so that a graph too large for the caller's exact sum is
+    known as such here, at the core's speed."""
+    cdef int n, cyclic = 0, status = 0
     cdef size_t row = <size_t>W * sizeof(uint64_t)
     cdef size_t cap = 4096, max_cap = 1024, mask, slot, depth = 0, stack_cap = 64, mv_cap, top
     cdef size_t k, j
@@ -722,10 +766,10 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
     cdef uint64_t t[WT_MAX_WORDS]
     cdef long long count = 0, ticks = 0
     cdef double t0 = now(), v = 0.0
-    if g.won(g.ctx, root):
+    if h_won(h, root):
         return (0, 1.0, 1)
-    # As _engine's random_win_state: the table doubles as it fills, up to the room for `budget`
-    # positions at half load within memory_bytes (each slot W words, a chance and a tag).
+    # The table starts small and doubles as it fills, up to the room for `budget` positions at
+    # half load within memory_bytes (each slot W words, a chance and a tag).
     while max_cap < 2 * <size_t>budget and max_cap * (row + 9) * 2 <= memory_bytes:
         max_cap *= 2
     if <size_t>budget > max_cap // 2:
@@ -733,7 +777,7 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
     if cap > max_cap:
         cap = max_cap
     mask = cap - 1
-    mv_cap = <size_t>g.max_moves * 64
+    mv_cap = <size_t>max_moves * 64
     keys = <uint64_t *>malloc(cap * row)
     vals = <double *>malloc(cap * sizeof(double))
     tags = <unsigned char *>calloc(cap, 1)
@@ -743,7 +787,7 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
     try:
         if not (keys and vals and tags and stack and line and mv):
             raise MemoryError("cannot allocate the random player's table")
-        n = g.moves(g.ctx, root, mv)
+        n = h_moves(h, root, mv)
         if n == 0:
             return (0, 0.0, 1)
         slot = _slot_of(root, W, mask)
@@ -760,7 +804,7 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
         while depth:
             f = &stack[depth - 1]
             if f.i < f.n:
-                g.play(g.ctx, line + (depth - 1) * W, mv[f.base + f.i], t)
+                h_play(h, line + (depth - 1) * W, mv[f.base + f.i], t)
                 f.i += 1
                 slot = _slot_of(t, W, mask)
                 while tags[slot] and not _same(keys + slot * W, t, W):
@@ -816,16 +860,16 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
                         slot = (slot + 1) & mask
                 memcpy(keys + slot * W, t, row)
                 count += 1
-                if g.won(g.ctx, t):
+                if h_won(h, t):
                     tags[slot] = 2
                     vals[slot] = 1.0
                     f.acc += 1.0
                     continue
                 top = f.base + <size_t>f.n
-                if top + <size_t>g.max_moves > mv_cap:
+                if top + <size_t>max_moves > mv_cap:
                     mv_cap *= 2
                     mv = <uint64_t *>_grow(mv, mv_cap * sizeof(uint64_t))
-                n = g.moves(g.ctx, t, mv + top)
+                n = h_moves(h, t, mv + top)
                 if n == 0:
                     tags[slot] = 2
                     vals[slot] = 0.0
@@ -864,13 +908,15 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
         free(mv)
 
 
-cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
-                          long long max_moves):
+cdef object random_lines(Hooks *h, int W, int most_moves, const uint64_t *root, long long count,
+                         uint64_t seed, long long max_moves):
+    """How many of `count` lines of uniformly random moves from root win (a line longer than
+    max_moves counts as not won), drawn with splitmix64 from `seed`."""
     cdef uint64_t s[WT_MAX_WORDS]
     cdef uint64_t t[WT_MAX_WORDS]
-    cdef uint64_t *mv = <uint64_t *>malloc(sizeof(uint64_t) * g.max_moves)
+    cdef uint64_t *mv = <uint64_t *>malloc(sizeof(uint64_t) * most_moves)
     cdef uint64_t x = seed
-    cdef size_t row = <size_t>g.words * sizeof(uint64_t)
+    cdef size_t row = <size_t>W * sizeof(uint64_t)
     cdef long long wins = 0, k, j
     cdef int n
     if mv == NULL:
@@ -880,17 +926,55 @@ cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, ui
             for k in range(count):
                 memcpy(s, root, row)
                 for j in range(max_moves):
-                    if g.won(g.ctx, s):
+                    if h_won(h, s):
                         wins += 1
                         break
-                    n = g.moves(g.ctx, s, mv)
+                    n = h_moves(h, s, mv)
                     if n == 0:
                         break
                     x += 0x9e3779b97f4a7c15ULL
-                    g.play(g.ctx, s, mv[_mix(x) % <uint64_t>n], t)
+                    h_play(h, s, mv[_mix(x) % <uint64_t>n], t)
                     memcpy(s, t, row)
                 if (k & 63) == 63:
                     check_signals()
         return wins
     finally:
         free(mv)
+
+
+cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
+                            double max_seconds, size_t memory_bytes):
+    cdef Hooks h
+    h.w = g
+    h.g = NULL
+    return random_walk(&h, g.words, g.max_moves, root, budget, max_seconds, memory_bytes)
+
+
+cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
+                          long long max_moves):
+    cdef Hooks h
+    h.w = g
+    h.g = NULL
+    return random_lines(&h, g.words, g.max_moves, root, count, seed, max_moves)
+
+
+cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long long budget,
+                                double max_seconds, size_t memory_bytes):
+    cdef Hooks h
+    cdef uint64_t root[2]
+    h.w = NULL
+    h.g = g
+    root[0] = removed
+    root[1] = aux
+    return random_walk(&h, 2, g.max_moves, root, budget, max_seconds, memory_bytes)
+
+
+cdef object one_word_playouts(Game *g, uint64_t removed, uint64_t aux, long long count,
+                              uint64_t seed, long long max_moves):
+    cdef Hooks h
+    cdef uint64_t root[2]
+    h.w = NULL
+    h.g = g
+    root[0] = removed
+    root[1] = aux
+    return random_lines(&h, 2, g.max_moves, root, count, seed, max_moves)

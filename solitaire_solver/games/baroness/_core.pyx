@@ -112,7 +112,7 @@ PySolFC's rules, two spec flags (docs/baroness.md, "PySolFC"):
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t, read_pack
 from solitaire_solver.engine.ttable cimport tt_clear, tt_contains, tt_free, tt_init, tt_visit, ttable
 

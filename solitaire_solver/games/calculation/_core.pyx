@@ -52,8 +52,7 @@ from libc.stdlib cimport calloc, free, malloc, qsort, realloc
 from libc.string cimport memset
 
 from solitaire_solver.engine._engine cimport (
-    Game, State, depth_first, expand_state, game_clear, now, playouts_state, random_win_state,
-    root_of, step_state,
+    Game, State, depth_first, expand_state, game_clear, now, root_of, step_state,
 )
 from solitaire_solver.engine.ttable cimport (
     tt_clear, tt_contains, tt_free, tt_init, tt_visit, ttable,

@@ -71,7 +71,7 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free as c_free
 from libc.string cimport memset
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, depth_first_roots, expand_state, step_state, random_win_state, playouts_state, game_clear
+from solitaire_solver.engine._engine cimport Game, State, depth_first, depth_first_roots, expand_state, step_state, game_clear
 
 from collections import Counter
 from itertools import combinations_with_replacement

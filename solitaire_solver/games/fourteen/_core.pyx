@@ -33,7 +33,7 @@ Two move modes:
 
 from libc.stdint cimport uint32_t, uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_lowest, bb_rank, bb_t
 
 from solitaire_solver.engine.contract import run_of

@@ -24,7 +24,7 @@ tests/test_nestor.py checks pruned against unpruned searches and against the ref
 
 from libc.stdint cimport uint64_t
 
-from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, random_win_state, playouts_state, game_clear, root_of
+from solitaire_solver.engine._engine cimport Game, State, depth_first, expand_state, step_state, game_clear, root_of
 from solitaire_solver.engine.bitboard cimport (
     BB_FULL_PACK, bb_count, bb_pairs_within, bb_pop_lowest, bb_rank, bb_t,
 )

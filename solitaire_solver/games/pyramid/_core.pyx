@@ -59,7 +59,6 @@ from libc.string cimport memset
 from solitaire_solver.engine._engine cimport (
     SEARCH_EXHAUSTED, SEARCH_LIMIT_STATES, SEARCH_LIMIT_TIME, SEARCH_WON, Game, State,
     TextEntry, best_first, best_value, depth_first, expand_state, game_clear, step_state,
-    random_win_state, playouts_state,
 )
 from solitaire_solver.engine._seeded cimport parse_plain
 from solitaire_solver.engine.bitboard cimport (

@@ -32,7 +32,7 @@ from libc.string cimport memcpy
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from solitaire_solver.engine._engine cimport (
-    Game, State, depth_first, expand_state, game_clear, root_of, step_state, random_win_state, playouts_state,
+    Game, State, depth_first, expand_state, game_clear, root_of, step_state,
 )
 from solitaire_solver.engine.bitboard cimport BB_FULL_PACK, bb_count, bb_pop_lowest, bb_rank, bb_t
 from solitaire_solver.engine.pyrandom cimport ss_seeded_deal_i64, ss_seeded_deals_i64
