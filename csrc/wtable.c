@@ -86,6 +86,7 @@ static void wt_grow(wtable *t) {
     t->max_slots = g.max_homes;
     t->used -= lost;
     t->replaced += lost;
+    t->moves++;
 }
 
 /* The slot holding the key, or NULL. */
@@ -153,10 +154,12 @@ int wt_visit(wtable *t, const uint64_t *key) {
     }
 }
 
-void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight) {
-    if (t->entry_words == t->words || wt_is_zero(key, t->words)) return;
-    uint64_t *s = wt_find(t, key);
-    if (s != NULL) s[t->words] = weight;
+void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight, uint64_t *seen, uint64_t moves) {
+    int w = t->words;
+    if (t->entry_words == w || wt_is_zero(key, w)) return;
+    uint64_t *s = seen != NULL && moves == t->moves ? seen - w : NULL;
+    if (s == NULL || !wt_equal(s, key, w)) s = wt_find(t, key);
+    if (s != NULL) s[w] = weight;
 }
 
 int wt_contains(const wtable *t, const uint64_t *key) {
@@ -176,6 +179,7 @@ void wt_remove(wtable *t, const uint64_t *key) {
     }
     uint64_t *found = wt_find(t, key);
     if (found == NULL) return;
+    t->moves++;
     size_t at = (size_t)(found - t->slots) / (size_t)ew;
     memset(found, 0, (size_t)ew * sizeof(uint64_t));
     t->used--;

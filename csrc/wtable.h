@@ -42,6 +42,8 @@ typedef struct {
     uint64_t hits;       /* lookups that found the key */
     uint64_t inserts;    /* keys stored in an empty slot */
     uint64_t replaced;   /* keys stored over another key (forgotten) */
+    uint64_t moves;      /* growths and removals so far: a slot's address known from before
+                            the last of them may hold another key or none now */
 } wtable;
 
 /* A table of keys of `words` words within budget_bytes (room for WT_MIN_SLOTS under any budget),
@@ -52,8 +54,10 @@ void wt_free(wtable *t);
 /* Look the key up; store it when absent (weight 0). Returns 1 when it was there, else 0. */
 int wt_visit(wtable *t, const uint64_t *key);
 
-/* Set the weight of a stored key (nothing when it is not stored or the table is unweighted). */
-void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight);
+/* Set the weight of a stored key (nothing when it is not stored or the table is unweighted).
+ * `seen` may be where the key was last seen (t->last, taken while t->moves was `moves`): when
+ * nothing has moved since and the key is still there, no lookup is made. */
+void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight, uint64_t *seen, uint64_t moves);
 
 /* 1 when the key is stored, without storing it. */
 int wt_contains(const wtable *t, const uint64_t *key);

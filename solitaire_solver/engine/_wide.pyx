@@ -101,6 +101,8 @@ cdef struct Frame:
     int next     # index of the next move to try
     int path     # 1 while it is in the path set
     long long start  # the positions searched when it was pushed (its weight in the table)
+    uint64_t *seen   # where its weight was in the table at its push, NULL: not known
+    uint64_t moves   # the table's moves then (wt_weigh)
 
 
 cdef struct Walk:
@@ -259,8 +261,10 @@ cdef int push(Walk *k, long long *d, const uint64_t *s) except -2 nogil:
     k.frames[e].next = 0
     k.frames[e].path = 0
     k.frames[e].start = k.nodes
+    k.frames[e].seen = k.tt.last  # s was the table's last visit (run's order)
+    k.frames[e].moves = k.tt.moves
     if k.tt.last != NULL:
-        k.tt.last[0] = WT_BUSY  # s was the table's last visit (run's order)
+        k.tt.last[0] = WT_BUSY
     d[0] = e
     if e > k.max_depth_reached:
         k.max_depth_reached = <int>e
@@ -301,7 +305,8 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
         if f.next >= f.n:
             if f.path:
                 path_drop(k, <size_t>d)
-            wt_weigh(&k.tt, at(k, <size_t>d), <uint64_t>(k.nodes - f.start + 1))
+            wt_weigh(&k.tt, at(k, <size_t>d), <uint64_t>(k.nodes - f.start + 1), f.seen,
+                     f.moves)
             d -= 1
             continue
         g.play(g.ctx, at(k, <size_t>d), k.moves[d * g.max_moves + f.next], child)
@@ -547,7 +552,7 @@ def table_ops(list ops, int words, size_t budget_bytes=1 << 20, bint weighted=Fa
                 wt_remove(&tt, key)
                 out.append(None)
             elif op == "weigh":
-                wt_weigh(&tt, key, weight[0])
+                wt_weigh(&tt, key, weight[0], NULL, 0)
                 out.append(None)
             else:
                 raise ValueError(f"unknown table operation {op!r}")

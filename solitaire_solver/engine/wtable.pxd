@@ -19,10 +19,12 @@ cdef extern from "wtable.h" nogil:
         uint64_t hits
         uint64_t inserts
         uint64_t replaced
+        uint64_t moves
     int wt_init(wtable *t, int words, size_t budget_bytes, int weighted)
     void wt_free(wtable *t)
     int wt_visit(wtable *t, const uint64_t *key)
-    void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight)
+    void wt_weigh(wtable *t, const uint64_t *key, uint64_t weight, uint64_t *seen,
+                  uint64_t moves)
     int wt_contains(const wtable *t, const uint64_t *key)
     void wt_remove(wtable *t, const uint64_t *key)
     size_t wt_capacity(const wtable *t)
