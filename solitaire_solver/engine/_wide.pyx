@@ -317,7 +317,8 @@ cdef int run(Walk *k, const uint64_t *root, long long max_states, double deadlin
                 k.max_depth_reached = <int>(d + 1)
             return SEARCH_WON
         # The path set is needed once the table has forgotten a key (module docstring): a key
-        # forgotten by this very visit is not child, which the table holds now.
+        # forgotten by this very visit is not child's (a growth that loses child itself is
+        # caught all the same: child is pushed, and so enters the path set).
         seen = k.plive and path_find(k, child) >= 0
         if wt_visit(&k.tt, child):
             continue
