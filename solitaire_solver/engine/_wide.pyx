@@ -964,14 +964,19 @@ cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, ui
     return random_lines(&h, g.words, g.max_moves, root, count, seed, max_moves)
 
 
-cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long long budget,
-                                double max_seconds, size_t memory_bytes):
-    cdef Hooks h
-    cdef uint64_t root[2]
+cdef inline void one_word(Hooks *h, Game *g, uint64_t removed, uint64_t aux,
+                          uint64_t *root) noexcept nogil:
     h.w = NULL
     h.g = g
     root[0] = removed
     root[1] = aux
+
+
+cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long long budget,
+                                double max_seconds, size_t memory_bytes):
+    cdef Hooks h
+    cdef uint64_t root[2]
+    one_word(&h, g, removed, aux, root)
     return random_walk(&h, 2, g.max_moves, root, budget, max_seconds, memory_bytes)
 
 
@@ -979,8 +984,5 @@ cdef object one_word_playouts(Game *g, uint64_t removed, uint64_t aux, long long
                               uint64_t seed, long long max_moves):
     cdef Hooks h
     cdef uint64_t root[2]
-    h.w = NULL
-    h.g = g
-    root[0] = removed
-    root[1] = aux
+    one_word(&h, g, removed, aux, root)
     return random_lines(&h, 2, g.max_moves, root, count, seed, max_moves)
