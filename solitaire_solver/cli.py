@@ -232,9 +232,15 @@ def _with_pysolfc(data: dict, info: Optional[dict]) -> dict:
     return data
 
 
-def _add_limits(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-states", type=int, help="stop with UNKNOWN after this many positions")
-    p.add_argument("--max-seconds", type=float, help="stop with UNKNOWN after this many seconds")
+def _add_limits(p: argparse.ArgumentParser, each: str = "", seconds: Optional[str] = None
+                ) -> None:
+    """The search limits; `each` (and `seconds` for --max-seconds, where it differs) says what
+    they bound where a command searches more than once."""
+    p.add_argument("--max-states", type=int,
+                   help="stop with UNKNOWN after this many positions" + each)
+    p.add_argument("--max-seconds", type=float,
+                   help="stop with UNKNOWN after this many seconds"
+                   + (each if seconds is None else seconds))
     p.add_argument("--memory-mb", type=float, default=DEFAULT_MEMORY_MB,
                    help="transposition table budget in MiB (default 256)")
 
@@ -268,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--after", metavar="MOVES", help=_AFTER_HELP)
     h.add_argument("--all", action="store_true",
                    help="every legal move, each with whether the game stays winnable after it")
-    _add_limits(h)
+    _add_limits(h, " (with --all: for each move)")
 
     t = sub.add_parser("rate", help="how hard a deal is: the random player's chance, the "
                                     "critical positions, the tier (docs/difficulty.md)")
@@ -285,13 +291,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the most positions the exact sum keeps (default: --max-states, else "
                         "100000)")
     t.add_argument("--random-seed", type=int, default=0, help="the random lines' seed")
-    _add_limits(t)
+    _add_limits(t, " (for each search)",
+                " (the whole rating: what the first search leaves bounds the rest; at least "
+                "64 random lines are played)")
 
     a = sub.add_parser("analyze", help="the first move of a line after which it was lost")
     _add_common(a)
     a.add_argument("deal_and_moves", nargs="*", metavar="DEAL MOVES",
                    help="the deal as one quoted argument (unless --file/--seed), then the moves")
-    _add_limits(a)
+    _add_limits(a, " (for each position it searches)")
 
     w = sub.add_parser("show", help="draw the position after some moves (text, JSON, SVG, "
                                     "or an HTML page of its answer)")
@@ -322,7 +330,7 @@ def build_parser() -> argparse.ArgumentParser:
     u = sub.add_parser("survey", help="decide many seeded deals and report the win rate")
     u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     u.add_argument("--count", type=int, help=f"number of deals (default {SURVEY_COUNT})")
-    u.add_argument("--start", type=int, default=0, help="first seed (0 or more; default 0)")
+    u.add_argument("--start", type=int, help="first seed (0 or more; default 0)")
     u.add_argument("--pysolfc", metavar="A-B",
                    help="PySolFC game numbers A to B (both included) instead of seeds; or A, "
                         "with --count numbers from A")
@@ -524,21 +532,55 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _read_result(path: str) -> Result:
     """The Result a `solve --json` printed, read from a file or (`-`) standard input."""
-    if path == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            with open(_path(path, "--result"), encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise SolitaireError(f"cannot read {path}: {e.strerror}") from None
     try:
+        if path == "-":
+            text = _result_text(sys.stdin.buffer, "standard input")
+        else:
+            try:
+                with open(_path(path, "--result"), "rb") as f:
+                    text = _result_text(f, path)
+            except OSError as e:
+                raise SolitaireError(f"cannot read {path}: {e.strerror}") from None
         d = json.loads(text)
+    except UnicodeDecodeError:
+        raise SolitaireError(f"{path} is not UTF-8 text, so not the JSON of an answer") from None
+    except RecursionError:
+        raise SolitaireError(f"{path} is not the JSON of an answer (nested too deep)") from None
     except ValueError as e:
+        if isinstance(e, SolitaireError):
+            raise
         raise SolitaireError(f"{path} is not the JSON of an answer ({e})") from None
     if isinstance(d, dict):
         d.pop("pysolfc", None)  # what --pysolfc adds to solve's JSON: not part of the answer
     return Result.from_dict(d)
+
+
+#: The most bytes --result reads. An answer with a certificate holds every position its search
+#: explored (a Montana position takes about 140 bytes of JSON), so it may be large; the bound is
+#: for a file or pipe with no end.
+MAX_RESULT_BYTES = 4 << 30
+
+
+#: The bytes a JSON text may start with (after white space), and b"" (white space only so far).
+_JSON_STARTS = frozenset([b""] + [bytes([c]) for c in b'{["-0123456789tfn'])
+
+
+def _result_text(f: Any, name: str) -> str:
+    """The text of an answer's JSON, read in pieces: what cannot start a JSON text (a binary
+    file, /dev/zero) is refused at its first piece, and no read goes past MAX_RESULT_BYTES."""
+    parts, size = [], 0
+    while True:
+        part = f.read(1 << 20)
+        if not part:
+            break
+        if not parts and part.lstrip()[:1] not in _JSON_STARTS:
+            raise SolitaireError(f"{name} is not the JSON of an answer (not JSON text)")
+        size += len(part)
+        if size > MAX_RESULT_BYTES:
+            raise SolitaireError(f"{name} holds more than {MAX_RESULT_BYTES >> 30} GiB: no answer "
+                                 "is that long")
+        parts.append(part)
+    return b"".join(parts).decode("utf-8")
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -583,6 +625,10 @@ def _cmd_survey(args: argparse.Namespace) -> int:
 
     if args.count is not None and args.count < 1:
         raise SolitaireError(f"--count must be at least 1, not {args.count}")
+    if args.start is not None and args.pysolfc is not None:
+        raise SolitaireError("--start names the first seed: with --pysolfc give the numbers as "
+                             "A-B (or A with --count)")
+    start = 0 if args.start is None else args.start
     if args.out is not None:
         _path(args.out, "--out")
     count = SURVEY_COUNT if args.count is None else args.count
@@ -611,7 +657,7 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         # What was done to the --out file (a partial last line dropped) is said, once, plainly.
         warnings.simplefilter("always", SurveyFileWarning)
         warnings.showwarning = say
-        which: dict = {"seeds": range(args.start, args.start + count)}
+        which: dict = {"seeds": range(start, start + count)}
         if args.pysolfc is not None:
             which = {"pysolfc": _number_range(args.pysolfc, args.count)}
             _say_pysolfc_rules(args)
@@ -685,6 +731,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141  # 128 + SIGPIPE, as a shell reports a pipe's writer stopped by the pipe
+    except OSError as e:
+        # The system refused a read or write the command's input did not cause (say, a full
+        # disk behind standard output): one line, as for a file that cannot be written (--svg,
+        # --html); stdout goes to devnull so that the interpreter's final flush does not fail
+        # again.
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"solitaire-solver: error: {where}{e.strerror or e}", file=sys.stderr)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return BAD_INPUT
 
 
 if __name__ == "__main__":

@@ -40,6 +40,9 @@ EXACT_POSITIONS = 100_000
 PLAYOUTS = Game.rating_playouts
 #: A random line longer than this counts as not won (only a game with cycles plays one).
 MAX_PLAYOUT_MOVES = 10_000
+#: The random lines played under a time limit that has run out (the cores look at the clock
+#: every 64 lines): an estimate from fewer says next to nothing.
+MIN_LINES = 64
 #: Bytes the exact sum takes per position kept (a dict entry, its key and its value).
 _BYTES_PER_POSITION = 200
 #: Guided lines drawn where no random line won (docs/difficulty.md, "Rare wins").
@@ -167,6 +170,12 @@ class Rating:
 
 
 # -- the verdict of every move --------------------------------------------------------------------
+
+def _left(deadline: float) -> float:
+    """The seconds left before the monotonic `deadline` as a limit: 0.0 (none) without one,
+    else at least a microsecond (a limit of 0 would mean none)."""
+    return max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
+
 
 def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any,
              limits: Optional[Limits] = None) -> Result:
@@ -443,11 +452,14 @@ def _solve_sparse(rows: list, b: list) -> list:
 
 
 def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
-             max_moves: int = MAX_PLAYOUT_MOVES) -> int:
-    """How many of `count` uniformly random lines from root win (a line longer than max_moves
-    counts as not won)."""
+             max_moves: int = MAX_PLAYOUT_MOVES, deadline: float = 0.0) -> tuple[int, int]:
+    """(wins, lines): how many of `count` uniformly random lines from root win (a line longer
+    than max_moves counts as not won); past the monotonic `deadline` (0: none) no more lines,
+    once at least MIN_LINES are played (the cores' playouts do the same)."""
     wins = 0
-    for _ in range(count):
+    for k in range(count):
+        if deadline and k >= MIN_LINES and k % MIN_LINES == 0 and time.monotonic() > deadline:
+            return wins, k
         node = root
         for _ in range(max_moves):
             won, kids = step(node)
@@ -457,7 +469,7 @@ def playouts(root: Hashable, step: Step, count: int, rng: random.Random,
             if not kids:
                 break
             node = kids[rng.randrange(len(kids))]
-    return wins
+    return wins, count
 
 
 def guided(root: Hashable, step: Step, lost: Callable[[Hashable], bool], count: int,
@@ -589,6 +601,10 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
             raise SolitaireError(f"{name} must be an integer from {lo}"
                                  + (" to 2**64 - 1" if hi else " up") + f", not {v!r}")
     t0 = time.perf_counter()
+    lim = solver.limits
+    # max_seconds bounds the whole rating: the solve, then the walks, the lines and the critical
+    # moves' searches in what it left (docs/difficulty.md, "Budget").
+    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
     g, var = solver.game, dict(solver.variant)
     d = g.read(deal, var)
     prefix = tuple(parse_moves(after)) if after is not None else ()
@@ -596,10 +612,9 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
     start = replay(rules, d, prefix)
     result = solver.solve(d, after=prefix)
     positions = int(result.stats.get("states", 0))
-    lim = solver.limits
+    lim = lim._replace(max_seconds=_left(deadline))
     budget = exact_positions or min(lim.max_states or EXACT_POSITIONS,
                                     max(1, lim.memory_bytes // _BYTES_PER_POSITION))
-    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
     memo: Optional[dict] = None
     key: Optional[Callable] = None
     child_win: Optional[Callable] = None
@@ -614,7 +629,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
         # wins exactly the winnable deals.
         p, method, interval = 1.0, "order-independent", (1.0, 1.0)
     else:
-        fast = _core_walk(g, var, d, start, budget, lim, playouts_count, seed)
+        fast = _core_walk(g, var, d, start, budget, lim, playouts_count, seed, deadline)
         if fast is not None:
             p, method, interval, kept, count = fast
             positions += kept
@@ -626,10 +641,11 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
                 interval = (p, p)
                 positions += len(memo)
             except _TooBig:
-                count = playouts_count
-                wins = _core_playouts(g, var, d, start, count, seed)
-                if wins is None:
-                    wins = playouts(root, step, count, random.Random(seed))
+                lines = _core_playouts(g, var, d, start, playouts_count, seed, _left(deadline))
+                if lines is None:
+                    lines = playouts(root, step, playouts_count, random.Random(seed),
+                                     deadline=deadline)
+                wins, count = lines
                 p, method = wins / count, "playouts"
                 interval = _interval(wins, count)
                 positions += count
@@ -652,7 +668,8 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
             positions += spent[0] + count
     if memo is not None and key is not None:
         child_win = _memo_win(memo, key)
-    crit = _critical(solver, rules, d, prefix, start, result, child_win) if critical else ()
+    crit = (_critical(solver, rules, d, prefix, start, result, child_win, deadline)
+            if critical else ())
     tier = tier_of(g, var, p) if result.won else None
     out = Rating(g.name, var, prefix, result.status, p, method in ("exact", "order-independent"),
                  method, interval,
@@ -677,7 +694,7 @@ def _memo_win(memo: dict, key: Callable) -> Callable[[Any], Optional[bool]]:
 
 
 def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any, count: int,
-               seed: int) -> Optional[tuple]:
+               seed: int, deadline: float) -> Optional[tuple]:
     """The random player's chance by the compiled core's random_win and playouts (contract.py)
     where the core has them and the game lets it walk (Game.rating_core): (chance, method,
     interval, positions, random lines); None where it has not, or where the graph has cycles
@@ -688,36 +705,39 @@ def _core_walk(g: Game, var: dict, deal: Any, start: Any, budget: int, lim: Any,
     spec = g.core_spec(deal, var, "decide", False)
     spec.pop("root", None)
     removed, aux = g.core_position(start, var)
-    status, p, kept = core.random_win(spec, removed, aux, budget, lim.max_seconds,
+    status, p, kept = core.random_win(spec, removed, aux, budget, _left(deadline),
                                       lim.memory_bytes)
     if status == 2:
         return None
     if status == 0:
         return p, "exact", (p, p), kept, 0
-    wins = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
-    return wins / count, "playouts", _interval(wins, count), kept + count, count
+    wins, lines = core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES,
+                                _left(deadline))
+    return wins / lines, "playouts", _interval(wins, lines), kept + lines, lines
 
 
-def _core_playouts(g: Game, var: dict, deal: Any, start: Any, count: int,
-                   seed: int) -> Optional[int]:
-    """The random lines won, played by the compiled core (contract.py) where it has playouts
-    and the game lets it walk (Game.rating_core); None where not. A graph with cycles too big
-    for the exact sum is estimated here, as fast as an acyclic one."""
+def _core_playouts(g: Game, var: dict, deal: Any, start: Any, count: int, seed: int,
+                   max_seconds: float) -> Optional[tuple[int, int]]:
+    """(wins, lines) of the random lines played by the compiled core (contract.py) where it has
+    playouts and the game lets it walk (Game.rating_core); None where not. A graph with cycles
+    too big for the exact sum is estimated here, as fast as an acyclic one."""
     core = core_module(g.core) if g.core else None
     if not _core_walks(g, var, core, "playouts"):
         return None
     spec = g.core_spec(deal, var, "decide", False)
     spec.pop("root", None)
     removed, aux = g.core_position(start, var)
-    return core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES)
+    return core.playouts(spec, removed, aux, count, seed, MAX_PLAYOUT_MOVES, max_seconds)
 
 
 def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, result: Result,
-              child_win: Optional[Callable[[Any], Optional[bool]]]) -> tuple[Critical, ...]:
+              child_win: Optional[Callable[[Any], Optional[bool]]],
+              deadline: float = 0.0) -> tuple[Critical, ...]:
     """The positions of the winning line where most legal moves lose: each move's verdict read
     from the exact chance where there is one (winnable iff the random player's chance is above
     0), else searched (within CRITICAL_STATES positions a move where the solver sets no limit
-    of positions)."""
+    of positions, and within what is left before the monotonic `deadline`, 0: none; a move
+    with no time left is not searched, its verdict unknown)."""
     if not result.won:
         return ()
     limits = solver.limits
@@ -736,8 +756,9 @@ def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, 
                     continue
                 after = rules.apply(pos, m)
                 v = child_win(after) if child_win is not None else None
-                if v is None:
-                    r = solve_at(solver, deal, line + (m,), after, limits)
+                if v is None and not (deadline and time.monotonic() >= deadline):
+                    r = solve_at(solver, deal, line + (m,), after,
+                                 limits._replace(max_seconds=_left(deadline)))
                     v = True if r.won else False if r.status is Status.BLOCKED else None
                 if v is True:
                     winning.append(m)

@@ -291,6 +291,9 @@ class Result:
             raise VerificationError(f"a result's JSON is text, not {text!r:.60}")
         try:
             d = json.loads(text)
+        except RecursionError:
+            raise VerificationError("the result is not JSON that a result holds (nested too "
+                                    "deep)") from None
         except ValueError as e:
             raise VerificationError(f"the result is not JSON ({e})") from None
         return cls.from_dict(d)

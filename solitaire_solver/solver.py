@@ -163,7 +163,8 @@ class Solver:
         most games), and where none of those won, from `guided` lines that
         avoid the moves proved lost (0: not). critical=False leaves out the
         critical positions (a search per move along the winning line, within max_states or
-        else rating.CRITICAL_STATES positions; a survey of chances needs none)."""
+        else rating.CRITICAL_STATES positions; a survey of chances needs none). max_seconds
+        bounds the whole rating, at least 64 random lines played."""
         from .rating import rate_position
         self._winning_objective("rate")
         return rate_position(self, deal, after, playouts_count=playouts,

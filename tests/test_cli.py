@@ -146,6 +146,34 @@ def test_a_result_that_is_not_one_is_named(capsys, tmp_path, text, needle):
     assert code == 3 and out == "" and needle in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("data,needle", [
+    (b'{"game": "' + bytes(range(128, 256)) + b'"}', "is not UTF-8 text"),
+    (b"[" * 100_000, "nested too deep"),
+    (b'{"game": ' + b"[" * 100_000, "nested too deep"),
+    (b"\0" * (3 << 20), "not JSON text"),
+])
+def test_a_result_file_of_no_json_is_one_line(capsys, tmp_path, data, needle):
+    """Bytes that are no answer's JSON (binary, nested past Python's recursion, a stream of
+    NULs as from /dev/zero, refused at its first piece) are named in one line, exit 3."""
+    path = tmp_path / "answer.json"
+    path.write_bytes(data)
+    code, out, err = run(capsys, "verify", "baroness", "--seed", "3", "--result", str(path))
+    assert code == 3 and out == "" and needle in err and err.count("\n") == 1
+
+
+def test_a_full_standard_output_is_one_line():
+    """An answer that cannot be written (standard output on a full disk) is said in one line,
+    exit 3, no traceback."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "solitaire_solver.cli", "solve", "elevens",
+                            "--seed", "3"], stdout=full, stderr=subprocess.PIPE, text=True,
+                           timeout=120)
+    assert p.returncode == 3 and p.stderr.count("\n") == 1, p.stderr
+    assert "No space left" in p.stderr and "Traceback" not in p.stderr
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["solve", "elevens", "AS 2H"], "52 cards"),
     (["solve", "nosuchgame", "--seed", "1"], "unknown game"),
@@ -159,6 +187,8 @@ def test_a_result_that_is_not_one_is_named(capsys, tmp_path, text, needle):
     # random.Random(-1) is random.Random(1): -1 once dealt seed 1's pack under another name.
     (["solve", "elevens", "--seed", "-1"], "a seed is 0 or more, not -1"),
     (["survey", "elevens", "--start", "-2", "--count", "4"], "a seed is 0 or more, not -2"),
+    # --start names a seed: with --pysolfc it was once ignored, surveying the range given.
+    (["survey", "pyramid", "--pysolfc", "1-3", "--start", "5"], "--start names the first seed"),
     (["frobnicate"], "invalid choice"),
     # An empty path was once taken for no option: show printed the text, survey kept no file.
     (["show", "elevens", "--seed", "1", "--svg", ""], "--svg takes a file path, not ''"),

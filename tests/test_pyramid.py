@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import deque
 from pathlib import Path
 
@@ -1274,6 +1275,27 @@ def test_the_printed_start_reads_back_under_pysolfcs_rules():
     later = ss.position("pyramid", deal, after=["draw"] * 24 + ["recycle"]).text
     with pytest.raises(LayoutError, match="pass 1"):
         GAME.read(later, GAME.variant())
+
+
+@pytest.mark.parametrize("line,reason", [
+    ("Pass: 1 of 3 AS", "is not a `Pass: 1 of N` line"),
+    ("Pass: 1 or 3", "is not a `Pass: 1 of N` line"),
+    ("Pass: 1 of 3 garbage here", "is not a `Pass: 1 of N` line"),
+    ("Pass: 1 of 1", "does not match this game's passes, 3"),
+    ("Pass: 1 of unlimited", "does not match this game's passes, 3"),
+    ("Pass: 2 of 3", "pass 1"),
+])
+def test_the_pass_line_is_read_whole(line, reason):
+    """The `Pass:` line of a printed start is `Pass: 1 of N`, N the variant's passes: anything
+    else on it is refused, naming the line, not read past."""
+    deal = Deal.from_seed(7)
+    shown = ss.position("pyramid-pysolfc", deal).text
+    var = GAME.variant(first_to_waste=True)
+    assert GAME.read(shown.replace("Pass: 1 of 3", "Pass: 1"), var) == deal
+    with pytest.raises(LayoutError, match=f"line 10: .*{re.escape(reason)}"):
+        GAME.read(shown.replace("Pass: 1 of 3", line), var)
+    unlimited = GAME.variant(first_to_waste=True, passes="unlimited")
+    assert GAME.read(shown.replace("Pass: 1 of 3", "Pass: 1 of unlimited"), unlimited) == deal
 
 
 @pytest.mark.core

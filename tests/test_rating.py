@@ -153,6 +153,35 @@ def test_every_move_verdict_is_the_answer_after_it(case):
     assert checked
 
 
+@pytest.mark.parametrize("name", ["fourteen", "montana"])
+def test_the_random_lines_stop_at_the_time_limit(name):
+    """rate's max_seconds bounds its random lines too: asked for 10^12 of them (no end in any
+    lifetime) under a limit of half a second, it plays some (at least 64, fewer than asked) and
+    says how many. Without the limit in the lines this call does not return."""
+    deal = ss.random_deal(3)
+    r = ss.rate(name, deal, exact_positions=1, playouts=10**12, guided=0, critical=False,
+                max_seconds=0.5, **({"ranks": 5} if name == "montana" else {}))
+    assert r.method == "playouts" and 64 <= r.playouts < 10**12, (r.method, r.playouts)
+    lo, hi = r.interval
+    assert lo <= r.random_win <= hi
+
+
+@pytest.mark.core
+@pytest.mark.parametrize("name", ["fourteen", "montana"])
+def test_the_cores_lines_under_a_time_limit_are_the_first_of_the_stream(name):
+    """The core's playouts under max_seconds play the first lines of the run without one (the
+    same splitmix64 stream), and report how many: the estimate is a prefix, not another draw."""
+    var = {"ranks": 5} if name == "montana" else {}
+    g, var = resolve(name, var)
+    core = core_module(g.core)
+    deal = g.read(ss.random_deal(3), dict(var))
+    spec = g.core_spec(deal, var, "decide", False)
+    x, a = g.core_position(g.rules(var).start(deal), var)
+    wins, lines = core.playouts(spec, x, a, 10**12, 7, 10_000, 0.05)
+    assert 64 <= lines < 10**12
+    assert core.playouts(spec, x, a, lines, 7, 10_000) == (wins, lines)
+
+
 def test_the_estimate_interval_holds_the_exact_value():
     """Forced to play random lines (an exact sum of one position), the 95% interval holds the
     exact chance on these deals and seeds."""
@@ -221,7 +250,7 @@ def test_guided_lines_hold_the_exact_chance(case):
         tried += 1
         held += lo <= want <= hi
         guided_wins += sum(1 for v in values if v > 0)
-        random_wins += playouts(root, step, 300, random.Random(seed))
+        random_wins += playouts(root, step, 300, random.Random(seed))[0]
     assert tried >= 3 and tried - held <= 1 + tried // 10, (tried, held)
     assert guided_wins > random_wins, (guided_wins, random_wins)
 
@@ -579,8 +608,8 @@ def test_bad_rating_options_are_refused(bad):
 
 def test_playouts_count_wins():
     graph = {"r": (False, ["W", "L"]), "W": (True, []), "L": (False, [])}
-    wins = playouts("r", graph.__getitem__, 1000, random.Random(0))
-    assert 400 < wins < 600
+    wins, lines = playouts("r", graph.__getitem__, 1000, random.Random(0))
+    assert 400 < wins < 600 and lines == 1000
 
 
 def test_cli_hint_all_and_rate(capsys):
@@ -726,7 +755,9 @@ def test_the_new_cores_random_win_and_playouts_hold_the_walk_over_the_rules(case
             if 0 < want < 1:
                 spec = g.core_spec(deal, var, "decide", False)
                 x, a = g.core_position(pos, var)
-                lo, hi = _interval(core.playouts(spec, x, a, 3000, seed, 10_000), 3000)
+                wins, lines = core.playouts(spec, x, a, 3000, seed, 10_000)
+                assert lines == 3000
+                lo, hi = _interval(wins, lines)
                 tried += 1
                 held += lo <= want <= hi
     # A 95% interval misses one time in twenty: the count of misses is what can fail (these

@@ -103,6 +103,8 @@ BAD_RECORDS = [
     (json.dumps(without("game")), "game"),
     (json.dumps(good(colour="red")), "colour"),
     ("{not json", "not JSON"),
+    ("[" * 100_000, "not JSON"),  # nested past Python's recursion
+    ("x" * (1 << 20), "longer than 1,048,576 bytes"),  # read no further than a survey's line
 ]
 
 

@@ -44,10 +44,11 @@ def random_win(dict spec, uint64_t removed, uint64_t aux, long long budget, doub
 
 
 def playouts(dict spec, uint64_t removed, uint64_t aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine/_wide.pyx)."""
+             long long max_moves, double max_seconds=0.0):
+    """The contract's playouts(): (wins, lines), how many random lines win, fewer lines
+    where max_seconds > 0 runs out (engine/_wide.pyx)."""
     cdef CoreCtx c
     cdef Game g
     prepare(&g, &c, spec, False)
     check_given(&c, removed, aux)
-    return one_word_playouts(&g, removed, aux, count, seed, max_moves)
+    return one_word_playouts(&g, removed, aux, count, seed, max_moves, max_seconds)

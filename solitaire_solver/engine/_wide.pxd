@@ -66,14 +66,15 @@ cdef int wide_root(dict spec, int words, uint64_t *out) except -1
 # ((won, wide_expand)); wide_random_win the memoised exact chance from root, (status, chance,
 # positions kept) with status 0 exact, 1 past the budget (or the memory or the time), 2 a
 # cycle in a graph that fits the budget (the caller solves it by its components);
-# wide_playouts how many of `count` random lines from root win (splitmix64 from seed).
+# wide_playouts (wins, lines): how many of `count` random lines from root win (splitmix64 from
+# seed), fewer lines (at least 64) where max_seconds > 0 ran out.
 cdef tuple wide_step(WideGame *g, object position)
 cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
                             double max_seconds, size_t memory_bytes)
 cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
-                          long long max_moves)
+                          long long max_moves, double max_seconds)
 # The same two for a one-word game's Game from (removed, aux) (engine/_entries.pxi).
 cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long long budget,
                                 double max_seconds, size_t memory_bytes)
 cdef object one_word_playouts(Game *g, uint64_t removed, uint64_t aux, long long count,
-                              uint64_t seed, long long max_moves)
+                              uint64_t seed, long long max_moves, double max_seconds)

@@ -915,16 +915,19 @@ cdef object random_walk(Hooks *h, int W, int max_moves, const uint64_t *root, lo
 
 
 cdef object random_lines(Hooks *h, int W, int most_moves, const uint64_t *root, long long count,
-                         uint64_t seed, long long max_moves):
-    """How many of `count` lines of uniformly random moves from root win (a line longer than
-    max_moves counts as not won), drawn with splitmix64 from `seed`."""
+                         uint64_t seed, long long max_moves, double max_seconds):
+    """(wins, lines): of `count` lines of uniformly random moves from root, drawn with
+    splitmix64 from `seed`, how many win (a line longer than max_moves counts as not won). With
+    max_seconds > 0 the lines stop once that time has passed, at least 64 of them played: the
+    lines played are the first ones of the run without a limit, the same stream."""
     cdef uint64_t s[WT_MAX_WORDS]
     cdef uint64_t t[WT_MAX_WORDS]
     cdef uint64_t *mv = <uint64_t *>malloc(sizeof(uint64_t) * most_moves)
     cdef uint64_t x = seed
     cdef size_t row = <size_t>W * sizeof(uint64_t)
-    cdef long long wins = 0, k, j
+    cdef long long wins = 0, k, j, lines = 0
     cdef int n
+    cdef double deadline = now() + max_seconds if max_seconds > 0 else 0.0
     if mv == NULL:
         raise MemoryError("cannot allocate the move buffer")
     try:
@@ -941,9 +944,12 @@ cdef object random_lines(Hooks *h, int W, int most_moves, const uint64_t *root, 
                     x += 0x9e3779b97f4a7c15ULL
                     h_play(h, s, mv[_mix(x) % <uint64_t>n], t)
                     memcpy(s, t, row)
+                lines = k + 1
                 if (k & 63) == 63:
                     check_signals()
-        return wins
+                    if deadline > 0 and now() > deadline:
+                        break
+        return wins, lines
     finally:
         free(mv)
 
@@ -957,11 +963,11 @@ cdef object wide_random_win(WideGame *g, const uint64_t *root, long long budget,
 
 
 cdef object wide_playouts(WideGame *g, const uint64_t *root, long long count, uint64_t seed,
-                          long long max_moves):
+                          long long max_moves, double max_seconds):
     cdef Hooks h
     h.w = g
     h.g = NULL
-    return random_lines(&h, g.words, g.max_moves, root, count, seed, max_moves)
+    return random_lines(&h, g.words, g.max_moves, root, count, seed, max_moves, max_seconds)
 
 
 cdef inline void one_word(Hooks *h, Game *g, uint64_t removed, uint64_t aux,
@@ -981,8 +987,8 @@ cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long lo
 
 
 cdef object one_word_playouts(Game *g, uint64_t removed, uint64_t aux, long long count,
-                              uint64_t seed, long long max_moves):
+                              uint64_t seed, long long max_moves, double max_seconds):
     cdef Hooks h
     cdef uint64_t root[2]
     one_word(&h, g, removed, aux, root)
-    return random_lines(&h, 2, g.max_moves, root, count, seed, max_moves)
+    return random_lines(&h, 2, g.max_moves, root, count, seed, max_moves, max_seconds)

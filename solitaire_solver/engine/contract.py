@@ -18,6 +18,13 @@ where each leads: the tests play the core and the reference rules side by side w
 adds the core's win test of the position, in one call: a rating (rating.py) walks every position
 of a deal with it.
 
+A core that rates (rating.py, docs/difficulty.md) also has `random_win(spec, removed, aux,
+budget, max_seconds, memory_bytes) -> (status, chance, positions kept)`, the random player's exact
+chance, and `playouts(spec, removed, aux, count, seed, max_moves, max_seconds=0.0) -> (wins,
+lines)`: of `count` random lines, how many win; with max_seconds > 0 it stops once that time has
+passed, after at least 64 lines, and `lines` says how many it played (the first lines of the
+unlimited run, the same stream).
+
 A wide core (a game whose position does not fit _engine's two words: Montana) searches with
 engine/_wide.pyx instead: it packs its position into `words` 64-bit words (1..8, its own layout)
 and keeps this same contract by passing a position as ONE Python int, word i in bits

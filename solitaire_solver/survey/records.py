@@ -25,6 +25,9 @@ STATUSES = tuple(s.value for s in Status)
 
 #: One deal's record as kept for a resume: (status, moves, cards_left, states, ms, line number).
 Kept = tuple[str, int, Optional[int], int, float, int]
+#: The longest line a survey file may hold: a record or header takes a few hundred bytes, and a
+#: file that is not a survey's (/dev/zero) must not be read whole into memory as one line.
+MAX_LINE_BYTES = 1 << 20
 
 
 class SurveyFileError(SolitaireError):
@@ -266,8 +269,14 @@ def read(path: str, game: str, variant: dict, expect: Optional[str] = None,
     good_end = 0
     partial: Optional[bytes] = None
     with f:
-        for raw in f:
+        while True:
+            raw = f.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
             lineno += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise SurveyFileError(f"{path}, line {lineno}: longer than {MAX_LINE_BYTES:,} "
+                                      "bytes, not a line a survey writes")
             if not raw.endswith(b"\n"):
                 partial = raw  # only the last line can lack its newline
                 break
@@ -276,8 +285,8 @@ def read(path: str, game: str, variant: dict, expect: Optional[str] = None,
                     rec = json.loads(raw, parse_constant=_no_constant)
                 except json.JSONDecodeError as e:
                     raise _BadLine(f"not JSON ({e.msg} at column {e.colno})") from None
-                except ValueError:  # not UTF-8, or an integer too long to read
-                    raise _BadLine("not JSON text") from None
+                except (ValueError, RecursionError):  # not UTF-8, a number too long to
+                    raise _BadLine("not JSON text") from None  # read, or nested too deep
                 if isinstance(rec, dict) and "survey" in rec or lineno == 1:
                     name, var, fmt, was_rated = _check_header(rec)
                     if name != game or not _same_variant(game, var, variant):

@@ -387,13 +387,14 @@ def random_win(dict spec, object position, object aux, long long budget, double 
 
 
 def playouts(dict spec, object position, object aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine/_wide.pyx)."""
+             long long max_moves, double max_seconds=0.0):
+    """The contract's playouts(): (wins, lines), how many random lines win, fewer lines
+    where max_seconds > 0 runs out (engine/_wide.pyx)."""
     cdef AccCtx c
     cdef WideGame g
     cdef uint64_t root[8]
     _walk_game(&g, &c, spec, position, aux, root)
-    return wide_playouts(&g, root, count, seed, max_moves)
+    return wide_playouts(&g, root, count, seed, max_moves, max_seconds)
 
 
 def is_split(tops):

@@ -774,13 +774,14 @@ def random_win(dict spec, object position, object aux, long long budget, double 
 
 
 def playouts(dict spec, object position, object aux, long long count, uint64_t seed,
-             long long max_moves):
-    """The contract's playouts(): how many random lines win (engine/_wide.pyx)."""
+             long long max_moves, double max_seconds=0.0):
+    """The contract's playouts(): (wins, lines), how many random lines win, fewer lines
+    where max_seconds > 0 runs out (engine/_wide.pyx)."""
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t s[8]
     given(&g, &c, spec, position, aux, MODE_ALL, s)
-    return wide_playouts(&g, s, count, seed, max_moves)
+    return wide_playouts(&g, s, count, seed, max_moves, max_seconds)
 
 
 def start(dict spec):

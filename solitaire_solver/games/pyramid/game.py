@@ -536,7 +536,8 @@ class Pyramid(Game):
     def read_deal(self, deal: Any, variant: dict) -> Deal:
         """Pack order (text, list or Deal), or the layout text: seven rows then `Stock: ...`."""
         if isinstance(deal, str) and "stock" in deal.lower():
-            return read_layout(deal, variant.get("first_to_waste", False))
+            return read_layout(deal, variant.get("first_to_waste", False),
+                               passes_value(variant["passes"]) if "passes" in variant else None)
         return as_deal(deal)
 
     core = "games.pyramid._core"

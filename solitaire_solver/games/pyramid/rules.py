@@ -14,7 +14,7 @@ from typing import Optional, Union
 
 from ...cards import CARD_NAMES, card_index, value
 from ...deal import Deal
-from ...errors import CardError, LayoutError
+from ...errors import CardError, LayoutError, quoted
 from ...moves import Move
 from ..rules import Rules
 
@@ -263,30 +263,40 @@ def layout_text(deal: Deal) -> str:
     return PyramidRules().render(PyramidRules().start(deal))
 
 
-def read_layout(text: str, first_to_waste: bool = False) -> Deal:
+def read_layout(text: str, first_to_waste: bool = False, passes: Optional[int] = None) -> Deal:
     """A deal from a layout text: seven rows of 1..7 cards, then `Stock: ...` of 24 cards, as
-    `show` prints a start (its `Waste:` and `Pass: 1 of N` lines may follow). With
-    first_to_waste (PySolFC's start) the waste holds the first stock card: `Waste: X` and a stock
-    of 23, or the stock of 24 with an empty waste."""
+    `show` prints a start (its `Waste:` and `Pass: 1 of N` lines may follow, N the variant's
+    `passes`, 0 for unlimited, when given). With first_to_waste (PySolFC's start) the waste holds
+    the first stock card: `Waste: X` and a stock of 23, or the stock of 24 with an empty
+    waste."""
     lines = [(n, ln.strip()) for n, ln in enumerate(text.splitlines(), start=1) if ln.strip()]
 
     def labelled(word: str) -> list[tuple[int, str]]:
         return [(n, ln) for n, ln in lines if ln.lower().startswith(word)]
 
-    stock, waste, passes = labelled("stock"), labelled("waste"), labelled("pass")
+    stock, waste, pass_lines = labelled("stock"), labelled("waste"), labelled("pass")
     rows = [(n, ln) for n, ln in lines if not ln.lower().startswith(("stock", "waste", "pass"))]
     if len(rows) != ROWS:
         raise LayoutError(f"a Pyramid layout has {ROWS} rows, this one {len(rows)}")
-    if len(stock) != 1 or len(waste) > 1 or len(passes) > 1:
+    if len(stock) != 1 or len(waste) > 1 or len(pass_lines) > 1:
         raise LayoutError("a Pyramid layout has one line `Stock: ...` (and at most one `Waste:` "
                           "and one `Pass:` line)")
     n_stock, stock_line = stock[0]
     if n_stock < rows[-1][0]:
         raise LayoutError(f"line {n_stock}: the `Stock:` line must come after the seven rows")
-    for n, ln in passes:
-        m = re.match(r"pass\s*:?\s*(\d+)", ln, re.IGNORECASE)
-        if not m or m.group(1) != "1":
-            raise LayoutError(f"line {n}: {ln!r} is not the start: a layout is read in pass 1")
+    for n, ln in pass_lines:
+        m = re.fullmatch(r"pass\s*:?\s*(\d+)(?:\s+of\s+(\d+|unlimited))?", ln, re.IGNORECASE)
+        if not m:
+            raise LayoutError(f"line {n}: {quoted(ln)} is not a `Pass: 1 of N` line")
+        if m.group(1) != "1":
+            raise LayoutError(f"line {n}: {quoted(ln)} is not the start: a layout is read in "
+                              "pass 1")
+        total = m.group(2)
+        if total is not None and passes is not None:
+            want = str(passes) if passes else "unlimited"
+            if total.lower() != want:
+                raise LayoutError(f"line {n}: {quoted(ln)} does not match this game's "
+                                  f"passes, {want} (the option passes=)")
     where: dict[int, int] = {}
     cards: list[int] = []
 
