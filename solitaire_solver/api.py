@@ -6,7 +6,7 @@ from typing import Any, Iterable, Optional, Union
 
 from .deal import Deal
 from .engine.contract import DEFAULT_MEMORY_MB, Limits
-from .errors import SolitaireError, VariantError, VerificationError
+from .errors import SolitaireError, VariantError, VerificationError, quoted
 from .games import Game, resolve
 from .games.rules import replay
 from .moves import Move, parse_moves
@@ -109,9 +109,9 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
     if r.status is Status.UNKNOWN:
         return Verification(None, "not checked: an UNKNOWN result claims nothing")
     if r.status not in (Status.WON, Status.BLOCKED):
-        raise VerificationError(f"the result has no status ({r.status!r})")
+        raise VerificationError(f"the result has no status ({quoted(r.status)})")
     if r.objective not in g.objectives:
-        raise VerificationError(f"{g.name} has no objective {r.objective!r}")
+        raise VerificationError(f"{g.name} has no objective {quoted(r.objective)}")
     if r.objective == "score":
         # Every deal has a best score, so a score answer is WON with the line that reaches it,
         # whether or not that line clears the deal (docs/pyramid.md).
@@ -123,7 +123,7 @@ def _check_result(g: Game, d: Deal, var: dict, r: Result, limits: Limits,
         if r.proof is not None and (not isinstance(r.proof, BlockProof)
                                     or r.proof.kind != "best-score"):
             raise VerificationError(f"a score result's proof is of kind best-score, not "
-                                    f"{getattr(r.proof, 'kind', r.proof)!r}")
+                                    f"{quoted(getattr(r.proof, 'kind', r.proof))}")
         return _check_score(g, d, var, _moves_of(r.moves), r.score, limits, start, r.proof)
     if r.status is Status.BLOCKED:
         if not isinstance(r.proof, BlockProof):
@@ -168,10 +168,10 @@ def _moves_of(moves: Any) -> list[Move]:
     try:
         out = list(moves)
     except TypeError:
-        raise VerificationError(f"the moves are not a list of moves ({moves!r})") from None
+        raise VerificationError(f"the moves are not a list of moves ({quoted(moves)})") from None
     for i, m in enumerate(out, start=1):
         if not isinstance(m, Move):
-            raise VerificationError(f"move {i} is not a Move ({m!r})")
+            raise VerificationError(f"move {i} is not a Move ({quoted(m)})")
     return out
 
 

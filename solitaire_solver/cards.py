@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .errors import CardError
+from .errors import CardError, quoted
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -19,7 +19,7 @@ _BY_NAME = {name: i for i, name in enumerate(CARD_NAMES)}
 def card_index(text: str) -> int:
     """Index of a card written as rank then suit (case-insensitive; `10` for `T`, suit symbols)."""
     if not isinstance(text, str):
-        raise CardError(f"a card is a name such as 'TD', not {text!r}")
+        raise CardError(f"a card is a name such as 'TD', not {quoted(text)}")
     t = text.strip().upper()
     if t.startswith("10"):
         t = "T" + t[2:]
@@ -28,14 +28,14 @@ def card_index(text: str) -> int:
     try:
         return _BY_NAME[t]
     except KeyError:
-        raise CardError(f"not a card: {text!r}") from None
+        raise CardError(f"not a card: {quoted(text)}") from None
 
 
 def card_name(index: int) -> str:
     """Canonical text of a card index (0..51): `TD`, `AS`."""
     # A bare CARD_NAMES[index] would wrap negative indexes round to the spades.
     if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < 52:
-        raise CardError(f"not a card index: {index!r} (cards are indexes 0..51)")
+        raise CardError(f"not a card index: {quoted(index)} (cards are indexes 0..51)")
     return CARD_NAMES[index]
 
 

@@ -37,7 +37,7 @@ def _variant(pairs: Sequence[str]) -> dict:
     for p in pairs:
         name, sep, value = p.partition("=")
         if not sep or not name:
-            raise SolitaireError(f"a variant is written name=value, not {p!r}")
+            raise SolitaireError(f"a variant is written name=value, not {quoted(p)}")
         name, value = name.strip(), value.strip()
         if name in out and out[name] != value:
             raise SolitaireError(f"variant {name} is given twice ({out[name]} and {value})")
@@ -449,7 +449,7 @@ def _deal_and_moves(args: argparse.Namespace, deal_only: bool = False) -> tuple[
         deal, moves = words[0], words[1:]
         if moves and not any(ch.isspace() or ch == "," for ch in deal):
             # An unquoted deal: its first card was taken for the whole deal, the rest for moves.
-            raise SolitaireError(f"the deal is one quoted argument, and {deal!r} is a single "
+            raise SolitaireError(f"the deal is one quoted argument, and {quoted(deal)} is a single "
                                  "word: quote the deal (\"AS 2S ...\"), then give the moves, or "
                                  "use --file, --seed or --pysolfc")
         args.file = None
@@ -487,7 +487,7 @@ def _cmd_analyze(args: argparse.Namespace) -> int:
 def _path(path: str, option: str) -> str:
     """A file path given to an option; an empty one is refused, not taken as "no file"."""
     if not path.strip():
-        raise SolitaireError(f"{option} takes a file path, not {path!r}")
+        raise SolitaireError(f"{option} takes a file path, not {quoted(path)}")
     return path
 
 
@@ -660,7 +660,6 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         which: dict = {"seeds": range(start, start + count)}
         if args.pysolfc is not None:
             which = {"pysolfc": _number_range(args.pysolfc, args.count)}
-            _say_pysolfc_rules(args)
         try:
             r = survey(args.game, **which, won_only=won,
                        workers=args.workers, out=args.out, max_states=args.max_states,
@@ -670,6 +669,9 @@ def _cmd_survey(args: argparse.Namespace) -> int:
         finally:
             if drawn[0]:
                 print(file=sys.stderr)  # end the progress line (before "interrupted", if it comes)
+    if not args.quiet:
+        # which rules the figures are for: with them, and never before an error
+        _say_pysolfc_rules(args)
     summary = json.dumps(r.to_dict()) if args.json else r.table()
     if won is not None:
         print("\n".join(str(k) for k in sorted(won)) if won else "", end="\n" if won else "")
@@ -684,12 +686,12 @@ def _number_range(text: str, count: Optional[int]) -> range:
     for a survey."""
     first, sep, last = text.strip().partition("-")
     shown = quoted(text)
-    if sep and count is not None:
-        raise SolitaireError(f"--pysolfc {shown} names its last number: give --count only with "
-                             "--pysolfc A")
     parts = (first, last) if sep else (first,)
     if not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
         raise SolitaireError(f"--pysolfc takes numbers A-B (or A with --count), not {shown}")
+    if sep and count is not None:
+        raise SolitaireError(f"--pysolfc {shown} names its last number: give --count only with "
+                             "--pysolfc A")
     # read_number refuses a number PySolFC does not deal (however many digits it has).
     lo = pysolfc.read_number(first)[0]
     hi = pysolfc.read_number(last)[0] if sep else lo + (SURVEY_COUNT if count is None else count) - 1

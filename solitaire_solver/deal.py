@@ -8,7 +8,7 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 from .cards import CARD_NAMES, card_index
 from .engine.backend import core_module, pure_requested
-from .errors import CardError, DealError
+from .errors import CardError, DealError, quoted
 
 _SPLIT = re.compile(r"[\s,]+")
 
@@ -26,7 +26,7 @@ class Deal:
     def from_seed(cls, seed: int) -> Deal:
         """The seeded deal (docs/notation.md): the pack in index order shuffled by random.Random(seed)."""
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise DealError(f"a seed must be an integer, not {seed!r}")
+            raise DealError(f"a seed must be an integer, not {quoted(seed)}")
         if seed < 0:
             # random.Random(-n) seeds as random.Random(n): a negative seed would deal seed n's
             # pack under another name (docs/notation.md).
@@ -123,7 +123,7 @@ def deal_text(deal: Any) -> Any:
     bad = next((i for i, ch in enumerate(text) if not ch.isprintable() and not ch.isspace()), None)
     if bad is not None:
         raise DealError(f"a deal given as bytes is read as card text, and character {bad} is the "
-                        f"control character {text[bad]!r}: give card indexes as a list of ints")
+                        f"control character {quoted(text[bad])}: give card indexes as a list of ints")
     return text
 
 
@@ -181,12 +181,12 @@ def _parse(cards) -> tuple[int, ...]:
         try:
             tokens = list(cards)
         except TypeError:
-            raise DealError(f"a deal must be text or a sequence of cards, not {cards!r}") from None
+            raise DealError(f"a deal must be text or a sequence of cards, not {quoted(cards)}") from None
     out = []
     first_seen: dict[int, int] = {}
     for pos, tok in enumerate(tokens, start=1):
         if isinstance(tok, bool):
-            raise DealError(f"card {pos}: {tok!r} is not a card")
+            raise DealError(f"card {pos}: {quoted(tok)} is not a card")
         if isinstance(tok, int):
             if not 0 <= tok < 52:
                 raise DealError(f"card {pos}: index {tok} is not a card index (0..51)")
@@ -195,9 +195,9 @@ def _parse(cards) -> tuple[int, ...]:
             try:
                 idx = card_index(tok)
             except CardError:
-                raise DealError(f"card {pos}: {tok!r} is not a card") from None
+                raise DealError(f"card {pos}: {quoted(tok)} is not a card") from None
         else:
-            raise DealError(f"card {pos}: {tok!r} is not a card")
+            raise DealError(f"card {pos}: {quoted(tok)} is not a card")
         if idx in first_seen:
             raise DealError(
                 f"card {pos}: {CARD_NAMES[idx]} is a duplicate (already card {first_seen[idx]})"

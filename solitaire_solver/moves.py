@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
 from .cards import CARD_NAMES, card_index, indexes, mask
-from .errors import CardError, MoveError
+from .errors import CardError, MoveError, quoted
 
 #: The single-word moves, in the order of their flag bits in the core's move words (bit 52 up).
 #: This is the one definition: the compiled cores read their words through word_code().
@@ -68,7 +68,7 @@ class Move:
     def from_text(cls, text: str) -> Move:
         """Read `5H+6C`, `KS`, `JH>R`, `QH>3`, `QH>QS` or a word; cards in any order and case."""
         if not isinstance(text, str):
-            raise MoveError(f"a move is text, not {text!r}")
+            raise MoveError(f"a move is text, not {quoted(text)}")
         t = text.strip()
         if t.lower() in WORDS:
             return cls(word=t.lower())
@@ -77,7 +77,7 @@ class Move:
             try:
                 return cls.to_reserve(card_index(to_reserve.group(1)))
             except CardError as e:
-                raise MoveError(f"not a move: {text!r} ({e})") from None
+                raise MoveError(f"not a move: {quoted(text)} ({e})") from None
         to_pile = _PILE_TEXT.match(t)
         if to_pile:
             where = to_pile.group(2)
@@ -87,39 +87,39 @@ class Move:
                 try:
                     target = card_index(where)
                 except CardError:
-                    raise MoveError(f"not a move: {text!r} (after `>` comes R, a reserve, the "
+                    raise MoveError(f"not a move: {quoted(text)} (after `>` comes R, a reserve, the "
                                     "number of a pile, F or P and a number, or a card)") from None
                 try:
                     return cls.onto_card(card_index(to_pile.group(1)), target)
                 except CardError as e:
-                    raise MoveError(f"not a move: {text!r} ({e})") from None
+                    raise MoveError(f"not a move: {quoted(text)} ({e})") from None
             pile = int(where)
             if not 1 <= pile <= MAX_PILE:
-                raise MoveError(f"not a move: {text!r} (piles are numbered from 1, at most "
+                raise MoveError(f"not a move: {quoted(text)} (piles are numbered from 1, at most "
                                 f"{MAX_PILE})")
             try:
                 return cls.to_pile(card_index(to_pile.group(1)), pile)
             except CardError as e:
-                raise MoveError(f"not a move: {text!r} ({e})") from None
+                raise MoveError(f"not a move: {quoted(text)} ({e})") from None
         parts = re.split(r"\s*\+\s*", t)
         if not t or any(not p for p in parts):
-            raise MoveError(f"not a move: {text!r}")
+            raise MoveError(f"not a move: {quoted(text)}")
         try:
             cards = [card_index(p) for p in parts]
         except CardError as e:
-            raise MoveError(f"not a move: {text!r} ({e})") from None
+            raise MoveError(f"not a move: {quoted(text)} ({e})") from None
         if len(set(cards)) != len(cards):
-            raise MoveError(f"not a move: {text!r} names a card twice")
+            raise MoveError(f"not a move: {quoted(text)} names a card twice")
         return cls(cards=tuple(sorted(cards)))
 
     @classmethod
     def _to_place(cls, text: str, card: str, place: str, number: str) -> Move:
         if not (number.isascii() and number.isdigit()) or not 1 <= int(number) <= MAX_PLACE:
-            raise MoveError(f"not a move: {text!r} ({place} is followed by a number 1..{MAX_PLACE})")
+            raise MoveError(f"not a move: {quoted(text)} ({place} is followed by a number 1..{MAX_PLACE})")
         try:
             return cls.to_place(card_index(card), place, int(number))
         except CardError as e:
-            raise MoveError(f"not a move: {text!r} ({e})") from None
+            raise MoveError(f"not a move: {quoted(text)} ({e})") from None
 
     @classmethod
     def to_place(cls, card: int, place: str, number: int) -> Move:
@@ -127,10 +127,10 @@ class Move:
         (1-based): `7H>F2`, `7H>P3`."""
         _check_card(card)
         if place not in PLACES:
-            raise MoveError(f"a place is one of {', '.join(PLACES)}, not {place!r}")
+            raise MoveError(f"a place is one of {', '.join(PLACES)}, not {quoted(place)}")
         if (isinstance(number, bool) or not isinstance(number, int)
                 or not 1 <= number <= MAX_PLACE):
-            raise MoveError(f"{place} is numbered 1..{MAX_PLACE}, not {number!r}")
+            raise MoveError(f"{place} is numbered 1..{MAX_PLACE}, not {quoted(number)}")
         return cls(cards=(card,), pile=number, place=place)
 
     @classmethod
@@ -139,16 +139,16 @@ class Move:
         try:
             cs = tuple(cards)
         except TypeError:
-            raise MoveError(f"a removal is a list of card indexes, not {cards!r}") from None
+            raise MoveError(f"a removal is a list of card indexes, not {quoted(cards)}") from None
         for c in cs:
             if type(c) is not int or not 0 <= c < 52:
-                _check_card(c, f" in the removal {list(cs)!r}")
+                _check_card(c, f" in the removal {quoted(list(cs))}")
         if not cs:
             raise MoveError("a removal takes at least one card, not none")
         if len(set(cs)) != len(cs):
             twice = next(c for c in cs if cs.count(c) > 1)
             raise MoveError(f"a removal names each card once: {CARD_NAMES[twice]} ({twice}) is "
-                            f"twice in {list(cs)!r}")
+                            f"twice in {quoted(list(cs))}")
         return cls(cards=tuple(sorted(cs)))
 
     @classmethod
@@ -162,7 +162,7 @@ class Move:
         """The move putting `card` onto the pile (or row) numbered `pile` (1-based)."""
         _check_card(card)
         if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= MAX_PILE:
-            raise MoveError(f"a pile is numbered 1..{MAX_PILE}, not {pile!r}")
+            raise MoveError(f"a pile is numbered 1..{MAX_PILE}, not {quoted(pile)}")
         return cls(cards=(card,), pile=pile)
 
     @classmethod
@@ -179,7 +179,7 @@ class Move:
         """The move of a core move word: card bits 0..51, word flags from bit 52 (MoveError for a
         code that no move has)."""
         if isinstance(code, bool) or not isinstance(code, int):
-            raise MoveError(f"a move code is an integer, not {code!r}")
+            raise MoveError(f"a move code is an integer, not {quoted(code)}")
         return _KNOWN_MOVES[code]
 
     @property
@@ -216,13 +216,13 @@ class Move:
 
 def _check_card(card: object, where: str = "") -> None:
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 52:
-        raise MoveError(f"not a card index: {card!r}{where} (cards are indexes 0..51)")
+        raise MoveError(f"not a card index: {quoted(card)}{where} (cards are indexes 0..51)")
 
 
 def _from_code(code: int) -> Move:
     """The move whose code is `code`; MoveError when no move has it."""
     if not 0 <= code < 1 << 64:
-        raise MoveError(f"not a move code: {code!r} (codes are unsigned 64-bit words)")
+        raise MoveError(f"not a move code: {quoted(code)} (codes are unsigned 64-bit words)")
     move = _decode(code)
     # Decoding reads only some fields, so a code with stray bits (two words, a word with cards,
     # a pile number and the reserve flag, a pile onto itself) would pass for another move: the
@@ -286,10 +286,13 @@ def parse_moves(moves: Iterable) -> list[Move]:
     several moves separated by spaces or commas (`"QC+KH+JS 7D+4H"`)."""
     if isinstance(moves, str):
         moves = _split_moves(moves)  # "" or spaces: no moves
+    elif isinstance(moves, (bytes, bytearray)):
+        # a list of ints to Python, which would read as move codes: say what was given
+        raise MoveError(f"moves are text or a list of moves, not bytes ({quoted(moves)})")
     try:
         items = list(moves)
     except TypeError:
-        raise MoveError(f"moves are text or a list of moves, not {moves!r}") from None
+        raise MoveError(f"moves are text or a list of moves, not {quoted(moves)}") from None
     out = []
     for m in items:
         if isinstance(m, Move):

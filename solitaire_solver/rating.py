@@ -21,7 +21,7 @@ from .deal import Deal
 from .engine.backend import core_module
 from .engine.contract import Limits
 from .engine.search import reference_search
-from .errors import SolitaireError
+from .errors import SolitaireError, quoted
 from .games import Game
 from .games.rules import replay
 from .moves import Move, parse_moves
@@ -599,7 +599,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
             continue
         if isinstance(v, bool) or not isinstance(v, int) or v < lo or (hi is not None and v > hi):
             raise SolitaireError(f"{name} must be an integer from {lo}"
-                                 + (" to 2**64 - 1" if hi else " up") + f", not {v!r}")
+                                 + (" to 2**64 - 1" if hi else " up") + f", not {quoted(v)}")
     t0 = time.perf_counter()
     lim = solver.limits
     # max_seconds bounds the whole rating: the solve, then the walks, the lines and the critical
@@ -847,7 +847,7 @@ def check_tier(game: Game, variant: dict, tier: str) -> None:
     the game has a table, and some chance falls in that tier (where every won deal has the same
     chance, as in Elevens, only one tier can)."""
     if tier not in TIERS:
-        raise SolitaireError(f"tier is one of {', '.join(TIERS)}, not {tier!r}")
+        raise SolitaireError(f"tier is one of {', '.join(TIERS)}, not {quoted(tier)}")
     b = boundaries(game, variant)
     if b is None:
         raise SolitaireError(f"{table_label(game, variant)} has no tier table "
@@ -887,7 +887,7 @@ def deals(game: Union[str, Game], tier: Optional[str] = None, count: int = 10, s
     for name, v in (("count", count), ("start", start)):
         if isinstance(v, bool) or not isinstance(v, int) or v < (1 if name == "count" else 0):
             raise SolitaireError(f"{name} must be an integer of at least "
-                                 f"{1 if name == 'count' else 0}, not {v!r}")
+                                 f"{1 if name == 'count' else 0}, not {quoted(v)}")
     found, n = 0, start
     while found < count:
         deal = pysolfc_deal(game, n) if pysolfc else Deal.from_seed(n)

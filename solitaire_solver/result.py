@@ -193,7 +193,7 @@ class BlockProof:
                     ("moves", "position", "states", "details", "certificate"))
         cert = d.get("certificate")
         return cls(kind=r.text("kind"), sentence=r.text("sentence"), moves=r.moves("moves"),
-                   position=r.text("position"), states=r.number("states", 0),
+                   position=r.text("position"), states=r.count("states"),
                    certificate=None if cert is None else certificate_from_json(cert),
                    details=r.mapping("details"))
 
@@ -368,6 +368,12 @@ class _Reader:
         v = self.d.get(name, default)
         if not (_is_int(v) or v is default is None):
             raise self._bad(name, "a whole number")
+        return v
+
+    def count(self, name: str) -> int:
+        v = self.number(name, 0)
+        if v < 0:
+            raise self._bad(name, "a count, 0 or more")
         return v
 
     def mapping(self, name: str) -> dict:

@@ -17,7 +17,7 @@ from .api import verify
 from .deal import Deal, checked_deal
 from .engine.backend import core_module, fallback_runs
 from .engine.contract import DEFAULT_MEMORY_MB, Limits
-from .errors import SolitaireError, VerificationError
+from .errors import SolitaireError, VerificationError, quoted
 from .games import Game, resolve
 from .games.base import CoreAnswer
 from .games.rules import replay
@@ -46,7 +46,7 @@ class Solver:
         g, var = resolve(game, variant)
         if objective not in g.objectives:
             raise SolitaireError(
-                f"{g.name} has no objective {objective!r} (objectives: {', '.join(g.objectives)})"
+                f"{g.name} has no objective {quoted(objective)} (objectives: {', '.join(g.objectives)})"
             )
         self.game: Game = g
         self.variant: dict = var
@@ -100,8 +100,8 @@ class Solver:
             if quick is not None:
                 return quick
         if not isinstance(certificate, bool) or not isinstance(check, bool):
-            raise SolitaireError(f"certificate and check are True or False, not {certificate!r}, "
-                                 f"{check!r}")
+            raise SolitaireError(f"certificate and check are True or False, not {quoted(certificate)}, "
+                                 f"{quoted(check)}")
         g, var = self.game, dict(self.variant)
         d = g.read(deal, var)
         prefix = tuple(parse_moves(after)) if after is not None else ()
@@ -221,7 +221,7 @@ class Solver:
         # (docs/pyramid.md): a hint or an analysis built on it would call a lost game winnable.
         if self.objective not in ("decide", "shortest"):
             raise SolitaireError(f"{caller} follows a winning line: objective is decide or "
-                                 f"shortest, not {self.objective!r}")
+                                 f"shortest, not {quoted(self.objective)}")
 
 
 def _text_answer(entry: tuple, text: str) -> Optional[Result]:

@@ -270,6 +270,36 @@ def test_moves_in_one_argument_and_moves_that_are_not_a_list():
         ss.solve("elevens", deal, after=5)
 
 
+def test_moves_given_as_bytes_are_refused():
+    # Before: bytes iterate as ints, read as move codes: "move 1: a move is text, not 100".
+    with pytest.raises(ss.MoveError, match="not bytes"):
+        ss.verify("pyramid", ss.random_deal(1), b"draw")
+
+
+def test_a_proof_counting_fewer_than_no_positions_is_refused():
+    d = ss.solve("elevens", ss.random_deal(0)).to_dict()
+    assert d["status"] == "blocked"
+    d["proof"]["states"] = -5
+    with pytest.raises(ss.VerificationError, match="states is a count, 0 or more"):
+        Result.from_dict(d)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ss.random_deal("x" * 5000),
+    lambda: ss.solve("elevens", "X" * 3000 + " AS"),
+    lambda: ss.solve("nosuchgame" + "g" * 3000, ss.random_deal(1)),
+    lambda: ss.solve("elevens", ss.random_deal(1), after=["Q" * 5000]),
+    lambda: ss.solve("pyramid", ss.random_deal(1), passes="9" * 5000),
+    lambda: ss.random_deal(list(range(60))),
+])
+def test_what_was_typed_is_quoted_short(call):
+    """An error quotes what was given cut short (errors.quoted): thousands of typed characters
+    once came back whole, twice in one message."""
+    with pytest.raises(ss.SolitaireError) as e:
+        call()
+    assert len(str(e.value)) < 400, str(e.value)
+
+
 def test_max_states_must_be_whole():
     with pytest.raises(ss.SolitaireError, match="positive integer, not 1.5"):
         ss.solve("elevens", ss.random_deal(1), max_states=1.5)

@@ -164,6 +164,21 @@ def test_layout_text_round_trips_and_bad_layouts_name_the_place():
     assert MontanaRules().start(GAME.read_deal(four, {})).places == MontanaRules().start(d).places
 
 
+def test_a_printed_start_with_redeals_reads_back_and_names_what_stops_it():
+    """The start `show` prints with redeals ends `redeals left: N`. Pasted back it is read (its
+    rows the deal's); with redeals > 0 a typed deal has no generator for the shuffle, which the
+    error says, and into a game of other redeals the line itself is named (once: "has 4 rows
+    (lines), this one 5")."""
+    shown = ss.position("montana-pysolfc", ss.random_deal(7)).text
+    assert shown.splitlines()[-1] == "redeals left: 2"
+    with pytest.raises(DealError, match="give the deal by its seed or its PySolFC number"):
+        ss.solve("montana-pysolfc", shown)
+    with pytest.raises(LayoutError, match="line 5: 'redeals left: 2' but this game has redeals=0"):
+        ss.solve("montana", shown)
+    rows = "\n".join(shown.splitlines()[:4])
+    assert GAME.read_deal(shown, {"redeals": 2}) == GAME.read_deal(rows, {})
+
+
 def test_notation_of_the_three_moves():
     assert str(Move.from_text("7h")) == "7H" and Move.from_text("7H").cards == (card_index("7H"),)
     two = Move.from_text("2H > 3")

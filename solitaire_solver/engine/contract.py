@@ -66,7 +66,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Optional
 
-from ..errors import SolitaireError
+from ..errors import SolitaireError, quoted
 
 #: The transposition table's budget when none is given, in MiB.
 DEFAULT_MEMORY_MB = 256
@@ -98,11 +98,11 @@ class Limits(NamedTuple):
                                        or _number("max_states", max_states, int) < 1
                                        or (isinstance(max_states, float)
                                            and not max_states.is_integer())):
-            raise SolitaireError(f"max_states must be a positive integer, not {max_states!r}")
+            raise SolitaireError(f"max_states must be a positive integer, not {quoted(max_states)}")
         if max_seconds is not None and not _number("max_seconds", max_seconds, float) > 0:
-            raise SolitaireError(f"max_seconds must be positive, not {max_seconds!r}")
+            raise SolitaireError(f"max_seconds must be positive, not {quoted(max_seconds)}")
         if not _number("memory_mb", memory_mb, float) > 0:
-            raise SolitaireError(f"memory_mb must be positive, not {memory_mb!r}")
+            raise SolitaireError(f"memory_mb must be positive, not {quoted(memory_mb)}")
         memory_bytes = float(memory_mb) * (1 << 20)
         return cls(
             max_states=min(int(max_states or 0), _MAX_STATES),
@@ -165,11 +165,11 @@ class StuckEnd(NamedTuple):
 
 def _number(name: str, raw: Any, kind: type) -> Any:
     if isinstance(raw, bool):
-        raise SolitaireError(f"{name} must be a number, not {raw!r}")
+        raise SolitaireError(f"{name} must be a number, not {quoted(raw)}")
     try:
         return kind(raw)
     except (TypeError, ValueError, OverflowError):
-        raise SolitaireError(f"{name} must be a number, not {raw!r}") from None
+        raise SolitaireError(f"{name} must be a number, not {quoted(raw)}") from None
 
 
 def _mib(nbytes: int) -> str:

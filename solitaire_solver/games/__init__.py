@@ -7,7 +7,7 @@ import pkgutil
 from functools import lru_cache
 from typing import Any, Union
 
-from ..errors import SolitaireError, UnknownGameError
+from ..errors import SolitaireError, UnknownGameError, quoted
 from .base import CoreAnswer, Game, Option
 
 
@@ -47,12 +47,12 @@ def get_game(name: str) -> tuple[Game, dict]:
     if isinstance(name, Game):
         return name, {}
     if not isinstance(name, str):
-        raise UnknownGameError(f"a game is named by text, not {name!r}")
+        raise UnknownGameError(f"a game is named by text, not {quoted(name)}")
     try:
         return _BY_NAME[normalise(name)]
     except KeyError:
         known = ", ".join(g.name for g in GAMES)
-        raise UnknownGameError(f"unknown game {name!r} (games: {known})") from None
+        raise UnknownGameError(f"unknown game {quoted(name)} (games: {known})") from None
 
 
 def resolve(game: Union[str, Game], variant: dict[str, Any]) -> tuple[Game, dict]:
@@ -75,7 +75,7 @@ def _resolve(game: Union[str, Game], variant: dict) -> tuple[Game, dict]:
     g, fixed = get_game(game)
     for name, value in fixed.items():
         if name in variant and g.variant(**{name: variant[name]})[name] != value:
-            raise SolitaireError(f"preset {game!r} fixes {name}={value}")
+            raise SolitaireError(f"preset {quoted(game)} fixes {name}={value}")
     return g, g.variant(**{**variant, **fixed})
 
 

@@ -9,7 +9,7 @@ from ..deal import Deal, as_deal
 from ..engine.backend import core_module
 from ..engine.contract import Limits
 from ..engine.search import reference_search
-from ..errors import LayoutError, SolitaireError, VariantError, VerificationError
+from ..errors import LayoutError, SolitaireError, VariantError, VerificationError, quoted
 from ..moves import Move, from_codes
 from ..proofs import check_exhaustive
 from ..result import BlockProof, Result, Status, Verification, counted, make_result
@@ -39,14 +39,14 @@ class Option:
             try:
                 value = self.parse(raw)
             except (TypeError, ValueError):
-                raise VariantError(f"variant {name}: cannot read {raw!r}") from None
+                raise VariantError(f"variant {name}: cannot read {quoted(raw)}") from None
         if isinstance(value, str) and self.choices is not None and value not in self.choices:
             # Words are read as every other option's: case and surrounding spaces do not matter.
             folded = {c.lower(): c for c in self.choices if isinstance(c, str)}
             value = folded.get(value.strip().lower(), value)
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise VariantError(f"variant {name}: {raw!r} is not one of {allowed}")
+            raise VariantError(f"variant {name}: {quoted(raw)} is not one of {allowed}")
         return value
 
 
@@ -141,7 +141,7 @@ class Game:
             key = name.replace("-", "_")
             if key not in self.options:
                 known = ", ".join(self.options) or "none"
-                raise VariantError(f"{self.name} has no variant {name!r} (variants: {known})")
+                raise VariantError(f"{self.name} has no variant {quoted(name)} (variants: {known})")
             out[key] = self.options[key].read(key, raw)
         return out
 
@@ -278,7 +278,7 @@ class Game:
                          certificate: bool, start: Any = None) -> CoreAnswer:
         """The pure-Python answer: the reference search over the reference rules."""
         if objective != "decide":
-            raise SolitaireError(f"the pure-Python fallback has no objective {objective!r}")
+            raise SolitaireError(f"the pure-Python fallback has no objective {quoted(objective)}")
         rules = self.rules(variant)
         out = reference_search(rules, rules.start(deal) if start is None else start,
                                limits.max_states, limits.max_seconds, keep_explored=certificate,
@@ -475,7 +475,7 @@ class Game:
         if proof.kind == "structural":
             self.check_structural(deal, variant, proof)
             return Verification(True, "the structural proof holds")
-        raise VerificationError(f"{self.name} has no proofs of kind {proof.kind!r}")
+        raise VerificationError(f"{self.name} has no proofs of kind {quoted(proof.kind)}")
 
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """Raise VerificationError unless the structural proof holds under the reference rules."""

@@ -9,7 +9,7 @@ from typing import Any, Hashable, Iterable, Iterator
 
 from ..cards import CARD_NAMES, card_index
 from ..deal import Deal
-from ..errors import CardError, LayoutError, MoveError
+from ..errors import CardError, LayoutError, MoveError, quoted
 from ..moves import Move
 
 
@@ -29,7 +29,7 @@ def pile_cards(tokens: Iterable[Any], p: int, where: dict) -> list[int]:
             else:
                 c = card_index(tok)
         except CardError:
-            raise LayoutError(f"pile {p}, card {i}: {tok!r} is not a card") from None
+            raise LayoutError(f"pile {p}, card {i}: {quoted(tok)} is not a card") from None
         if c in where:
             q, j = where[c]
             raise LayoutError(f"pile {p}, card {i}: {CARD_NAMES[c]} is a duplicate "
@@ -184,7 +184,7 @@ class LayoutCards:
             try:
                 c = card_index(w)
             except CardError:
-                raise LayoutError(f"line {line_no} ({where}), card {k}: {w!r} is not a card"
+                raise LayoutError(f"line {line_no} ({where}), card {k}: {quoted(w)} is not a card"
                                   ) from None
             if c in self.seen:
                 raise LayoutError(f"line {line_no} ({where}), card {k}: {CARD_NAMES[c]} is a "

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Iterable, Optional, Union
 
-from ..errors import MoveError, SolitaireError, VariantError
+from ..errors import MoveError, SolitaireError, VariantError, quoted
 from ..games import Game, resolve
 from ..games.rules import replay
 from ..moves import Move, parse_moves
@@ -27,10 +27,10 @@ def _options(variant: Any) -> dict:
         return {}
     if not isinstance(variant, Mapping):
         raise VariantError(f"variant is a dict of the game's options, e.g. {{'passes': 1}}, not "
-                           f"{variant!r}")
+                           f"{quoted(variant)}")
     for name in variant:
         if not isinstance(name, str):
-            raise VariantError(f"variant option names are text, not {name!r}")
+            raise VariantError(f"variant option names are text, not {quoted(name)}")
     return dict(variant)
 
 
@@ -54,7 +54,7 @@ def render_svg(game: Union[str, Game], deal: Any, variant: Optional[dict] = None
         else:
             given = parse_moves(mark)
             if len(given) != 1:
-                raise MoveError(f"mark is one move, not {len(given)}: {mark!r}")
+                raise MoveError(f"mark is one move, not {len(given)}: {quoted(mark)}")
             m = given[0]
         replay(rules, d, (m,), MoveError, pos, "mark")  # legal here, or MoveError saying why
         marked = m.cards
@@ -73,7 +73,7 @@ def render_html(game: Union[str, Game], deal: Any, result: Any,
     from .html import page
 
     if not isinstance(result, Result):
-        raise SolitaireError(f"result is what solve() returned for this deal, not {result!r}")
+        raise SolitaireError(f"result is what solve() returned for this deal, not {quoted(result)}")
     if not isinstance(result.status, Status):
         # The page reads the status's value into its markup, and its verdict from it.
         raise SolitaireError(f"the result's status is a Status (WON, BLOCKED or UNKNOWN), not "

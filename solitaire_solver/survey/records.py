@@ -14,7 +14,7 @@ import warnings
 from typing import IO, Any, Iterable, Optional, Sequence, Union
 
 from ..cards import CARD_NAMES
-from ..errors import SolitaireError
+from ..errors import SolitaireError, quoted
 from ..result import Status
 
 #: The format written. Format 1 (no "format" in the header, no "game" in the records) is read too.
@@ -158,7 +158,7 @@ def _check_header(rec: Any) -> tuple[str, dict, int, bool]:
                        '{"survey": GAME, "variant": {...}, "format": 2}')
     extra = sorted(rec.keys() - _HEADER_KEYS)
     if extra:
-        raise _BadLine(f"the header has unknown field {extra[0]!r}")
+        raise _BadLine(f"the header has unknown field {quoted(extra[0])}")
     game, variant, fmt = rec["survey"], rec.get("variant"), rec.get("format", 1)
     if not isinstance(game, str):
         raise _BadLine(f"the header's survey {json.dumps(game)} is not a game name")
@@ -180,7 +180,7 @@ def _check_record(rec: Any, game: str, fmt: int, expect: Optional[str] = None
         raise _BadLine(f"not a JSON object but {_kind(rec)}")
     extra = rec.keys() - _RECORD_KEYS
     if extra:
-        raise _BadLine(f"unknown field {sorted(extra)[0]!r}")
+        raise _BadLine(f"unknown field {quoted(sorted(extra)[0])}")
     named = [k for k in ("seed", "deal", "pysolfc") if k in rec]
     if len(named) != 1:
         raise _BadLine("a record has one of seed or deal (or pysolfc)" +

@@ -264,15 +264,15 @@ def survey(
         raise SolitaireError("give seeds=..., deals=... or pysolfc=... (one of them)")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
-        raise SolitaireError(f"workers must be a positive integer, not {workers!r}")
+        raise SolitaireError(f"workers must be a positive integer, not {quoted(workers)}")
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(chunk_size, int)
                                    or chunk_size < 1):
-        raise SolitaireError(f"chunk_size must be a positive integer, not {chunk_size!r}")
+        raise SolitaireError(f"chunk_size must be a positive integer, not {quoted(chunk_size)}")
     if not isinstance(retry_unknown, bool):
-        raise SolitaireError(f"retry_unknown is True or False, not {retry_unknown!r}")
+        raise SolitaireError(f"retry_unknown is True or False, not {quoted(retry_unknown)}")
     if out is not None and (not isinstance(out, (str, os.PathLike)) or not str(out).strip()):
         # An empty path once meant no file at all: the records the caller asked for were lost.
-        raise SolitaireError(f"out is the path of a survey file, not {out!r}")
+        raise SolitaireError(f"out is the path of a survey file, not {quoted(out)}")
     if retry_unknown and not out:
         raise SolitaireError("retry_unknown decides again the unknown deals of a survey file: "
                              "give out=... (--out FILE)")
@@ -292,7 +292,7 @@ def survey(
         pysolfc_deal(g.name, 0)  # PySolFCError now for a game PySolFC lacks
         for n in ([*items[:1], *items[-1:]] if isinstance(items, range) else items):
             if isinstance(n, bool) or not isinstance(n, int):
-                raise SolitaireError(f"a PySolFC game number must be an integer, not {n!r}")
+                raise SolitaireError(f"a PySolFC game number must be an integer, not {quoted(n)}")
             read_number(n)
         seeds = items
     by_seed = seeds is not None
@@ -300,7 +300,7 @@ def survey(
         items = list(seeds) if not isinstance(seeds, range) else seeds  # type: ignore[arg-type]
         for s in ([*items[:1], *items[-1:]] if isinstance(items, range) else items):
             if isinstance(s, bool) or not isinstance(s, int):
-                raise SolitaireError(f"a seed must be an integer, not {s!r}")
+                raise SolitaireError(f"a seed must be an integer, not {quoted(s)}")
             if s < 0:
                 raise SolitaireError(f"a seed is 0 or more, not {s} (random.Random({s}) deals "
                                      f"seed {-s}'s pack)")

@@ -14,7 +14,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from ...cards import CARD_NAMES, card_index
 from ...deal import Deal
-from ...errors import CardError, LayoutError, VerificationError
+from ...errors import CardError, LayoutError, VerificationError, quoted
 from ...moves import Move
 from ...result import Verification, certificate_from_json, counted
 from ..rules import Rules, pile_cards
@@ -269,7 +269,7 @@ def check_groups(tops: Sequence[int], d: dict) -> Optional[str]:
     """None when the claim `d` holds for these tops and proves a block, else the fault."""
     try:
         if d["rule"] != "groups":
-            return f"unknown structural rule {d['rule']!r}"
+            return f"unknown structural rule {quoted(d['rule'])}"
         claimed = [[card_index(c) for c in g] for g in d["groups"]]
     except (KeyError, TypeError, AttributeError, CardError) as e:
         return f"malformed proof details ({e})"

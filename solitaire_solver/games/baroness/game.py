@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from ...cards import CARD_NAMES, card_index, value
 from ...deal import Deal, as_deal
-from ...errors import DealError, LayoutError, VerificationError
+from ...errors import DealError, LayoutError, VerificationError, quoted
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored, parse_bool
 from ..fourteen.rules import count_word, rank_word
@@ -134,12 +134,12 @@ class Baroness(Game):
                                     "card moved onto an empty pile leaves its own pile's cards "
                                     "free to meet")
         if d.get("rule") != "pile-pairs":
-            raise VerificationError(f"unknown structural rule {d.get('rule')!r} for baroness")
+            raise VerificationError(f"unknown structural rule {quoted(d.get('rule'))} for baroness")
         pile, v = d.get("pile"), d.get("value")
         if isinstance(pile, bool) or not isinstance(pile, int) or not 1 <= pile <= PILES:
-            raise VerificationError(f"the proof names no pile 1..{PILES} ({pile!r})")
+            raise VerificationError(f"the proof names no pile 1..{PILES} ({quoted(pile)})")
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
-            raise VerificationError(f"the proof names no value 1..6 ({v!r})")
+            raise VerificationError(f"the proof names no value 1..6 ({quoted(v)})")
         rules = self.rules(variant)
         pos = rules.start(deal)
         while pos.deals < FIVE_DEALS:

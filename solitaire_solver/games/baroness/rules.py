@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ...cards import CARD_NAMES, value
 from ...deal import Deal
-from ...errors import LayoutError, VariantError
+from ...errors import LayoutError, VariantError, quoted
 from ...moves import Move
 from ..rules import LayoutCards, Rules
 
@@ -50,7 +50,7 @@ class BaronessRules(Rules):
 
     def __init__(self, last_deal: str = "apart", to_empty: bool = False):
         if last_deal not in LAST_DEALS:
-            raise VariantError(f"last_deal is one of {', '.join(LAST_DEALS)}, not {last_deal!r}")
+            raise VariantError(f"last_deal is one of {', '.join(LAST_DEALS)}, not {quoted(last_deal)}")
         self.together = last_deal == "together"
         self.to_empty = bool(to_empty)
         #: Deals in a game, the first (made at the start) included.

@@ -10,7 +10,7 @@ from ...cards import value
 from ...deal import Deal
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...errors import VariantError
+from ...errors import VariantError, quoted
 from ...moves import Move
 from ..base import CoreAnswer, Game
 from .rules import FifteensPySolFCRules
@@ -38,7 +38,7 @@ class FifteensPySolFC(Game):
 
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         if objective != "decide":
-            raise VariantError(f"{self.name} has no objective {objective!r} (it has: decide)")
+            raise VariantError(f"{self.name} has no objective {quoted(objective)} (it has: decide)")
         return {"cards": deal.cards}
 
     def core_position(self, pos: Any, variant: dict) -> tuple[int, int]:

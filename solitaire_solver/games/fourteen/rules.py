@@ -12,7 +12,7 @@ from typing import Any, Optional, Sequence
 
 from ...cards import CARD_NAMES, card_index, value
 from ...deal import Deal
-from ...errors import LayoutError
+from ...errors import LayoutError, quoted
 from ...moves import Move
 from ..rules import Rules, pile_cards
 
@@ -229,7 +229,7 @@ def check_structural_fact(piles: Sequence[Sequence[int]], d: dict) -> Optional[s
     try:
         rule, p = d["rule"], d["pile"]
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(piles):
-            return f"there is no pile {p!r}"
+            return f"there is no pile {quoted(p)}"
         pile = piles[p]
 
         def count(cards: Sequence[int], v: int) -> int:
@@ -274,6 +274,6 @@ def check_structural_fact(piles: Sequence[Sequence[int]], d: dict) -> Optional[s
                 return (f"the {rank_word(r, 2)} and {rank_word(pr, 2)} of pile {p} are "
                         f"{' '.join(_named(pile, (r, pr)))}, not {d['cards']}")
             return None
-        return f"unknown structural rule {rule!r}"
+        return f"unknown structural rule {quoted(rule)}"
     except (KeyError, TypeError, ValueError) as e:
         return f"malformed proof details ({e})"

@@ -269,7 +269,7 @@ cdef void pysolfc_shuffle(Ctx *c, ss_mt *r, uint64_t *x, uint8_t *cards, int n) 
 
 
 cdef void redeal(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
-    """The redeal of RULES.md: runs kept, the rest gathered, shuffled by the deal's generator
+    """The redeal (docs/montana.md, "Variants"): runs kept, the rest gathered, shuffled by the deal's generator
     (continued past the deal and the earlier redeals) and dealt after the runs."""
     cdef int N = c.ranks, r, k, n = 0, i, used = used_redeals(c, s), j
     cdef int runs[ROWS]

@@ -119,10 +119,10 @@ class Montana(Game):
         deal = deal_text(deal)
         ranks = variant.get("ranks", 13)
         if isinstance(deal, str) and looks_like_layout(deal):
-            return read_layout(deal, ranks)
+            return read_layout(deal, ranks, variant.get("redeals", 0))
         deal = as_deal(deal)
         if ranks < 13 and deal.origin is not None and deal.origin[0] == "seed":
-            # A seeded deal of fewer ranks shuffles those cards alone (RULES.md): the deal read
+            # A seeded deal of fewer ranks shuffles those cards alone (docs/montana.md): the deal read
             # is them in that order, then the others, so that its text deals the same game.
             cards = dealt(deal, ranks)
             rest = [c for c in range(52) if c not in set(cards)]

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 
 from ...cards import CARD_NAMES, value
 from ...deal import Deal
-from ...errors import DealError, LayoutError
+from ...errors import DealError, LayoutError, quoted
 from ...moves import Move
 from ..rules import LayoutCards, Rules
 
@@ -52,7 +52,7 @@ def layout_of(cards: Sequence[int]) -> tuple[Optional[int], ...]:
 
 def redeal_order(origin: Optional[tuple], ranks: int, lengths: Sequence[int],
                  gathered: list[int]) -> list[int]:
-    """The gathered cards in the order they fill the places (RULES.md, "Montana", redeals): the
+    """The gathered cards in the order they fill the places (docs/montana.md, "Variants": redeals): the
     deal's own generator, where the deal's shuffle and the earlier redeals' shuffles (of
     `lengths` cards) left it. A seeded deal: random.Random(seed).shuffle, filling in the list's
     order; a PySolFC number: PySolFC's shuffle of its talon, filling from the talon's top (the
@@ -111,9 +111,9 @@ class MontanaRules(Rules):
 
     def start(self, deal: Deal) -> MontanaPosition:
         if self.redeals and deal.origin is None:
-            raise DealError("redeals shuffle with the deal's own generator (RULES: the seed's "
-                            "random.Random, or PySolFC's for its numbers): give the deal by its "
-                            "seed or its PySolFC number, or play redeals=0")
+            raise DealError("redeals shuffle with the deal's own generator (the seed's "
+                            "random.Random, or PySolFC's for its numbers; docs/montana.md): "
+                            "give the deal by its seed or its PySolFC number, or play redeals=0")
         return MontanaPosition(layout_of(dealt(deal, self.ranks)), (), deal.origin)
 
     def moves(self, pos: MontanaPosition) -> list[Move]:
@@ -221,13 +221,21 @@ def looks_like_layout(text: str) -> bool:
     return len(lines) == ROWS or any(t in GAP_TEXTS for t in _SPLIT.split(text.strip()))
 
 
-def read_layout(text: str, ranks: int) -> Deal:
+def read_layout(text: str, ranks: int, redeals: Optional[int] = None) -> Deal:
     """The deal whose start is this layout: four lines of `ranks` places, each a card of rank Two
-    to `ranks` or a gap (`--`, or an Ace, which is taken out), every card once, four gaps.
+    to `ranks` or a gap (`--`, or an Ace, which is taken out), every card once, four gaps; the
+    line `redeals left: N` that `render` adds in a game with redeals may follow, N the game's
+    `redeals` (when given).
 
     The deal puts the Aces in the gaps (in suit order) and the cards above `ranks` after the
     layout. LayoutError names the line and place of any fault."""
     lines = [line for line in text.splitlines() if line.strip()]
+    m = re.fullmatch(r"\s*redeals\s+left\s*:\s*(\d+)\s*", lines[-1], re.IGNORECASE) if lines else None
+    if m:
+        if redeals is not None and int(m.group(1)) != redeals:
+            raise LayoutError(f"line {len(lines)}: {quoted(lines[-1].strip())} but this game has "
+                              f"redeals={redeals}")
+        lines = lines[:-1]
     if len(lines) != ROWS:
         raise LayoutError(f"a Montana layout has {ROWS} rows (lines), this one {len(lines)}")
     seen = LayoutCards()

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 from ...deal import Deal, as_deal
 from ...engine.contract import Limits
-from ...errors import DealError, LayoutError, VerificationError
+from ...errors import DealError, LayoutError, VerificationError, quoted
 from ...result import BlockProof
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import (
@@ -103,7 +103,7 @@ class MonteCarlo(Game):
     def check_structural(self, deal: Deal, variant: dict, proof: BlockProof) -> None:
         """The start must have no legal move under the reference rules."""
         if dict(proof.details or {}) != {"rule": "no-move"}:
-            raise VerificationError(f"unknown structural claim {proof.details!r} for monte-carlo")
+            raise VerificationError(f"unknown structural claim {quoted(proof.details)} for monte-carlo")
         rules = self.rules(variant)
         pos = rules.start(deal)
         moves = rules.moves(pos)

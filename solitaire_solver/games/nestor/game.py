@@ -6,7 +6,7 @@ from typing import Any, Optional
 
 from ...cards import CARD_NAMES, RANKS, value
 from ...deal import Deal, as_deal
-from ...errors import DealError, LayoutError, VerificationError
+from ...errors import DealError, LayoutError, VerificationError, quoted
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, all_explored
 from .rules import NestorLayout, NestorRules, layout_of, parse_layout
@@ -149,12 +149,12 @@ class Nestor(Game):
         """Re-derive the claim from the layout the reference rules deal."""
         d = proof.details or {}
         if d.get("rule") != "rank-in-column":
-            raise VerificationError(f"unknown structural rule {d.get('rule')!r} for nestor")
+            raise VerificationError(f"unknown structural rule {quoted(d.get('rule'))} for nestor")
         col, rank = d.get("column"), d.get("rank")
         if isinstance(col, bool) or not isinstance(col, int) or not 1 <= col <= 8:
-            raise VerificationError(f"the proof names no column 1..8 ({col!r})")
+            raise VerificationError(f"the proof names no column 1..8 ({quoted(col)})")
         if not isinstance(rank, str) or rank.upper() not in RANKS:
-            raise VerificationError(f"the proof names no rank ({rank!r})")
+            raise VerificationError(f"the proof names no rank ({quoted(rank)})")
         v = RANKS.index(rank.upper()) + 1
         pos = self.rules(variant).start(deal)
         same = [c for c in pos.columns[col - 1] if value(c) == v]

@@ -11,7 +11,7 @@ from ...cards import CARD_NAMES, value
 from ...deal import Deal, as_deal
 from ...engine.backend import core_module
 from ...engine.contract import StartLook
-from ...errors import VariantError, VerificationError
+from ...errors import VariantError, VerificationError, quoted
 from ...moves import Move
 from ...result import BlockProof, counted
 from ..base import CoreAnswer, Game, Option, PySolFCGame, parse_bool
@@ -418,7 +418,7 @@ def _check_waiting(rules: PyramidRules, pos: Any, steps: Any, proof: BlockProof)
     step's card is waiting, every card it names leaves before each partner the card has left,
     and the last step ends with a card that leaves before itself or has no partner."""
     if not isinstance(steps, list) or not steps:
-        raise VerificationError(f"a waiting proof lists its steps ({steps!r})")
+        raise VerificationError(f"a waiting proof lists its steps ({quoted(steps)})")
     order = _Order(rules, pos)
     decoded: list[Step] = []
     for i, step in enumerate(steps):
@@ -431,7 +431,7 @@ def _check_waiting(rules: PyramidRules, pos: Any, steps: Any, proof: BlockProof)
                 raise ValueError
         except (ValueError, TypeError, IndexError, KeyError):
             raise VerificationError(f"step {i + 1} is not a card and one or two lists of cards "
-                                    f"({step!r})") from None
+                                    f"({quoted(step)})") from None
         decoded.append((x, cards, later) if later else (x, cards))
         if x not in order.waiting:
             raise VerificationError(f"{step[0]} is not a pyramid card (not a King) without a "
@@ -524,7 +524,7 @@ class Pyramid(Game):
         p = out["passes"]
         if p != "unlimited" and (isinstance(p, bool) or not isinstance(p, int) or
                                  not 1 <= p <= 10000):
-            raise VariantError(f"variant passes: {p!r} is not 1..10000 or 'unlimited'")
+            raise VariantError(f"variant passes: {quoted(p)} is not 1..10000 or 'unlimited'")
         return out
 
     def rules(self, variant: dict) -> PyramidRules:
@@ -649,14 +649,14 @@ class Pyramid(Game):
         step replays (_check_waiting)."""
         d = proof.details
         if not isinstance(d, dict) or d.get("rule") not in ("partners", "waiting"):
-            raise VerificationError(f"unknown structural rule for pyramid ({d!r})")
+            raise VerificationError(f"unknown structural rule for pyramid ({quoted(d)})")
         rules = self.rules(variant)
         pos = rules.start(deal)
         if d["rule"] == "waiting":
             return _check_waiting(rules, pos, d.get("steps"), proof)
         named = d.get("cards")
         if not isinstance(named, list) or not named or not all(isinstance(n, str) for n in named):
-            raise VerificationError(f"the proof names no cards ({named!r})")
+            raise VerificationError(f"the proof names no cards ({quoted(named)})")
         try:
             cards = [CARD_NAMES.index(n) for n in named]
         except ValueError:

@@ -343,7 +343,7 @@ def _card(token: str, line: int) -> int:
     try:
         return card_index(token)
     except CardError:
-        raise LayoutError(f"line {line}: {token!r} is not a card") from None
+        raise LayoutError(f"line {line}: {quoted(token)} is not a card") from None
 
 
 def passes_value(passes: Union[int, str]) -> int:
