@@ -128,7 +128,7 @@ def _deal_text(args: argparse.Namespace, words: Sequence[str]) -> Any:
 def _add_common(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
     p.add_argument("--file", help="read the deal (or layout) from this file (- for standard input)")
-    p.add_argument("--seed", type=int,
+    p.add_argument("--seed", type=_whole,
                    help="the seeded deal (SEED 0 or more): random.Random(SEED).shuffle of the "
                         "pack (docs/notation.md)")
     p.add_argument("--pysolfc", metavar="N",
@@ -232,16 +232,33 @@ def _with_pysolfc(data: dict, info: Optional[dict]) -> dict:
     return data
 
 
+def _whole(text: str) -> int:
+    """An option's whole number (argparse's type): the error quotes what was typed cut short."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"cannot read a whole number from {quoted(text)}"
+                                         ) from None
+
+
+def _number(text: str) -> float:
+    """An option's number (argparse's type), as _whole."""
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"cannot read a number from {quoted(text)}") from None
+
+
 def _add_limits(p: argparse.ArgumentParser, each: str = "", seconds: Optional[str] = None
                 ) -> None:
     """The search limits; `each` (and `seconds` for --max-seconds, where it differs) says what
     they bound where a command searches more than once."""
-    p.add_argument("--max-states", type=int,
+    p.add_argument("--max-states", type=_whole,
                    help="stop with UNKNOWN after this many positions" + each)
-    p.add_argument("--max-seconds", type=float,
+    p.add_argument("--max-seconds", type=_number,
                    help="stop with UNKNOWN after this many seconds"
                    + (each if seconds is None else seconds))
-    p.add_argument("--memory-mb", type=float, default=DEFAULT_MEMORY_MB,
+    p.add_argument("--memory-mb", type=_number, default=DEFAULT_MEMORY_MB,
                    help="transposition table budget in MiB (default 256)")
 
 
@@ -281,16 +298,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(t)
     t.add_argument("deal", nargs="*", help="the 52 cards in dealing order (or a layout text)")
     t.add_argument("--after", metavar="MOVES", help="the moves played so far (one argument)")
-    t.add_argument("--playouts", type=int,
+    t.add_argument("--playouts", type=_whole,
                    help="random lines played where the exact sum does not fit (default: the "
                         "game's, 2000 in most games)")
-    t.add_argument("--guided", type=int, default=200,
+    t.add_argument("--guided", type=_whole, default=200,
                    help="guided lines played where no random line won (default 200; 0: "
                         "none)")
-    t.add_argument("--exact-positions", type=int,
+    t.add_argument("--exact-positions", type=_whole,
                    help="the most positions the exact sum keeps (default: --max-states, else "
                         "100000)")
-    t.add_argument("--random-seed", type=int, default=0, help="the random lines' seed")
+    t.add_argument("--random-seed", type=_whole, default=0, help="the random lines' seed")
     _add_limits(t, " (for each search)",
                 " (the whole rating: what the first search leaves bounds the rest; at least "
                 "64 random lines are played)")
@@ -329,8 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     u = sub.add_parser("survey", help="decide many seeded deals and report the win rate")
     u.add_argument("game", help="game name or alias (see `solitaire-solver games`)")
-    u.add_argument("--count", type=int, help=f"number of deals (default {SURVEY_COUNT})")
-    u.add_argument("--start", type=int, help="first seed (0 or more; default 0)")
+    u.add_argument("--count", type=_whole, help=f"number of deals (default {SURVEY_COUNT})")
+    u.add_argument("--start", type=_whole, help="first seed (0 or more; default 0)")
     u.add_argument("--pysolfc", metavar="A-B",
                    help="PySolFC game numbers A to B (both included) instead of seeds; or A, "
                         "with --count numbers from A")
@@ -340,11 +357,11 @@ def build_parser() -> argparse.ArgumentParser:
     u.add_argument("--tier", choices=("very-easy", "easy", "medium", "hard", "very-hard"),
                    help="rate every won deal (docs/difficulty.md) and, with --won-only, print "
                         "only the deals of this tier")
-    u.add_argument("--workers", type=int,
+    u.add_argument("--workers", type=_whole,
                    help="local processes (default: all cores; never more than cores or deals)")
     u.add_argument("--out", help="JSON lines file, one per deal; resumed when it exists")
-    u.add_argument("--max-states", type=int, help="per deal: UNKNOWN after this many positions")
-    u.add_argument("--max-seconds", type=float, help="per deal: UNKNOWN after this many seconds")
+    u.add_argument("--max-states", type=_whole, help="per deal: UNKNOWN after this many positions")
+    u.add_argument("--max-seconds", type=_number, help="per deal: UNKNOWN after this many seconds")
     u.add_argument("--retry-unknown", action="store_true",
                    help="with --out: decide again the deals the file holds as UNKNOWN (under "
                         "the limits given now)")

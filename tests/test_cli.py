@@ -183,7 +183,9 @@ def test_a_full_standard_output_is_one_line():
     (["solve", "elevens", "--file", "/nonexistent/deal.txt"], "cannot read"),
     (["solve", "elevens", "--seed", "1", "--max-states", "0"], "max_states"),
     (["verify", "elevens", "--seed", "1", "5H+ZZ"], "move 1"),
-    (["solve", "elevens", "--seed", "x"], "invalid int"),
+    (["solve", "elevens", "--seed", "x"], "cannot read a whole number from 'x'"),
+    (["solve", "elevens", "--seed", "9" * 5000], "(5000 characters)"),
+    (["solve", "elevens", "--seed", "1", "--max-seconds", "soon"], "cannot read a number"),
     # random.Random(-1) is random.Random(1): -1 once dealt seed 1's pack under another name.
     (["solve", "elevens", "--seed", "-1"], "a seed is 0 or more, not -1"),
     (["survey", "elevens", "--start", "-2", "--count", "4"], "a seed is 0 or more, not -2"),
