@@ -58,6 +58,8 @@ def test_huge_limits_neither_hang_nor_overflow(limits):
 @pytest.mark.parametrize("limits", [
     {"max_states": "abc"}, {"max_states": [1]}, {"memory_mb": "x"}, {"memory_mb": None},
     {"max_seconds": "soon"},
+    # text that int() or float() would read is no number either: a limit of "5" was taken as 5
+    {"max_states": "5"}, {"max_seconds": "2.5"}, {"memory_mb": b"64"},
 ])
 def test_junk_limits_raise_a_solitaire_error(limits):
     with pytest.raises(ss.SolitaireError):

@@ -164,7 +164,9 @@ class StuckEnd(NamedTuple):
 
 
 def _number(name: str, raw: Any, kind: type) -> Any:
-    if isinstance(raw, bool):
+    # Text is no number here, though int() and float() would read it: a limit of "5" is a
+    # caller's mistake (the CLI reads its numbers itself), as True is.
+    if isinstance(raw, (bool, str, bytes, bytearray)):
         raise SolitaireError(f"{name} must be a number, not {quoted(raw)}")
     try:
         return kind(raw)
