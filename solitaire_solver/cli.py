@@ -291,7 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--after", metavar="MOVES", help=_AFTER_HELP)
     h.add_argument("--all", action="store_true",
                    help="every legal move, each with whether the game stays winnable after it")
-    _add_limits(h, " (with --all: for each move)")
+    _add_limits(h, " (with --all: for each move)",
+                " (with --all: the whole call, each move an equal share of the time left)")
 
     t = sub.add_parser("rate", help="how hard a deal is: the random player's chance, the "
                                     "critical positions, the tier (docs/difficulty.md)")
@@ -316,7 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(a)
     a.add_argument("deal_and_moves", nargs="*", metavar="DEAL MOVES",
                    help="the deal as one quoted argument (unless --file/--seed), then the moves")
-    _add_limits(a, " (for each position it searches)")
+    _add_limits(a, " (for each position it searches)", " (the whole call)")
 
     w = sub.add_parser("show", help="draw the position after some moves (text, JSON, SVG, "
                                     "or an HTML page of its answer)")

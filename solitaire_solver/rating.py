@@ -190,7 +190,8 @@ def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any,
 
 def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVerdict]:
     """Solver.moves: each legal move at the position after `after`, with the answer for the
-    position it leads to, searched with the solver's limits."""
+    position it leads to, searched with the solver's max_states each; its max_seconds bounds
+    the whole call, each move's search given an equal share of the time left."""
     g, var = solver.game, solver.variant
     d = g.read(deal, dict(var))
     prefix = tuple(parse_moves(after)) if after is not None else ()
@@ -198,9 +199,13 @@ def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVe
     pos = replay(rules, d, prefix)
     if rules.won(pos):
         return []
+    lim = solver.limits
+    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
+    moves = rules.moves(pos)
     out = []
-    for m in rules.moves(pos):
-        r = solve_at(solver, d, prefix + (m,), rules.apply(pos, m))
+    for i, m in enumerate(moves):
+        share = lim._replace(max_seconds=_left(deadline) / (len(moves) - i)) if deadline else lim
+        r = solve_at(solver, d, prefix + (m,), rules.apply(pos, m), share)
         out.append(MoveVerdict(m, r.status, r))
     return out
 

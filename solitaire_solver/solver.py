@@ -10,6 +10,7 @@ then any number of deals solved, verified, hinted or analysed with them.
 
 from __future__ import annotations
 
+import time
 from functools import partial
 from typing import Any, Iterable, Optional, Union
 
@@ -148,7 +149,9 @@ class Solver:
     def moves(self, deal: Any, after: Moves = None) -> list:
         """Each legal move at the position after `after` with the verdict on the position it
         leads to (rating.MoveVerdict: WON, still winnable; BLOCKED, the move loses; UNKNOWN, a
-        limit), each searched with this solver's limits; [] where the position is won."""
+        limit), each searched within this solver's max_states, its max_seconds bounding the
+        whole call (each move an equal share of the time left); [] where the position is
+        won."""
         from .rating import move_verdicts
         self._winning_objective("moves")
         return move_verdicts(self, deal, after)
@@ -177,18 +180,32 @@ class Solver:
         Winnable after k moves implies winnable after every earlier move (a winning line from
         there starts with the moves that led there), so the positions are won up to some move
         and lost after it: a binary search finds the boundary deciding about log2(len)
-        positions. A limit reached leaves the answer unknown.
+        positions. A limit reached leaves the answer unknown: max_states bounds each position's
+        search, max_seconds the whole call.
         """
         self._winning_objective("analyze")
         g, var = self.game, self.variant
         d = g.read(deal, dict(var))
         line = tuple(parse_moves(moves)) if moves is not None else ()
-        replay(g.rules(var), d, line)  # every move legal, or MoveError with its number
+        rules = g.rules(var)
+        replay(rules, d, line)  # every move legal, or MoveError with its number
         results: dict[int, Result] = {}
+        # max_seconds bounds the whole call: each position's search gets the time left (an
+        # unknown one ends the analysis anyway); max_states bounds each search.
+        lim = self.limits
+        deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
 
         def decide(k: int) -> Optional[bool]:
             if k not in results:
-                results[k] = self.solve(d, after=line[:k])
+                left = (lim._replace(max_seconds=max(deadline - time.monotonic(), 1e-6))
+                        if deadline else lim)
+                prefix = line[:k]
+                if self._core is None:
+                    fallback_runs()
+                r = g.answer(self._core, d, dict(var), self.objective, left, False, prefix,
+                             replay(rules, d, prefix) if prefix else None)
+                r.__dict__["_deal"] = d  # as solve() keeps it, for pictures
+                results[k] = r
             r = results[k]
             return None if r.status is Status.UNKNOWN else r.won
 

@@ -455,6 +455,30 @@ def test_games_with_cycles_agree_with_value_iteration(name, given):
     assert compared >= 2
 
 
+def test_each_move_gets_a_share_of_the_time_left(monkeypatch):
+    """Solver.moves (hint --all): max_seconds bounds the whole call, each move's search given an
+    equal share of the time left: the first of n moves about max_seconds / n, and no search
+    may run past the call's end. Before, each move had the whole max_seconds (a call of n moves
+    took up to n times it)."""
+    import time
+
+    import solitaire_solver.rating as rating
+    seen = []
+    real = rating.solve_at
+
+    def spy(solver, deal, after, start, limits=None):
+        seen.append((time.monotonic(), (limits or solver.limits).max_seconds))
+        return real(solver, deal, after, start, limits)
+
+    monkeypatch.setattr(rating, "solve_at", spy)
+    t0 = time.monotonic()
+    verdicts = ss.Solver("fourteen", max_seconds=100).moves(ss.random_deal(1))
+    n = len(verdicts)
+    assert n >= 3 and len(seen) == n
+    assert seen[0][1] == pytest.approx(100 / n, rel=0.01)
+    assert all(at + share <= t0 + 100 + 0.01 for at, share in seen)
+
+
 def test_critical_moves_are_searched_within_a_bound_unless_the_solver_sets_one(monkeypatch):
     """A critical position's moves are searched within CRITICAL_STATES positions each where the
     solver sets no limit of positions (a proof that a move loses can take minutes: Calculation),

@@ -40,3 +40,23 @@ def test_a_solver_says_what_it_was_prepared_with():
     s = ss.Solver("pyramid-msc", max_seconds=5)
     assert repr(s).startswith("Solver('pyramid', objective='decide', max_seconds=5, memory_mb=256")
     assert s.game.name == "pyramid" and s.variant["goal"] == "pyramid"
+
+
+def test_analyze_bounds_the_whole_call_by_max_seconds(monkeypatch):
+    """Solver.analyze: max_seconds bounds the whole call, each position's search given the time
+    left (strictly less for each later one); before, each had the whole limit."""
+    solver = ss.Solver("fourteen", max_seconds=100)
+    deal = ss.random_deal(2)
+    first = next(v.move for v in ss.Solver("fourteen").moves(deal)
+                 if v.status is ss.Status.BLOCKED)  # a move that loses a won deal
+    seen = []
+    real = solver.game.answer
+
+    def spy(core, d, var, objective, limits, *rest):
+        seen.append(limits.max_seconds)
+        return real(core, d, var, objective, limits, *rest)
+
+    monkeypatch.setattr(solver.game, "answer", spy)
+    a = solver.analyze(deal, [first])
+    assert a.winnable is True and a.blunder == 1 and len(seen) == 2
+    assert 0 < seen[1] < seen[0] <= 100

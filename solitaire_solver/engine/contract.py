@@ -115,7 +115,7 @@ class Limits(NamedTuple):
         """What an UNKNOWN answer says of the limit its search reached (a status of STATUSES)."""
         return {
             "limit-states": f"the state limit ({self.max_states}) was reached",
-            "limit-time": f"the time limit ({self.max_seconds} s) was reached",
+            "limit-time": f"the time limit ({_seconds(self.max_seconds)}) was reached",
             "limit-memory": f"the memory budget ({_mib(self.memory_bytes)} MiB) was reached",
         }[status]
 
@@ -172,6 +172,15 @@ def _number(name: str, raw: Any, kind: type) -> Any:
         return kind(raw)
     except (TypeError, ValueError, OverflowError):
         raise SolitaireError(f"{name} must be a number, not {quoted(raw)}") from None
+
+
+def _seconds(x: float) -> str:
+    """A time limit as a person would write it: 5 s, 0.3 s, 1.25 s, 3,600 s (a share of what a
+    call had left, hint --all's, is any float)."""
+    if x < 0.001:
+        return "under 1 ms"
+    text = f"{x:,.3f}" if x < 10 else f"{x:,.1f}"
+    return text.rstrip("0").rstrip(".") + " s"
 
 
 def _mib(nbytes: int) -> str:
