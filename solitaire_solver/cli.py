@@ -550,23 +550,21 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 def _read_result(path: str) -> Result:
     """The Result a `solve --json` printed, read from a file or (`-`) standard input."""
+    if path == "-":
+        data = _result_bytes(sys.stdin.buffer, "standard input")
+    else:
+        try:
+            with open(_path(path, "--result"), "rb") as f:
+                data = _result_bytes(f, path)
+        except OSError as e:
+            raise SolitaireError(f"cannot read {path}: {e.strerror}") from None
     try:
-        if path == "-":
-            text = _result_text(sys.stdin.buffer, "standard input")
-        else:
-            try:
-                with open(_path(path, "--result"), "rb") as f:
-                    text = _result_text(f, path)
-            except OSError as e:
-                raise SolitaireError(f"cannot read {path}: {e.strerror}") from None
-        d = json.loads(text)
+        d = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError:
         raise SolitaireError(f"{path} is not UTF-8 text, so not the JSON of an answer") from None
     except RecursionError:
         raise SolitaireError(f"{path} is not the JSON of an answer (nested too deep)") from None
     except ValueError as e:
-        if isinstance(e, SolitaireError):
-            raise
         raise SolitaireError(f"{path} is not the JSON of an answer ({e})") from None
     if isinstance(d, dict):
         d.pop("pysolfc", None)  # what --pysolfc adds to solve's JSON: not part of the answer
@@ -583,8 +581,8 @@ MAX_RESULT_BYTES = 4 << 30
 _JSON_STARTS = frozenset([b""] + [bytes([c]) for c in b'{["-0123456789tfn'])
 
 
-def _result_text(f: Any, name: str) -> str:
-    """The text of an answer's JSON, read in pieces: what cannot start a JSON text (a binary
+def _result_bytes(f: Any, name: str) -> bytes:
+    """The bytes of an answer's JSON, read in pieces: what cannot start a JSON text (a binary
     file, /dev/zero) is refused at its first piece, and no read goes past MAX_RESULT_BYTES."""
     parts, size = [], 0
     while True:
@@ -598,7 +596,7 @@ def _result_text(f: Any, name: str) -> str:
             raise SolitaireError(f"{name} holds more than {MAX_RESULT_BYTES >> 30} GiB: no answer "
                                  "is that long")
         parts.append(part)
-    return b"".join(parts).decode("utf-8")
+    return b"".join(parts)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -723,6 +721,13 @@ COMMANDS = {"solve": _cmd_solve, "hint": _cmd_hint, "rate": _cmd_rate, "analyze"
             "verify": _cmd_verify, "games": _cmd_games, "survey": _cmd_survey}
 
 
+def _stdout_to_devnull() -> None:
+    """After a write to stdout failed: stdout goes to devnull, so that the interpreter's final
+    flush does not fail again (with a message of its own)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     # Positionals may follow options (`verify elevens --seed 3 AD+TD ...`): argparse leaves such
@@ -746,20 +751,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("solitaire-solver: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # The reader went away (`... | head`): nothing is wrong with the answer, so no message;
-        # stdout goes to devnull so that the interpreter's final flush does not fail again.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        # The reader went away (`... | head`): nothing is wrong with the answer, so no message.
+        _stdout_to_devnull()
         return 141  # 128 + SIGPIPE, as a shell reports a pipe's writer stopped by the pipe
     except OSError as e:
         # The system refused a read or write the command's input did not cause (say, a full
         # disk behind standard output): one line, as for a file that cannot be written (--svg,
-        # --html); stdout goes to devnull so that the interpreter's final flush does not fail
-        # again.
+        # --html).
         where = f"{e.filename}: " if e.filename else ""
         print(f"solitaire-solver: error: {where}{e.strerror or e}", file=sys.stderr)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _stdout_to_devnull()
         return BAD_INPUT
 
 

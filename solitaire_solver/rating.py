@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterator, NamedTuple,
 from .deal import Deal
 from .engine.backend import core_module
 from .engine.contract import Limits
+from .engine.contract import seconds_left as _left
 from .engine.search import reference_search
 from .errors import SolitaireError, quoted
 from .games import Game
@@ -171,12 +172,6 @@ class Rating:
 
 # -- the verdict of every move --------------------------------------------------------------------
 
-def _left(deadline: float) -> float:
-    """The seconds left before the monotonic `deadline` as a limit: 0.0 (none) without one,
-    else at least a microsecond (a limit of 0 would mean none)."""
-    return max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
-
-
 def solve_at(solver: Solver, deal: Any, after: tuple[Move, ...], start: Any,
              limits: Optional[Limits] = None) -> Result:
     """Solver.solve(deal, after=after) where `start` is the reference position `after` reaches
@@ -200,7 +195,7 @@ def move_verdicts(solver: Solver, deal: Any, after: Moves = None) -> list[MoveVe
     if rules.won(pos):
         return []
     lim = solver.limits
-    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
+    deadline = lim.deadline()
     moves = rules.moves(pos)
     out = []
     for i, m in enumerate(moves):
@@ -609,7 +604,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
     lim = solver.limits
     # max_seconds bounds the whole rating: the solve, then the walks, the lines and the critical
     # moves' searches in what it left (docs/difficulty.md, "Budget").
-    deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
+    deadline = lim.deadline()
     g, var = solver.game, dict(solver.variant)
     d = g.read(deal, var)
     prefix = tuple(parse_moves(after)) if after is not None else ()
@@ -617,7 +612,7 @@ def rate_position(solver: Solver, deal: Any, after: Moves = None, *,
     start = replay(rules, d, prefix)
     result = solver.solve(d, after=prefix)
     positions = int(result.stats.get("states", 0))
-    lim = lim._replace(max_seconds=_left(deadline))
+    lim = lim.until(deadline)
     budget = exact_positions or min(lim.max_states or EXACT_POSITIONS,
                                     max(1, lim.memory_bytes // _BYTES_PER_POSITION))
     memo: Optional[dict] = None
@@ -762,8 +757,7 @@ def _critical(solver: Solver, rules: Any, deal: Any, prefix: tuple, start: Any, 
                 after = rules.apply(pos, m)
                 v = child_win(after) if child_win is not None else None
                 if v is None and not (deadline and time.monotonic() >= deadline):
-                    r = solve_at(solver, deal, line + (m,), after,
-                                 limits._replace(max_seconds=_left(deadline)))
+                    r = solve_at(solver, deal, line + (m,), after, limits.until(deadline))
                     v = True if r.won else False if r.status is Status.BLOCKED else None
                 if v is True:
                     winning.append(m)

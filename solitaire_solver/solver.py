@@ -10,7 +10,6 @@ then any number of deals solved, verified, hinted or analysed with them.
 
 from __future__ import annotations
 
-import time
 from functools import partial
 from typing import Any, Iterable, Optional, Union
 
@@ -103,17 +102,22 @@ class Solver:
         if not isinstance(certificate, bool) or not isinstance(check, bool):
             raise SolitaireError(f"certificate and check are True or False, not {quoted(certificate)}, "
                                  f"{quoted(check)}")
-        g, var = self.game, dict(self.variant)
-        d = g.read(deal, var)
+        d = self.game.read(deal, dict(self.variant))
         prefix = tuple(parse_moves(after)) if after is not None else ()
+        result = self._answer(d, prefix, self.limits, certificate)
+        if check:
+            self._check(d, result)
+        return result
+
+    def _answer(self, d: Deal, prefix: tuple, limits: Limits, certificate: bool = False
+                ) -> Result:
+        """Game.answer for the read deal `d` after the moves `prefix`, within `limits`."""
+        g, var = self.game, dict(self.variant)
         start = replay(g.rules(var), d, prefix) if prefix else None
         if self._core is None:
             fallback_runs()
-        result = g.answer(self._core, d, var, self.objective, self.limits, certificate, prefix,
-                          start)
+        result = g.answer(self._core, d, var, self.objective, limits, certificate, prefix, start)
         result.__dict__["_deal"] = d  # for its pictures in a notebook (pictures/notebook.py)
-        if check:
-            self._check(d, result)
         return result
 
     def _decide_text(self, text: str) -> Optional[Result]:
@@ -187,25 +191,15 @@ class Solver:
         g, var = self.game, self.variant
         d = g.read(deal, dict(var))
         line = tuple(parse_moves(moves)) if moves is not None else ()
-        rules = g.rules(var)
-        replay(rules, d, line)  # every move legal, or MoveError with its number
+        replay(g.rules(var), d, line)  # every move legal, or MoveError with its number
         results: dict[int, Result] = {}
         # max_seconds bounds the whole call: each position's search gets the time left (an
         # unknown one ends the analysis anyway); max_states bounds each search.
-        lim = self.limits
-        deadline = time.monotonic() + lim.max_seconds if lim.max_seconds else 0.0
+        deadline = self.limits.deadline()
 
         def decide(k: int) -> Optional[bool]:
             if k not in results:
-                left = (lim._replace(max_seconds=max(deadline - time.monotonic(), 1e-6))
-                        if deadline else lim)
-                prefix = line[:k]
-                if self._core is None:
-                    fallback_runs()
-                r = g.answer(self._core, d, dict(var), self.objective, left, False, prefix,
-                             replay(rules, d, prefix) if prefix else None)
-                r.__dict__["_deal"] = d  # as solve() keeps it, for pictures
-                results[k] = r
+                results[k] = self._answer(d, line[:k], self.limits.until(deadline))
             r = results[k]
             return None if r.status is Status.UNKNOWN else r.won
 

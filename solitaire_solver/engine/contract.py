@@ -64,6 +64,7 @@ search as solve, without the spec dict read and the CoreRun made per call.
 
 from __future__ import annotations
 
+import time
 from typing import Any, NamedTuple, Optional
 
 from ..errors import SolitaireError, quoted
@@ -110,6 +111,16 @@ class Limits(NamedTuple):
             memory_bytes=_MAX_MEMORY_BYTES if memory_bytes >= _MAX_MEMORY_BYTES
             else int(memory_bytes),
         )
+
+    def deadline(self) -> float:
+        """When max_seconds from now runs out, on time.monotonic's clock (0.0: no time limit). A
+        call that runs several searches bounds them all by it (seconds_left, until)."""
+        return time.monotonic() + self.max_seconds if self.max_seconds else 0.0
+
+    def until(self, deadline: float) -> Limits:
+        """These limits with max_seconds the time left before `deadline` (unchanged without
+        one)."""
+        return self._replace(max_seconds=seconds_left(deadline)) if deadline else self
 
     def reason(self, status: str) -> str:
         """What an UNKNOWN answer says of the limit its search reached (a status of STATUSES)."""
@@ -172,6 +183,12 @@ def _number(name: str, raw: Any, kind: type) -> Any:
         return kind(raw)
     except (TypeError, ValueError, OverflowError):
         raise SolitaireError(f"{name} must be a number, not {quoted(raw)}") from None
+
+
+def seconds_left(deadline: float) -> float:
+    """The seconds left before the monotonic `deadline` as a limit: 0.0 (none) without one, else
+    at least a microsecond (a limit of 0 would mean none)."""
+    return max(deadline - time.monotonic(), 1e-6) if deadline else 0.0
 
 
 def _seconds(x: float) -> str:
