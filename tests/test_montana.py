@@ -256,8 +256,9 @@ def search(spec, **kw):
 
 
 #: The core's modes: every move; ordered; ordered with the block test of locked cards; that and
-#: the persistent sets; those on the places relaxation (the default).
-MODES = (0, 1, 2, 3, 4)
+#: the persistent sets; those on the places relaxation; that with the first column's
+#: arrangements as groups (the default).
+MODES = (0, 1, 2, 3, 4, 5)
 
 
 @pytest.mark.core
@@ -292,8 +293,8 @@ def test_core_agrees_with_the_reference_from_mid_game(given_, seed, rng):
             assert run.status == ref.status
         if run.status == "won":
             end = pos
-            for w in run.path:
-                end = rules.play(end, Move.from_code(w))
+            for m in GAME.core_line(core(), dict(spec, mode=mode), deal, pos, run.path):
+                end = rules.play(end, m)
             assert rules.won(end)
 
 
@@ -624,7 +625,7 @@ def test_each_cut_saves_positions():
     """Seed 11 at ranks=8 (blocked): each mode searches fewer positions than the one before, to
     the same answer."""
     spec = GAME.core_spec(seeded(11), GAME.variant(ranks=8), "decide", False)
-    runs = [search(dict(spec, mode=m)) for m in MODES[1:]]
+    runs = [search(dict(spec, mode=m)) for m in MODES[1:5]]
     assert [r.status for r in runs] == ["exhausted"] * 4
     states = [r.stats["states"] for r in runs]
     assert states[0] > states[1] > states[2] > states[3], states
@@ -642,3 +643,51 @@ def test_a_runs_next_card_is_not_a_safe_move():
         graph, edges = move_graph(rules, pos, 10_000)
         won = [k for k, p in graph.items() if rules.won(p)]
         assert (rules.key(pos) in winnable(edges, won)) is can_win
+
+
+def first_column_moves(pos, edges, k, n):
+    """The positions k reaches by moving Twos between first places (within its group)."""
+    seen, todo = {k}, [k]
+    while todo:
+        a = todo.pop()
+        for b in edges[a]:
+            if b not in seen and all(x == y for i, (x, y) in enumerate(
+                    zip(pos[a].places, pos[b].places)) if i % n):
+                seen.add(b)
+                todo.append(b)
+    return seen
+
+
+@pytest.mark.core
+def test_groups_are_won_alike_and_the_group_moves_keep_every_win():
+    """MODE_GROUPS against the whole move graph (docs/montana.md, "Groups of first-column
+    arrangements"): a position's group representative is reached from it by moving Twos between
+    first places (so they reach each other and are won alike); each group move leads from a
+    representative to a position it reaches; and a representative reaches a won position along
+    group moves exactly when it does along every move. The rule fires: many positions are not
+    their group's representative (it fails without the rule)."""
+    positions = grouped = rearranged = 0
+    for var, rules, spec, pos, edges in small_graphs():
+        n = var["ranks"]
+        win = winnable(edges, [k for k, p in pos.items() if rules.won(p)])
+        key = {k: GAME.certificate_key(core().group_key(spec, GAME.core_position(p, var)[0]),
+                                       0, var) for k, p in pos.items()}
+        quotient = {}
+        for k, p in pos.items():
+            positions += 1
+            if key[k] == k:
+                continue
+            grouped += 1
+            assert key[k] in first_column_moves(pos, edges, k, n), rules.render(p)
+        for k in set(key.values()):
+            group = first_column_moves(pos, edges, k, n)
+            kids = {GAME.certificate_key(r, a, var)
+                    for _, r, a in core().expand(dict(spec, mode=5), *GAME.core_position(pos[k], var))}
+            direct = {key[q] for g in group for q in edges[g]}
+            assert kids <= direct, rules.render(pos[k])
+            rearranged += len(kids - {key[q] for q in edges[k]})
+            quotient[k] = kids
+        won = [k for k in quotient if rules.won(pos[k])]
+        assert winnable(quotient, won) == {k for k in quotient if k in win}
+    assert positions > 5000 and grouped > positions // 10, (grouped, positions)
+    assert rearranged > 100, rearranged

@@ -49,12 +49,14 @@ cdef enum:
     M_LOCKED = 2     # M_ORDERED's moves, and the block test of locked cards (dead())
     M_REDUCED = 3    # M_LOCKED, and only a persistent set of moves (reduce_moves)
     M_PLACES = 4     # M_REDUCED on the places relaxation: its movable cards and its block test
+    M_GROUPS = 5     # M_PLACES, and the first column's Twos and gaps kept in one order (groups)
 
 MODE_ALL = M_ALL
 MODE_ORDERED = M_ORDERED
 MODE_LOCKED = M_LOCKED
 MODE_REDUCED = M_REDUCED
 MODE_PLACES = M_PLACES
+MODE_GROUPS = M_GROUPS
 
 DEF ROWS = 4
 DEF MAXP = 52
@@ -65,6 +67,9 @@ DEF ALL_IDS = TWO_IDS + 16
 cdef uint64_t REDEAL_WORD = word_code("redeal")
 cdef int TO_ROW_SHIFT = PILE_SHIFT
 cdef uint64_t CARD_BITS = (<uint64_t>1 << 52) - 1
+# The Aces' bits, never a move's card in Montana: a group move that fills the first column's
+# last gap names there how the other Twos stand (group_moves)
+cdef uint64_t ACE_BITS = (<uint64_t>1) | (<uint64_t>1 << 13) | (<uint64_t>1 << 26) | (<uint64_t>1 << 39)
 
 cdef enum:
     RNG_NONE = 0
@@ -122,6 +127,160 @@ cdef inline int used_redeals(Ctx *c, const uint64_t *s) noexcept nogil:
     return <int>(s[c.words - 1] & 15) if c.redeals else 0
 
 
+# -- groups (M_GROUPS; docs/montana.md, "Groups of first-column arrangements") ------------------
+
+cdef int group_of(Ctx *c, const uint64_t *s, int *rows, int *twos, int *gaps) noexcept nogil:
+    """The rows whose first place holds a Two or a gap, ascending, into rows; the fields of
+    their Twos, ascending (suit order), into twos; how many of the rows have a gap into gaps[0].
+    Returns how many rows."""
+    cdef int r, v, n = 0, k = 0, i
+    gaps[0] = 0
+    for r in range(ROWS):
+        v = get(s, r * c.ranks)
+        if v == 0:
+            rows[n] = r
+            n += 1
+            gaps[0] += 1
+        elif value(v - 1) == 2:
+            rows[n] = r
+            n += 1
+            i = k
+            while i > 0 and twos[i - 1] > v:
+                twos[i] = twos[i - 1]
+                i -= 1
+            twos[i] = v
+            k += 1
+    return n
+
+
+cdef inline bint in_group(Ctx *c, const uint64_t *s) noexcept nogil:
+    """M_GROUPS, no redeal left, and a gap and a Two in first places: the position's group
+    holds every arrangement of those among their rows."""
+    cdef int r, v
+    cdef bint gap = False, two = False
+    if c.mode != M_GROUPS or not no_redeal_left(c, s):
+        return False
+    for r in range(ROWS):
+        v = get(s, r * c.ranks)
+        if v == 0:
+            gap = True
+        elif value(v - 1) == 2:
+            two = True
+    return gap and two
+
+
+cdef void canonical(Ctx *c, uint64_t *s) noexcept nogil:
+    """s as its group's representative: the group's Twos in suit order in its first rows, then
+    its gaps (no change outside a group)."""
+    cdef int rows[ROWS]
+    cdef int twos[ROWS]
+    cdef int gaps, n, i
+    if not in_group(c, s):
+        return
+    n = group_of(c, s, rows, twos, &gaps)
+    for i in range(n):
+        put(s, rows[i] * c.ranks, twos[i] if i < n - gaps else 0)
+
+
+cdef inline int factorial(int m) noexcept nogil:
+    cdef int f = 1, i
+    for i in range(2, m + 1):
+        f *= i
+    return f
+
+
+cdef void nth_order(int k, int m, int *order) noexcept nogil:
+    """order[0..m-1]: the k-th (0 <= k < m!) ordering of 0..m-1 (the factorial number system;
+    the Python side decodes it the same way: game.py, _nth_order)."""
+    cdef int pool[ROWS]
+    cdef int i, j, t, f
+    for i in range(m):
+        pool[i] = i
+    for i in range(m):
+        f = factorial(m - 1 - i)
+        j = k // f
+        k = k % f
+        order[i] = pool[j]
+        for t in range(j, m - 1 - i):
+            pool[t] = pool[t + 1]
+
+
+cdef inline uint64_t order_bits(int k) noexcept nogil:
+    # k (0..5) in the bits of the Aces of clubs, diamonds and hearts
+    return ((<uint64_t>(k & 1)) | ((<uint64_t>((k >> 1) & 1)) << 13)
+            | ((<uint64_t>((k >> 2) & 1)) << 26))
+
+
+cdef inline int order_of(uint64_t move) noexcept nogil:
+    return <int>((move & 1) | (((move >> 13) & 1) << 1) | (((move >> 26) & 1) << 2))
+
+
+cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
+    """M_GROUPS at a position in a group: the legal moves of every arrangement of the group,
+    one for each group of positions they lead to: a Three into the place after any of the
+    group's Twos (the row in its code: the Two stands there first); every other card's move
+    outside the group's first two places; a Two from outside the first column into a gap of
+    the group, and where that fills the column's last gap, once for each arrangement the
+    column then has (the Two's row in the code, the others' order in the Aces' bits). Never a
+    Two moved within the group: that stays in the group."""
+    cdef int N = c.ranks, p, q, r, i, j, k, t, n = 0, nr, gaps, m, f, two, rt = 0, left
+    cdef int rows[ROWS]
+    cdef int twos[ROWS]
+    cdef uint8_t pl[MAXP]
+    cdef bint grow[ROWS]
+    nr = group_of(c, s, rows, twos, &gaps)
+    m = nr - gaps
+    for r in range(ROWS):
+        grow[r] = False
+    for i in range(nr):
+        grow[rows[i]] = True
+        if get(s, rows[i] * N) == 0:
+            rt = rows[i]
+    for p in range(c.places):
+        pl[p] = <uint8_t>get(s, p)
+    for i in range(nr):
+        r = rows[i]
+        if pl[r * N + 1] == 0:
+            for j in range(m):
+                # twos[j] is the Two's field (its index + 1), so the Three's index
+                out[n] = (<uint64_t>1) << twos[j] | (<uint64_t>(r + 1)) << TO_ROW_SHIFT
+                n += 1
+    for p in range(c.places):
+        if pl[p] or p % N == 0 or (p % N == 1 and grow[p // N]):
+            continue
+        left = pl[p - 1]
+        if left and value(left - 1) < N:
+            out[n] = (<uint64_t>1) << left
+            n += 1
+    for t in range(4):
+        two = 13 * t + 1
+        q = 0
+        for p in range(c.places):
+            if pl[p] == two + 1:
+                q = p
+        if q % N == 0:
+            continue  # in the group
+        if gaps > 1:
+            out[n] = (<uint64_t>1) << two | (<uint64_t>(rt + 1)) << TO_ROW_SHIFT
+            n += 1
+            continue
+        f = factorial(m)
+        for i in range(nr):
+            for k in range(f):
+                out[n] = ((<uint64_t>1) << two | (<uint64_t>(rows[i] + 1)) << TO_ROW_SHIFT
+                          | order_bits(k))
+                n += 1
+    return n
+
+
+cdef int first_gaps(Ctx *c, const uint64_t *s) noexcept nogil:
+    cdef int r, n = 0
+    for r in range(ROWS):
+        if get(s, r * c.ranks) == 0:
+            n += 1
+    return n
+
+
 cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nogil:
     """Every legal move: by place (MODE_ALL), or (MODE_ORDERED) the same moves with those that
     lengthen a row's run first and Twos leaving a first place last, then the redeal."""
@@ -134,6 +293,8 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     cdef bint ordered = c.mode != M_ALL
     cdef bint lengthens
     cdef uint64_t two_first = 0   # ORDERED: the Twos in a first place, as bits of their index
+    if in_group(c, s):
+        return group_moves(c, s, out)
     for p in range(c.places):
         pl[p] = <uint8_t>get(s, p)
         if ordered and p % N == 0 and pl[p] and value(pl[p] - 1) == 2:
@@ -217,8 +378,13 @@ cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *ou
     if move == REDEAL_WORD:
         redeal(c, s, out)
         return
-    card = <int>__builtin_ctzll(move & CARD_BITS)
+    card = <int>__builtin_ctzll(move & CARD_BITS & ~ACE_BITS)
     row = <int>(move >> TO_ROW_SHIFT) & 31
+    if c.mode == M_GROUPS and row and no_redeal_left(c, s):
+        if value(card) != 2 or first_gaps(c, s) == 1:
+            group_play(c, s, card, row - 1, move, out)
+            canonical(c, out)
+            return
     src = dst = -1
     for i in range(c.places):
         v = get(s, i)
@@ -229,6 +395,40 @@ cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *ou
     if row:
         dst = (row - 1) * c.ranks
     put(out, dst, card + 1)
+    put(out, src, 0)
+    canonical(c, out)
+
+
+cdef void group_play(Ctx *c, const uint64_t *s, int card, int r, uint64_t move,
+                     uint64_t *out) noexcept nogil:
+    """out (a copy of s): group_moves' Three into row r behind its Two (the Two first put in
+    row r's first place, in exchange with what stands there), or its Two that fills the first
+    column's last gap, in row r, the group's other Twos in the order the move names."""
+    cdef int N = c.ranks, p, i, j, nr, gaps, src = -1, q = -1, m
+    cdef int rows[ROWS]
+    cdef int twos[ROWS]
+    cdef int order[ROWS]
+    for p in range(c.places):
+        if get(s, p) == card + 1:
+            src = p
+        elif get(s, p) == card and p % N == 0:
+            q = p
+    if value(card) != 2:
+        # card - 1 is its Two, in the first place q of the group's rows
+        put(out, q, get(s, r * N))
+        put(out, r * N, card)
+        put(out, r * N + 1, card + 1)
+        put(out, src, 0)
+        return
+    nr = group_of(c, s, rows, twos, &gaps)
+    m = nr - gaps
+    nth_order(order_of(move), m, order)
+    j = 0
+    for i in range(nr):
+        if rows[i] != r:
+            put(out, rows[i] * N, twos[order[j]])
+            j += 1
+    put(out, r * N, card + 1)
     put(out, src, 0)
 
 
@@ -667,6 +867,10 @@ cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
     g.play = montana_play
     g.won = montana_won
     g.max_moves = 4 * 4 + 1    # four gaps, each taking four Twos at most, and the redeal
+    if c.mode == M_GROUPS:
+        # group_moves: Threes behind three Twos in three rows, three other cards, and the
+        # 4! orders of the column a last Two makes
+        g.max_moves = 9 + 3 + 24
     if c.mode >= M_LOCKED:
         g.dead = montana_dead
 
@@ -713,10 +917,10 @@ def solve(dict spec, str objective, limits, bint certificate):
     cdef Ctx c
     cdef WideGame g
     cdef uint64_t root[8]
-    cdef int mode = spec.get("mode", MODE_PLACES)
+    cdef int mode = spec.get("mode", MODE_GROUPS)
     if objective != "decide":
         raise ValueError(f"montana has no objective {objective!r}")
-    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES):
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES, MODE_GROUPS):
         raise ValueError(f"unknown move mode {mode}")
     if certificate:
         mode = MODE_ALL
@@ -726,6 +930,7 @@ def solve(dict spec, str objective, limits, bint certificate):
     else:
         wide_root(spec, c.words, root)
         check_position(&c, spec["root"][0], root)
+    canonical(&c, root)
     return run_of(*wide_depth_first(&g, root, limits.max_states, limits.max_seconds,
                                     limits.memory_bytes, certificate))
 
@@ -798,10 +1003,24 @@ def start(dict spec):
 
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
 SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED}, {"mode": MODE_LOCKED},
-                {"mode": MODE_REDUCED}, {"mode": MODE_PLACES})
+                {"mode": MODE_REDUCED}, {"mode": MODE_PLACES}, {"mode": MODE_GROUPS})
 #: The spec keys that make expand() list the default search's moves, and whether those are some
 #: of the legal ones (all of them, in another order).
 PRUNED_EXPAND = ({"mode": MODE_PLACES}, True)
+
+
+def group_key(dict spec, object position):
+    """The representative of the position's group under MODE_GROUPS (the position itself
+    outside a group; for tests): the first column's Twos in suit order, then its gaps."""
+    cdef Ctx c
+    cdef uint64_t s[8]
+    setup(&c, spec, M_GROUPS)
+    check_position(&c, position, s)
+    canonical(&c, s)
+    x = 0
+    for i in range(c.words - 1, -1, -1):
+        x = (x << 64) | s[i]
+    return x
 
 
 def dead(dict spec, object position):
@@ -811,7 +1030,8 @@ def dead(dict spec, object position):
     can never move again stands where no won position has it."""
     cdef Ctx c
     cdef uint64_t s[8]
-    setup(&c, spec, M_PLACES if spec.get("mode", MODE_PLACES) == MODE_PLACES else M_LOCKED)
+    setup(&c, spec, M_PLACES if spec.get("mode", MODE_PLACES) in (MODE_PLACES, MODE_GROUPS)
+          else M_LOCKED)
     check_position(&c, position, s)
     return bool(montana_dead(&c, s))
 
@@ -894,10 +1114,12 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
     cdef uint64_t h
     cdef double t0 = now(), deadline
     cdef int mode = spec.get("mode", MODE_PLACES)
-    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES):
+    if mode not in (MODE_ALL, MODE_ORDERED, MODE_LOCKED, MODE_REDUCED, MODE_PLACES, MODE_GROUPS):
         raise ValueError(f"unknown move mode {mode}")
     if width < 1:
         raise ValueError(f"a beam is at least 1 wide, not {width}")
+    if mode == MODE_GROUPS:
+        mode = MODE_PLACES  # the beam keeps positions apart: its moves are single moves
     wt.runs, wt.dead, wt.open, wt.pairs = weights
     make_game(&g, &c, spec, mode)
     w = c.words

@@ -3,6 +3,7 @@ goes back), so blocks are proved by an exhaustive search (docs/montana.md)."""
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Optional
 
@@ -10,7 +11,7 @@ from ...cards import value
 from ...deal import Deal, as_deal, deal_text
 from ...engine.backend import core_module
 from ...engine.contract import Limits
-from ...moves import Move
+from ...moves import PILE_SHIFT, Move, from_codes
 from ..base import CoreAnswer, Game, Option, PySolFCGame
 from .rules import (
     ROWS,
@@ -27,6 +28,11 @@ from .rules import (
 #: + 1; 0 a gap), then with redeals a word of the redeals played (4 bits) and the cards each
 #: gathered (6 bits each).
 PLACE_BITS = 6
+#: A move word's card bits, the Aces' among them (never a card that moves: MODE_GROUPS puts
+#: an order there, Montana.core_line), and its row field.
+CARD_BITS = (1 << 52) - 1
+ACE_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
+PILE_FIELD = 31 << PILE_SHIFT
 USED_BITS = 4
 #: The first try (Montana.first_try): beams of these widths and score weights (the core's
 #: `beam`: per card in a row's run, less per gap right of a King, per gap that takes a run's next
@@ -153,6 +159,7 @@ class Montana(Game):
         steps += [("search", PROBE_STATES)] if in_progress and PROBE_STATES else []
         steps += [("beam", t) for t in range(1, len(BEAMS))]
         states, seconds, path, tried = 0, 0.0, None, "nothing"
+        line_spec = spec
         for kind, t in steps:
             most = t if kind == "search" else BEAMS[t][0] * BEAM_ROUNDS
             if share_states:
@@ -167,7 +174,7 @@ class Montana(Game):
                 seconds += run.stats.get("seconds", 0.0)
                 tried = f"the search to {most:,} positions: {run.status}"
                 if run.status == "won":
-                    path = run.path
+                    path, line_spec = run.path, spec
                 elif run.status == "exhausted":
                     # The whole search, without a win: the answer (first_try_exact).
                     return CoreAnswer("exhausted", [], {
@@ -178,6 +185,8 @@ class Montana(Game):
                 width, weights = BEAMS[t]
                 path, n, spent = core.beam(dict(spec, shake=t + 1), width, most, left,
                                            limits.memory_bytes, weights)
+                # the beam's moves are single moves (it keeps positions apart)
+                line_spec = dict(spec, mode=core.MODE_PLACES)
                 states += n
                 seconds += spent
                 tried = f"beam {width} wide: {'won' if path is not None else 'no win'}"
@@ -189,7 +198,7 @@ class Montana(Game):
             return CoreAnswer("given-up", [], stats)
         rules = self.rules(variant)
         pos = rules.start(deal) if start is None else start
-        moves = self.core_line(core, spec, deal, start, path)
+        moves = self.core_line(core, line_spec, deal, start, path)
         for m in moves:
             pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
         if not rules.won(pos):  # pragma: no cover - the core checked the line's end
@@ -201,9 +210,31 @@ class Montana(Game):
     core = "games.montana._core"
     picture = "rows-of-places"
 
+    def core_line(self, core: Any, spec: dict, deal: Deal, start: Any, path: list) -> list[Move]:
+        """The moves of the core's line. Under MODE_GROUPS (the default search) a position stands
+        for its group, the arrangements of the first column's Twos and gaps (docs/montana.md,
+        "Groups of first-column arrangements"), and a move may need the Twos arranged first: a
+        Three coded with a row goes behind its Two put in that row's first place; a Two that
+        fills the column's last gap comes with the order of the other Twos (in the Aces' bits).
+        Those arrangements are played here as moves of Twos between first places."""
+        if spec.get("mode", core.MODE_GROUPS) != core.MODE_GROUPS:
+            return from_codes(path)
+        rules = MontanaRules(spec.get("ranks", 13), spec.get("redeals", 0))
+        pos = rules.start(deal) if start is None else start
+        out: list[Move] = []
+        for code in path:
+            for m in _group_line(rules, pos, code):
+                pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
+                out.append(m)
+        return out
+
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> dict:
         ranks, redeals = variant.get("ranks", 13), variant.get("redeals", 0)
         spec = {"cards": dealt(deal, ranks), "ranks": ranks, "redeals": redeals}
+        core = core_module(self.core)
+        if certificate and core is not None:
+            # the search a certificate needs, named so that core_line reads its moves as such
+            spec["mode"] = core.MODE_ALL
         if redeals:
             self.rules(variant).start(deal)  # the DealError of a deal without its generator
             spec["rng"] = rng_spec(deal.origin, ranks)
@@ -231,6 +262,67 @@ class Montana(Game):
             lengths = tuple(word >> (USED_BITS + PLACE_BITS * i) & mask
                             for i in range(word & ((1 << USED_BITS) - 1)))
         return tuple(None if c < 0 else c for c in places), lengths
+
+def _nth_order(k: int, m: int) -> list[int]:
+    """The k-th (0 <= k < m!) ordering of 0..m-1, as the core's nth_order."""
+    pool, out = list(range(m)), []
+    for i in range(m):
+        j, k = divmod(k, math.factorial(m - 1 - i))
+        out.append(pool.pop(j))
+    return out
+
+
+def _group_line(rules: MontanaRules, pos: MontanaPosition, code: int) -> list[Move]:
+    """The moves that play the core's move word `code` at `pos` (Montana.core_line)."""
+    card_bits = code & CARD_BITS & ~ACE_BITS
+    row = (code & PILE_FIELD) >> PILE_SHIFT
+    n = rules.ranks
+    places = pos.places
+    if not row or rules.redeals and len(pos.lengths) < rules.redeals:
+        return from_codes([code])
+    card = card_bits.bit_length() - 1
+    r = row - 1
+    first = [places[x * n] for x in range(ROWS)]
+    gaps = [x for x in range(ROWS) if first[x] is None]
+    moves: list[Move] = []
+
+    def two_to(two: int, x: int) -> None:
+        # the Two `two` (in a first place) into row x's first place, via a gap of the column
+        nonlocal first
+        if first[x] == two:
+            return
+        if first[x] is not None:
+            other = next(y for y in range(ROWS) if first[y] is None)
+            moves.append(Move.to_pile(first[x], other + 1))
+            first[other], first[x] = first[x], None
+        moves.append(Move.to_pile(two, x + 1))
+        first[first.index(two)], first[x] = None, two
+
+    if value(card) != 2:
+        # a Three behind its Two, put first in row r's first place
+        two_to(card - 1, r)
+        moves.append(Move(cards=(card,)))
+        return moves
+    if len(gaps) > 1:
+        # any gap of the column leads to the same group
+        if first[r] is not None:
+            r = gaps[0]
+        return [Move.to_pile(card, r + 1)]
+    # the Two fills the column's last gap in row r, the other Twos in the order the code names
+    rows = [x for x in range(ROWS) if first[x] is None or value(first[x]) == 2]
+    twos = sorted(first[x] for x in rows if first[x] is not None)
+    k = (code & 1) | (code >> 13 & 1) << 1 | (code >> 26 & 1) << 2
+    others = [x for x in rows if x != r]
+    want = {x: twos[i] for x, i in zip(others, _nth_order(k, len(twos)))}
+    while any(first[x] != want[x] for x in others):
+        gap = first.index(None)
+        if gap != r:
+            two_to(want[gap], gap)
+        else:
+            two_to(next(first[x] for x in others if first[x] != want[x]), r)
+    moves.append(Move.to_pile(card, r + 1))
+    return moves
+
 
 #: The games this folder serves (the registry reads it: games/__init__.py).
 GAMES = (Montana(),)
