@@ -14,16 +14,22 @@ redeals: None, ("seed", state, index) for random.Random's shuffle, ("mt", state,
 PySolFC's Mersenne Twister, ("ms", x, seed) for its FreeCell generator), "mode", and "root".
 
 Move words are Move codes: a card into the gap right of the card below it (its bit), a Two into
-the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`.
+the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`. MODE_GROUPS's
+moves are a group's (group_moves): a Three's bit with a row is the Three into that row's
+second place behind its Two, put in the row's first place first; a Two filling the first
+column's last gap carries the other Twos' order in the Aces' bits (game.py, core_line, plays
+them out as single moves).
 
 Modes: MODE_ALL generates every legal move in place order (certificates use it); MODE_ORDERED
 the same moves, those that lengthen a row's run first and the Twos that leave a first place last:
 an order of trial, no move left out (docs/montana.md, "The search"); MODE_LOCKED MODE_ORDERED's
 moves and the block test of locked cards (montana_dead; docs/montana.md, "Locked cards");
 MODE_REDUCED that and, at each position, only a persistent set of its moves (reduce_moves;
-docs/montana.md, "Independent moves"); MODE_PLACES (the default) MODE_REDUCED with the places
+docs/montana.md, "Independent moves"); MODE_PLACES MODE_REDUCED with the places
 relaxation (reach()) in place of the locked cards: its movable cards in the persistent sets and
-its block test (docs/montana.md, "Where each card can go"). The cuts are proved there, and apply
+its block test (docs/montana.md, "Where each card can go"); MODE_GROUPS (the default) that, with
+a position keyed by its group's representative and a group's moves generated at once
+(docs/montana.md, "Groups of first-column arrangements"). The cuts are proved there, and apply
 only with no redeal left.
 """
 
@@ -222,36 +228,77 @@ cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
     outside the group's first two places; a Two from outside the first column into a gap of
     the group, and where that fills the column's last gap, once for each arrangement the
     column then has (the Two's row in the code, the others' order in the Aces' bits). Never a
-    Two moved within the group: that stays in the group."""
-    cdef int N = c.ranks, p, q, r, i, j, k, t, n = 0, nr, gaps, m, f, two, rt = 0, left
+    Two moved within the group: that stays in the group. The order of trial, as MODE_ORDERED's:
+    first the moves that lengthen a run some arrangement has (a Three not already behind a Two
+    of the group, a card right of such a run), then the others, a Three that leaves a place
+    behind a Two of the group last but one, and the last gap's arrangements last, those that
+    put more Twos before their Threes first."""
+    cdef int N = c.ranks, p, q, r, i, j, k, t, n = 0, nl = 0, nr, gaps, m, f, two, rt = 0
+    cdef int left, v, best, sc
     cdef int rows[ROWS]
     cdef int twos[ROWS]
+    cdef int run[ROWS]
+    cdef int order[ROWS]
+    cdef int score[24]
+    cdef uint64_t fill[24]
+    cdef uint64_t later[16]
     cdef uint8_t pl[MAXP]
     cdef bint grow[ROWS]
+    cdef bint member[53]
     nr = group_of(c, s, rows, twos, &gaps)
     m = nr - gaps
     for r in range(ROWS):
         grow[r] = False
+    for v in range(53):
+        member[v] = False
+    for j in range(m):
+        member[twos[j]] = True
     for i in range(nr):
         grow[rows[i]] = True
         if get(s, rows[i] * N) == 0:
             rt = rows[i]
     for p in range(c.places):
         pl[p] = <uint8_t>get(s, p)
+    for r in range(ROWS):
+        # the run some arrangement gives the row: from a Three behind a first place of the
+        # group whose Two is in the group (a row outside the group starts with another card)
+        run[r] = 0
+        v = pl[r * N + 1]
+        if grow[r] and v and value(v - 1) == 3 and member[v - 1]:
+            k = 2
+            while k < N and pl[r * N + k] == v + k - 1:
+                k += 1
+            run[r] = k
     for i in range(nr):
         r = rows[i]
         if pl[r * N + 1] == 0:
             for j in range(m):
                 # twos[j] is the Two's field (its index + 1), so the Three's index
-                out[n] = (<uint64_t>1) << twos[j] | (<uint64_t>(r + 1)) << TO_ROW_SHIFT
-                n += 1
+                q = 0
+                for p in range(c.places):
+                    if pl[p] == twos[j] + 1:
+                        q = p
+                if q % N == 1 and grow[q // N]:
+                    later[nl] = (<uint64_t>1) << twos[j] | (<uint64_t>(r + 1)) << TO_ROW_SHIFT
+                    nl += 1
+                else:
+                    out[n] = (<uint64_t>1) << twos[j] | (<uint64_t>(r + 1)) << TO_ROW_SHIFT
+                    n += 1
+    j = n
     for p in range(c.places):
         if pl[p] or p % N == 0 or (p % N == 1 and grow[p // N]):
             continue
         left = pl[p - 1]
         if left and value(left - 1) < N:
             out[n] = (<uint64_t>1) << left
+            if run[p // N] == p % N:
+                out[n] = out[j]
+                out[j] = (<uint64_t>1) << left
+                j += 1
             n += 1
+    for i in range(nl):
+        out[n] = later[i]
+        n += 1
     for t in range(4):
         two = 13 * t + 1
         q = 0
@@ -265,11 +312,31 @@ cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
             n += 1
             continue
         f = factorial(m)
+        nl = 0
         for i in range(nr):
             for k in range(f):
-                out[n] = ((<uint64_t>1) << two | (<uint64_t>(rows[i] + 1)) << TO_ROW_SHIFT
-                          | order_bits(k))
-                n += 1
+                fill[nl] = ((<uint64_t>1) << two | (<uint64_t>(rows[i] + 1)) << TO_ROW_SHIFT
+                            | order_bits(k))
+                # how many of the column's Twos then stand before their Threes
+                nth_order(k, m, order)
+                sc = 1 if pl[rows[i] * N + 1] == two + 2 else 0
+                q = 0
+                for j in range(nr):
+                    if j != i:
+                        if pl[rows[j] * N + 1] == twos[order[q]] + 1:
+                            sc += 1
+                        q += 1
+                score[nl] = sc
+                nl += 1
+        for i in range(nl):
+            best = i
+            for j in range(i + 1, nl):
+                if score[j] > score[best]:
+                    best = j
+            out[n] = fill[best]
+            n += 1
+            fill[best] = fill[i]
+            score[best] = score[i]
     return n
 
 
@@ -1004,8 +1071,9 @@ def start(dict spec):
 #: The tests' switches (tests/test_fuzz.py): the spec keys of this core's search modes.
 SEARCH_MODES = ({}, {"mode": MODE_ALL}, {"mode": MODE_ORDERED}, {"mode": MODE_LOCKED},
                 {"mode": MODE_REDUCED}, {"mode": MODE_PLACES}, {"mode": MODE_GROUPS})
-#: The spec keys that make expand() list the default search's moves, and whether those are some
-#: of the legal ones (all of them, in another order).
+#: The spec keys that make expand() list a pruned search's moves, and whether those are some of
+#: the legal ones: MODE_PLACES's (the default MODE_GROUPS lists a group's moves, which need the
+#: Twos arranged first: test_montana.py checks them against whole move graphs).
 PRUNED_EXPAND = ({"mode": MODE_PLACES}, True)
 
 
