@@ -194,7 +194,10 @@ def _say_pysolfc_rules(args: argparse.Namespace) -> None:
 
 def _show_pysolfc(args: argparse.Namespace, info: Optional[dict]) -> None:
     if info is not None:
-        _say(args, pysolfc.layout_text(info["layout"]) + "\n")
+        text = pysolfc.layout_text(info["layout"])
+        g, fixed = get_game(args.game)
+        note = g.pysolfc_note(g.variant(**{**fixed, **_variant(args.option)}))
+        _say(args, text + ("\n" + note if note else "") + "\n")
 
 
 def _say(args: argparse.Namespace, text: Any) -> None:

@@ -404,3 +404,17 @@ def test_large_counts_are_grouped(capsys):
     assert r.proof.sentence == "no line of play wins: all 15,208 reachable positions were explored"
     code, out, _ = run(capsys, "solve", "monte-carlo", "--pysolfc", "10")
     assert code == 1 and "(15,208 states, " in out  # 1: blocked
+
+
+def test_a_pysolfc_number_of_montana_with_fewer_ranks_says_which_cards_it_plays(capsys):
+    # PySolFC deals all 13 ranks; ranks=6 plays the cards Ace to 6 of that layout, in its order:
+    # the line under the layout says so (the layout alone misled a reader).
+    code, out, _ = run(capsys, "solve", "montana", "--pysolfc", "5", "-o", "ranks=6",
+                       "--max-states", "200000")
+    assert code in (0, 1, 2)
+    layout = out.split("\n\n")[0]
+    assert layout.startswith("PySolFC Montana (game 53)")
+    assert layout.endswith("ranks=6: the game of the cards A to 6 of each suit, in the order "
+                           "PySolFC dealt them (docs/montana.md)")
+    code, out, _ = run(capsys, "solve", "montana", "--pysolfc", "5", "--max-states", "1000")
+    assert "ranks=" not in out.split("\n\n")[0]

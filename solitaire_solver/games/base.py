@@ -246,6 +246,11 @@ class Game:
         rule of thumb a player uses (any comparable value; looking no further than `after`)."""
         return -rules.cards_left(after)
 
+    def pysolfc_note(self, variant: dict) -> Optional[str]:
+        """A line printed under PySolFC's layout of a number where the game played differs from
+        the layout shown (Montana with fewer ranks plays some of its cards), else None."""
+        return None
+
     def core_spec(self, deal: Deal, variant: dict, objective: str, certificate: bool) -> Any:
         """The core's data for this deal and variant (the keys its module docstring lists).
         VariantError for a variant the objective does not support."""

@@ -135,6 +135,14 @@ class Montana(Game):
             return Deal(cards + rest).made_by(deal.origin)
         return deal
 
+    def pysolfc_note(self, variant: dict) -> Optional[str]:
+        ranks = variant.get("ranks", 13)
+        if ranks == 13:
+            return None
+        top = "A23456789TJQ"[ranks - 1]
+        return (f"  ranks={ranks}: the game of the cards A to {top} of each suit, in the order "
+                "PySolFC dealt them (docs/montana.md)")
+
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
         """The depth-first search cut at FIRST_STATES positions, then beams (BEAMS, the core's
