@@ -167,7 +167,10 @@ class Montana(Game):
         steps += [("search", PROBE_STATES)] if in_progress and PROBE_STATES else []
         steps += [("beam", t) for t in range(1, len(BEAMS))]
         states, seconds, path, tried = 0, 0.0, None, "nothing"
-        line_spec = spec
+        # The first try keeps positions apart (MODE_PLACES, single moves): its order of trial
+        # finds the quick wins; the search after it, MODE_GROUPS, proves the blocks
+        # (docs/montana.md, "A first try").
+        plain = dict(spec, mode=core.MODE_PLACES)
         for kind, t in steps:
             most = t if kind == "search" else BEAMS[t][0] * BEAM_ROUNDS
             if share_states:
@@ -176,13 +179,13 @@ class Montana(Game):
             if most <= 0 or (share_seconds and left <= 0):
                 break
             if kind == "search":
-                run = core.solve(spec, objective, limits._replace(
+                run = core.solve(plain, objective, limits._replace(
                     max_states=most, max_seconds=left), False)
                 states += run.stats.get("states", 0)
                 seconds += run.stats.get("seconds", 0.0)
                 tried = f"the search to {most:,} positions: {run.status}"
                 if run.status == "won":
-                    path, line_spec = run.path, spec
+                    path = run.path
                 elif run.status == "exhausted":
                     # The whole search, without a win: the answer (first_try_exact).
                     return CoreAnswer("exhausted", [], {
@@ -191,10 +194,8 @@ class Montana(Game):
                         start=start)
             else:
                 width, weights = BEAMS[t]
-                path, n, spent = core.beam(dict(spec, shake=t + 1), width, most, left,
+                path, n, spent = core.beam(dict(plain, shake=t + 1), width, most, left,
                                            limits.memory_bytes, weights)
-                # the beam's moves are single moves (it keeps positions apart)
-                line_spec = dict(spec, mode=core.MODE_PLACES)
                 states += n
                 seconds += spent
                 tried = f"beam {width} wide: {'won' if path is not None else 'no win'}"
@@ -206,7 +207,7 @@ class Montana(Game):
             return CoreAnswer("given-up", [], stats)
         rules = self.rules(variant)
         pos = rules.start(deal) if start is None else start
-        moves = self.core_line(core, line_spec, deal, start, path)
+        moves = self.core_line(core, plain, deal, start, path)
         for m in moves:
             pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
         if not rules.won(pos):  # pragma: no cover - the core checked the line's end
