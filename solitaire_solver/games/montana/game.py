@@ -28,12 +28,12 @@ from .rules import (
 #: + 1; 0 a gap), then with redeals a word of the redeals played (4 bits) and the cards each
 #: gathered (6 bits each).
 PLACE_BITS = 6
+USED_BITS = 4
 #: A move word's card bits, the Aces' among them (never a card that moves: MODE_GROUPS puts
 #: an order there, Montana.core_line), and its row field.
 CARD_BITS = (1 << 52) - 1
 ACE_BITS = 1 | 1 << 13 | 1 << 26 | 1 << 39
 PILE_FIELD = 31 << PILE_SHIFT
-USED_BITS = 4
 #: The first try (Montana.first_try): beams of these widths and score weights (the core's
 #: `beam`: per card in a row's run, less per gap right of a King, per gap that takes a run's next
 #: card, per card right of its predecessor), in turn, each within BEAM_ROUNDS rounds' positions.
@@ -272,6 +272,7 @@ class Montana(Game):
                             for i in range(word & ((1 << USED_BITS) - 1)))
         return tuple(None if c < 0 else c for c in places), lengths
 
+
 def _nth_order(k: int, m: int) -> list[int]:
     """The k-th (0 <= k < m!) ordering of 0..m-1, as the core's nth_order."""
     pool, out = list(range(m)), []
@@ -297,7 +298,6 @@ def _group_line(rules: MontanaRules, pos: MontanaPosition, code: int) -> list[Mo
 
     def two_to(two: int, x: int) -> None:
         # the Two `two` (in a first place) into row x's first place, via a gap of the column
-        nonlocal first
         if first[x] == two:
             return
         if first[x] is not None:
