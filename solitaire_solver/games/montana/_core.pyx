@@ -1062,6 +1062,11 @@ def start(dict spec):
     cdef uint64_t s[8]
     setup(&c, spec, MODE_ALL)
     start_position(&c, s)
+    return as_int(&c, s)
+
+
+cdef object as_int(Ctx *c, const uint64_t *s):
+    """The position s as the contract's int (its words, the first the lowest)."""
     x = 0
     for i in range(c.words - 1, -1, -1):
         x = (x << 64) | s[i]
@@ -1085,10 +1090,7 @@ def group_key(dict spec, object position):
     setup(&c, spec, M_GROUPS)
     check_position(&c, position, s)
     canonical(&c, s)
-    x = 0
-    for i in range(c.words - 1, -1, -1):
-        x = (x << 64) | s[i]
-    return x
+    return as_int(&c, s)
 
 
 def dead(dict spec, object position):
