@@ -444,6 +444,7 @@ cdef void montana_play(void *ctx, const uint64_t *s, uint64_t move, uint64_t *ou
         out[i] = s[i]
     if move == REDEAL_WORD:
         redeal(c, s, out)
+        canonical(c, out)  # after the last redeal, a group's representative
         return
     card = <int>__builtin_ctzll(move & CARD_BITS & ~ACE_BITS)
     row = <int>(move >> TO_ROW_SHIFT) & 31
