@@ -704,3 +704,30 @@ def test_groups_save_positions_on_blocked_deals():
         assert places.status == groups.status == "exhausted"
         assert groups.stats["states"] < places.stats["states"] * 3 // 5, (places.stats,
                                                                           groups.stats)
+
+
+@pytest.mark.core
+def test_a_win_found_by_the_search_in_groups_replays(monkeypatch):
+    """The first try's search again in a game in progress runs in MODE_GROUPS: a win it finds
+    is played out as single moves (the Twos arranged between first places where a group move
+    needs it) and checks under the reference rules. With the first search and the beams cut to
+    nothing, that search is what wins these positions."""
+    import solitaire_solver.games.montana.game as montana_game
+
+    monkeypatch.setattr(montana_game, "FIRST_STATES", 1)
+    monkeypatch.setattr(montana_game, "BEAMS", ((1, (16, 8, 4, 1)),))
+    monkeypatch.setattr(montana_game, "BEAM_ROUNDS", 1)
+    won = 0
+    for seed in range(40):
+        deal = seeded(seed)
+        var = GAME.variant(ranks=6)
+        rules = GAME.rules(var)
+        line = [m for m in rules.moves(rules.start(deal)) if value(m.cards[0]) == 2][:1]
+        if not line:
+            continue
+        r = ss.solve("montana", deal, after=line, ranks=6)
+        if r.status is ss.Status.WON:
+            assert r.stats["first_try"] == "the search to 500,000 positions: won", r.stats
+            assert ss.verify("montana", deal, r, after=line, ranks=6).ok
+            won += 1
+    assert won >= 10, won

@@ -163,15 +163,16 @@ class Montana(Game):
         share_states = int(limits.max_states * FIRST_TRY_SHARE) if limits.max_states else 0
         share_seconds = limits.max_seconds * FIRST_TRY_SHARE if limits.max_seconds else 0.0
         in_progress = self.in_progress(deal, start)
-        steps: list = [("search", FIRST_STATES), ("beam", 0)]
-        steps += [("search", PROBE_STATES)] if in_progress and PROBE_STATES else []
-        steps += [("beam", t) for t in range(1, len(BEAMS))]
-        states, seconds, path, tried = 0, 0.0, None, "nothing"
-        # The first try keeps positions apart (MODE_PLACES, single moves): its order of trial
-        # finds the quick wins; the search after it, MODE_GROUPS, proves the blocks
-        # (docs/montana.md, "A first try").
+        # The first search and the beams keep positions apart (MODE_PLACES, single moves): its
+        # order of trial finds the quick wins. The search again in a game in progress, whose
+        # positions are mostly lost, and the search after the first try prove blocks, in
+        # MODE_GROUPS (docs/montana.md, "A first try").
         plain = dict(spec, mode=core.MODE_PLACES)
-        for kind, t in steps:
+        steps: list = [("search", FIRST_STATES, plain), ("beam", 0, plain)]
+        steps += [("search", PROBE_STATES, spec)] if in_progress and PROBE_STATES else []
+        steps += [("beam", t, plain) for t in range(1, len(BEAMS))]
+        states, seconds, path, tried, line_spec = 0, 0.0, None, "nothing", plain
+        for kind, t, run_spec in steps:
             most = t if kind == "search" else BEAMS[t][0] * BEAM_ROUNDS
             if share_states:
                 most = min(most, share_states - states)
@@ -179,13 +180,13 @@ class Montana(Game):
             if most <= 0 or (share_seconds and left <= 0):
                 break
             if kind == "search":
-                run = core.solve(plain, objective, limits._replace(
+                run = core.solve(run_spec, objective, limits._replace(
                     max_states=most, max_seconds=left), False)
                 states += run.stats.get("states", 0)
                 seconds += run.stats.get("seconds", 0.0)
                 tried = f"the search to {most:,} positions: {run.status}"
                 if run.status == "won":
-                    path = run.path
+                    path, line_spec = run.path, run_spec
                 elif run.status == "exhausted":
                     # The whole search, without a win: the answer (first_try_exact).
                     return CoreAnswer("exhausted", [], {
@@ -207,7 +208,7 @@ class Montana(Game):
             return CoreAnswer("given-up", [], stats)
         rules = self.rules(variant)
         pos = rules.start(deal) if start is None else start
-        moves = self.core_line(core, plain, deal, start, path)
+        moves = self.core_line(core, line_spec, deal, start, path)
         for m in moves:
             pos = rules.play(pos, m)  # a MoveError here would be a bug: never a wrong line
         if not rules.won(pos):  # pragma: no cover - the core checked the line's end
