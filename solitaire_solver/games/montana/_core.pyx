@@ -481,6 +481,8 @@ cdef void group_play(Ctx *c, const uint64_t *s, int card, int r, uint64_t move,
             src = p
         elif get(s, p) == card and p % N == 0:
             q = p
+    if src < 0 or (value(card) != 2 and q < 0):
+        return  # not a move group_moves makes here (out stays s): never read past the places
     if value(card) != 2:
         # card - 1 is its Two, in the first place q of the group's rows
         put(out, q, get(s, r * N))
