@@ -243,6 +243,7 @@ cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
     cdef uint64_t fill[24]
     cdef uint64_t later[16]
     cdef uint8_t pl[MAXP]
+    cdef int where[52]
     cdef bint grow[ROWS]
     cdef bint member[53]
     nr = group_of(c, s, rows, twos, &gaps)
@@ -257,8 +258,7 @@ cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
         grow[rows[i]] = True
         if get(s, rows[i] * N) == 0:
             rt = rows[i]
-    for p in range(c.places):
-        pl[p] = <uint8_t>get(s, p)
+    read_places(c, s, pl, where)
     for r in range(ROWS):
         # the run some arrangement gives the row: from a Three behind a first place of the
         # group whose Two is in the group (a row outside the group starts with another card)
@@ -274,10 +274,7 @@ cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
         if pl[r * N + 1] == 0:
             for j in range(m):
                 # twos[j] is the Two's field (its index + 1), so the Three's index
-                q = 0
-                for p in range(c.places):
-                    if pl[p] == twos[j] + 1:
-                        q = p
+                q = where[twos[j]]
                 if q % N == 1 and grow[q // N]:
                     later[nl] = (<uint64_t>1) << twos[j] | (<uint64_t>(r + 1)) << TO_ROW_SHIFT
                     nl += 1
@@ -301,11 +298,7 @@ cdef int group_moves(Ctx *c, const uint64_t *s, uint64_t *out) noexcept nogil:
         n += 1
     for t in range(4):
         two = 13 * t + 1
-        q = 0
-        for p in range(c.places):
-            if pl[p] == two + 1:
-                q = p
-        if q % N == 0:
+        if where[two] % N == 0:
             continue  # in the group
         if gaps > 1:
             out[n] = (<uint64_t>1) << two | (<uint64_t>(rt + 1)) << TO_ROW_SHIFT
@@ -472,15 +465,18 @@ cdef void group_play(Ctx *c, const uint64_t *s, int card, int r, uint64_t move,
     """out (a copy of s): group_moves' Three into row r behind its Two (the Two first put in
     row r's first place, in exchange with what stands there), or its Two that fills the first
     column's last gap, in row r, the group's other Twos in the order the move names."""
-    cdef int N = c.ranks, p, i, j, nr, gaps, src = -1, q = -1, m
+    cdef int N = c.ranks, i, j, nr, gaps, src, q = -1, m
     cdef int rows[ROWS]
     cdef int twos[ROWS]
     cdef int order[ROWS]
-    for p in range(c.places):
-        if get(s, p) == card + 1:
-            src = p
-        elif get(s, p) == card and p % N == 0:
-            q = p
+    cdef uint8_t pl[MAXP]
+    cdef int where[52]
+    for i in range(52):
+        where[i] = -1
+    read_places(c, s, pl, where)
+    src = where[card]
+    if value(card) != 2 and where[card - 1] >= 0 and where[card - 1] % N == 0:
+        q = where[card - 1]
     if src < 0 or (value(card) != 2 and q < 0):
         return  # not a move group_moves makes here (out stays s): never read past the places
     if value(card) != 2:
