@@ -461,6 +461,130 @@ def test_the_beams_lines_replay_under_the_reference_rules(given_, seed, rng, wid
         assert rules.won(end)
 
 
+def mix(x):
+    """splitmix64's finaliser, as the core's beam hashes a position for its ties."""
+    m = (1 << 64) - 1
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & m
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & m
+    return x ^ (x >> 31)
+
+
+def beam_score(places, ranks, weights):
+    """docs/montana.md, "A first try": per card in a row's run from its Two, less per gap right
+    of a King, per gap that takes a run's next card, per card right of its predecessor."""
+    runs, dead, opened, pairs, run = 0, 0, 0, 0, []
+    for r in range(4):
+        row, k = places[r * ranks:(r + 1) * ranks], 0
+        if row[0] is not None and value(row[0]) == 2:
+            k = 1
+            while k < ranks and row[k] == row[0] + k:
+                k += 1
+        run.append(k)
+        runs += k
+    for p, c in enumerate(places):
+        if c is None:
+            if p % ranks == 0:
+                opened += 1
+            elif places[p - 1] is not None and value(places[p - 1]) == ranks:
+                dead += 1
+            elif run[p // ranks] == p % ranks:
+                opened += 1
+        elif p % ranks and places[p - 1] == c - 1 and value(c) > 2:
+            pairs += 1
+    w = weights
+    return (1 << 20) + w[0] * runs - w[1] * dead + w[2] * opened + w[3] * pairs
+
+
+def beam_model(spec, rules, var, width, most, weights):
+    """The core's beam, written out: each round expands the kept positions in order (at most
+    `most` in all) by the search's moves, skips a new position seen before, ends at a won one,
+    skips those the block test calls dead, and keeps the `width` best of the rest by (score, the
+    top byte of the position's hash, the order they came in), best first."""
+    from solitaire_solver.games.montana.game import place_words
+
+    ranks, c = var["ranks"], core()
+    words = place_words(4 * ranks)
+
+    def places(x):
+        return [((x >> (6 * p)) & 63) - 1 if (x >> (6 * p)) & 63 else None
+                for p in range(4 * ranks)]
+
+    def won(x):
+        pl = places(x)
+        return all(pl[r * ranks] is not None and value(pl[r * ranks]) == 2
+                   and all(pl[r * ranks + k] == pl[r * ranks] + k for k in range(ranks - 1))
+                   for r in range(4))
+
+    start = c.start(spec)
+    seen, cur, nodes = {start}, [(start, ())], 0
+    while cur:
+        new = []
+        for x, line in cur:
+            if nodes >= most:
+                return None, nodes
+            nodes += 1
+            for move, y, _ in c.expand(spec, x):
+                if y in seen:
+                    continue
+                seen.add(y)
+                if won(y):
+                    return list(line) + [move], nodes
+                if c.dead(spec, y):
+                    continue
+                h = spec.get("shake", 0)
+                for i in range(words):
+                    h = mix(h ^ (y >> (64 * i)) & ((1 << 64) - 1))
+                key = (beam_score(places(y), ranks, weights), h >> 56, len(new))
+                new.append((key, y, line + (move,)))
+        if nodes >= most:
+            return None, nodes
+        cur = [(y, line) for _, y, line in sorted(new, reverse=True)[:width]]
+    return None, nodes
+
+
+@pytest.mark.core
+@given(st.integers(4, 6), st.integers(0, 2**40), st.integers(1, 400), st.integers(0, 3),
+       st.sampled_from([(16, 8, 4, 1), (16, 0, 0, 0), (1, 1, 1, 1)]))
+@settings(max_examples=40, deadline=None)
+def test_the_beam_keeps_the_best_new_positions_of_each_round(ranks, seed, width, shake,
+                                                             weights):
+    # the core keeps a round's best `width` new positions in a heap as they come (so its memory
+    # is the width, not the width times the moves): the same line and positions as sorting them
+    var = GAME.variant(ranks=ranks)
+    spec = dict(GAME.core_spec(seeded(seed), var, "decide", False), mode=core().MODE_PLACES,
+                shake=shake)
+    path, states, _ = core().beam(spec, width, 3000, 0.0, 16 << 20, weights)
+    assert (path, states) == beam_model(spec, GAME.rules(var), var, width, 3000, weights)
+
+
+@pytest.mark.core
+def test_the_wide_beams_run_for_the_full_pack_alone(monkeypatch):
+    # docs/montana.md, "A first try": after BEAMS, WIDE_BEAMS for 13 ranks (here a beam 1,000
+    # wide stands for the wide one, and the narrow ones are cut to nothing): seeds 6 and 9 are
+    # won by it, and a deal of 8 ranks never runs it (seed 11, blocked past the first search)
+    import solitaire_solver.games.montana.game as montana_game
+
+    monkeypatch.setattr(montana_game, "BEAMS", ((1, (16, 8, 4, 1)),))
+    monkeypatch.setattr(montana_game, "WIDE_BEAMS", ((1000, (16, 8, 4, 1)),))
+    monkeypatch.setattr(montana_game, "WIDE_ROUNDS", 150)
+    for seed in (6, 9):
+        r = ss.solve("montana", seeded(seed), max_states=200_000, check=True)
+        assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 1000 wide: won"
+    r = ss.solve("montana", seeded(11), ranks=8)
+    assert r.status is ss.Status.BLOCKED and r.stats["first_try"] == "beam 1 wide: no win"
+
+
+@pytest.mark.core
+def test_a_wide_beam_fits_a_small_budget():
+    # a round's new positions pass through a heap of the best `width`: a beam 1,000 wide runs
+    # in 2 MiB (its table in half of it, its positions and links in the other); it did not
+    # start when every new position of a round was kept until the round's end (1,000 times the
+    # moves a position can have)
+    spec = GAME.core_spec(seeded(0), GAME.variant(), "decide", False)
+    path, states, _ = core().beam(spec, 1000, 20_000, 0.0, 2 << 20)
+    assert path is None and states == 20_000
+
+
 @pytest.mark.core
 def test_a_game_in_progress_gets_the_first_try(monkeypatch):
     """docs/montana.md, "A game in progress": seed 402002 after six moves is won by the first

@@ -1120,6 +1120,53 @@ cdef int by_key_down(const void *a, const void *b) noexcept nogil:
     return -1 if x > y else (1 if x < y else 0)
 
 
+cdef inline void heap_sift_down(uint64_t *hp, long long n, long long i) noexcept nogil:
+    # a min-heap by the first of each entry's four words
+    cdef long long m, l
+    cdef uint64_t t[4]
+    while True:
+        m = i
+        l = 2 * i + 1
+        if l < n and hp[4 * l] < hp[4 * m]:
+            m = l
+        if l + 1 < n and hp[4 * (l + 1)] < hp[4 * m]:
+            m = l + 1
+        if m == i:
+            return
+        memcpy(t, hp + 4 * i, 32)
+        memcpy(hp + 4 * i, hp + 4 * m, 32)
+        memcpy(hp + 4 * m, t, 32)
+        i = m
+
+
+cdef inline void heap_push(uint64_t *hp, long long n, uint64_t key, uint64_t move,
+                           uint64_t parent, uint64_t slot) noexcept nogil:
+    # adds an entry to the heap of n entries (room for it given)
+    cdef long long i = n, up
+    cdef uint64_t t[4]
+    hp[4 * i] = key
+    hp[4 * i + 1] = move
+    hp[4 * i + 2] = parent
+    hp[4 * i + 3] = slot
+    while i > 0:
+        up = (i - 1) // 2
+        if hp[4 * up] <= hp[4 * i]:
+            return
+        memcpy(t, hp + 4 * i, 32)
+        memcpy(hp + 4 * i, hp + 4 * up, 32)
+        memcpy(hp + 4 * up, t, 32)
+        i = up
+
+
+cdef inline void heap_replace_min(uint64_t *hp, long long n, uint64_t key, uint64_t move,
+                                  uint64_t parent) noexcept nogil:
+    # the least entry gives way to a greater key, keeping its slot
+    hp[0] = key
+    hp[1] = move
+    hp[2] = parent
+    heap_sift_down(hp, n, 0)
+
+
 cdef struct Weights:
     int runs      # a card in a row's run from its Two
     int dead      # a gap right of a King: nothing enters it until the King moves
@@ -1171,12 +1218,14 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
     cdef wtable tt
     cdef Weights wt
     cdef int w, i, nm
-    cdef long long nodes = 0, kept = 0, cap, found = -1, ncur = 0, ncand = 0, j, slot, ci
+    cdef long long nodes = 0, kept = 0, cap, found = -1, ncur = 0, ncand = 0, nnew = 0, j, ci
     cdef long long score
+    cdef uint64_t key
     cdef uint64_t *cur = NULL       # the kept positions of this round, and their node numbers
     cdef long long *cur_id = NULL
-    cdef uint64_t *cand = NULL      # the new positions of this round, their keys to sort by
-    cdef uint64_t *cand_key = NULL
+    cdef uint64_t *cand = NULL      # the best `width` new positions of this round so far
+    cdef uint64_t *cand_key = NULL  # their min-heap: key, move, parent, slot in cand
+    cdef uint64_t *child
     cdef uint32_t *parents = NULL   # every kept node's parent and move, for the line
     cdef uint64_t *moves_of = NULL
     cdef uint64_t buf[32]
@@ -1193,9 +1242,11 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
     make_game(&g, &c, spec, mode)
     w = c.words
     deadline = t0 + max_seconds if max_seconds > 0 else 0.0
-    # the table half the memory; the rest the two rounds' positions and the kept nodes' links
-    slot = (<long long>width) * g.max_moves
-    cap = (<long long>(memory_bytes // 2) - width * (w * 8 + 8) - slot * (w * 8 + 24)) // 12
+    # the table half the memory; the rest the two rounds' best positions and the kept nodes'
+    # links (a round's new positions pass through a heap of its best `width`, so a wide beam
+    # needs no room for every new position of a round)
+    cap = (<long long>(memory_bytes // 2) - width * (w * 8 + 8) - width * (w * 8 + 32)
+           - g.max_moves * w * 8) // 12
     if max_nodes > 0 and cap > max_nodes * width:
         cap = max_nodes * width
     if cap < width:
@@ -1206,8 +1257,8 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
         raise MemoryError("cannot allocate the table")
     cur = <uint64_t *>malloc(width * w * sizeof(uint64_t))
     cur_id = <long long *>malloc(width * sizeof(long long))
-    cand = <uint64_t *>malloc(slot * w * sizeof(uint64_t))
-    cand_key = <uint64_t *>malloc(slot * 3 * sizeof(uint64_t))
+    cand = <uint64_t *>malloc((width + g.max_moves) * w * sizeof(uint64_t))
+    cand_key = <uint64_t *>malloc(width * 4 * sizeof(uint64_t))
     parents = <uint32_t *>malloc((cap + 1) * sizeof(uint32_t))
     moves_of = <uint64_t *>malloc((cap + 1) * sizeof(uint64_t))
     try:
@@ -1227,6 +1278,7 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
         with nogil:
             while ncur and found < 0:
                 ncand = 0
+                nnew = 0
                 for j in range(ncur):
                     if max_nodes > 0 and nodes >= max_nodes:
                         break
@@ -1237,42 +1289,50 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
                     nodes += 1
                     nm = montana_moves(&c, cur + j * w, buf)
                     for i in range(nm):
-                        montana_play(&c, cur + j * w, buf[i], cand + ncand * w)
-                        if wt_visit(&tt, cand + ncand * w):
+                        # a new position is played into the spare slot after the heap's
+                        child = cand + (width + i) * w
+                        montana_play(&c, cur + j * w, buf[i], child)
+                        if wt_visit(&tt, child):
                             continue
-                        if montana_won(&c, cand + ncand * w):
+                        if montana_won(&c, child):
                             if kept <= cap:
                                 parents[kept] = <uint32_t>cur_id[j]
                                 moves_of[kept] = buf[i]
                                 found = kept
                             break
-                        if g.dead != NULL and g.dead(&c, cand + ncand * w):
+                        if g.dead != NULL and g.dead(&c, child):
                             continue
-                        score = beam_score(&c, cand + ncand * w, &wt)
+                        score = beam_score(&c, child, &wt)
                         h = c.shake
                         for ci in range(w):
-                            h = mix(h ^ cand[ncand * w + ci])
-                        # the key: the score, then the hash's top byte; the candidate's number
-                        cand_key[3 * ncand] = ((<uint64_t>score) << 40) | ((h >> 56) << 32) \
-                            | <uint64_t>ncand
-                        cand_key[3 * ncand + 1] = buf[i]
-                        cand_key[3 * ncand + 2] = <uint64_t>cur_id[j]
-                        ncand += 1
+                            h = mix(h ^ child[ci])
+                        # the key: the score, then the hash's top byte, then the number of the
+                        # new position in the round (no two keys are equal)
+                        key = ((<uint64_t>score) << 40) | ((h >> 56) << 32) | <uint64_t>nnew
+                        nnew += 1
+                        if ncand < width:
+                            memcpy(cand + ncand * w, child, w * sizeof(uint64_t))
+                            heap_push(cand_key, ncand, key, buf[i], <uint64_t>cur_id[j],
+                                      <uint64_t>ncand)
+                            ncand += 1
+                        elif key > cand_key[0]:
+                            # better than the worst kept: it takes that one's slot
+                            memcpy(cand + cand_key[3] * w, child, w * sizeof(uint64_t))
+                            heap_replace_min(cand_key, ncand, key, buf[i],
+                                             <uint64_t>cur_id[j])
                     if found >= 0:
                         break
                 if found >= 0 or ncand == 0 or (max_nodes > 0 and nodes >= max_nodes) or (
                         deadline > 0 and now() > deadline):
                     break
-                qsort(cand_key, ncand, 3 * sizeof(uint64_t), by_key_down)
-                if ncand > width:
-                    ncand = width
+                qsort(cand_key, ncand, 4 * sizeof(uint64_t), by_key_down)
                 if kept + ncand > cap:
                     break  # the links outgrew their share of the memory
                 for j in range(ncand):
-                    ci = <long long>(cand_key[3 * j] & (<uint64_t>0xFFFFFFFF))
+                    ci = <long long>cand_key[4 * j + 3]
                     memcpy(cur + j * w, cand + ci * w, w * sizeof(uint64_t))
-                    moves_of[kept] = cand_key[3 * j + 1]
-                    parents[kept] = <uint32_t>cand_key[3 * j + 2]
+                    moves_of[kept] = cand_key[4 * j + 1]
+                    parents[kept] = <uint32_t>cand_key[4 * j + 2]
                     cur_id[j] = kept
                     kept += 1
                 ncur = ncand

@@ -39,6 +39,11 @@ PILE_FIELD = 31 << PILE_SHIFT
 #: card, per card right of its predecessor), in turn, each within BEAM_ROUNDS rounds' positions.
 BEAMS = ((1000, (16, 8, 4, 1)), (4000, (16, 0, 0, 0)), (12000, (16, 8, 4, 1)))
 BEAM_ROUNDS = 200
+#: Then, for the full pack alone, wider beams, each within WIDE_ROUNDS rounds' positions: they
+#: win most of the deals the narrower ones miss, at a cost a smaller deal's search does not need
+#: (docs/montana.md, "A first try").
+WIDE_BEAMS = ((50000, (16, 8, 4, 1)),)
+WIDE_ROUNDS = 120
 #: Before the beams, the depth-first search itself within this many positions: it decides the
 #: small searches whole (a deal blocked at once, a game late in progress).
 FIRST_STATES = 20_000
@@ -145,15 +150,15 @@ class Montana(Game):
 
     def first_try(self, deal: Deal, variant: dict, objective: str, limits: Limits,
                   certificate: bool, start: Any = None) -> Optional[CoreAnswer]:
-        """The depth-first search cut at FIRST_STATES positions, then beams (BEAMS, the core's
-        `beam`; docs/montana.md, "A first try"), which win many deals the depth-first search is
-        slow to, from the deal's start or the position `start` of a game in progress (there
-        with the search again, cut at PROBE_STATES, after the first beam: "A game in
-        progress"); a line found is replayed under the reference rules before it is given. A
-        search that ends without a win is the answer (first_try_exact). A beam proves nothing
-        when it fails: the depth-first search then runs with what is left of the limits (the
-        tries take at most FIRST_TRY_SHARE of them). None with a certificate, for the score
-        objectives, or without the compiled core."""
+        """The depth-first search cut at FIRST_STATES positions, then beams (BEAMS, then for the
+        full pack WIDE_BEAMS; the core's `beam`; docs/montana.md, "A first try"), which win
+        many deals the depth-first search is slow to, from the deal's start or the position
+        `start` of a game in progress (there with the search again, cut at PROBE_STATES, after
+        the first beam: "A game in progress"); a line found is replayed under the reference
+        rules before it is given. A search that ends without a win is the answer
+        (first_try_exact). A beam proves nothing when it fails: the depth-first search then
+        runs with what is left of the limits (the tries take at most FIRST_TRY_SHARE of them).
+        None with a certificate, for the score objectives, or without the compiled core."""
         core = core_module(self.core)
         if certificate or objective != "decide" or core is None:
             return None
@@ -170,10 +175,14 @@ class Montana(Game):
         plain = dict(spec, mode=core.MODE_PLACES)
         steps: list = [("search", FIRST_STATES, plain), ("beam", 0, plain)]
         steps += [("search", PROBE_STATES, spec)] if in_progress and PROBE_STATES else []
-        steps += [("beam", t, plain) for t in range(1, len(BEAMS))]
+        beams = BEAMS + (WIDE_BEAMS if spec["ranks"] == 13 else ())
+        steps += [("beam", t, plain) for t in range(1, len(beams))]
         states, seconds, path, tried, line_spec = 0, 0.0, None, "nothing", plain
         for kind, t, run_spec in steps:
-            most = t if kind == "search" else BEAMS[t][0] * BEAM_ROUNDS
+            if kind == "search":
+                most = t
+            else:
+                most = beams[t][0] * (BEAM_ROUNDS if t < len(BEAMS) else WIDE_ROUNDS)
             if share_states:
                 most = min(most, share_states - states)
             left = share_seconds - seconds if share_seconds else 0.0
@@ -194,7 +203,7 @@ class Montana(Game):
                         "backend": "core", "search_states": run.stats.get("states", 0)},
                         start=start)
             else:
-                width, weights = BEAMS[t]
+                width, weights = beams[t]
                 path, n, spent = core.beam(dict(plain, shake=t + 1), width, most, left,
                                            limits.memory_bytes, weights)
                 states += n
