@@ -1120,10 +1120,17 @@ cdef int by_key_down(const void *a, const void *b) noexcept nogil:
     return -1 if x > y else (1 if x < y else 0)
 
 
+cdef inline void heap_swap(uint64_t *hp, long long i, long long j) noexcept nogil:
+    # entries of four words: the key, the move, the parent, the slot
+    cdef uint64_t t[4]
+    memcpy(t, hp + 4 * i, 32)
+    memcpy(hp + 4 * i, hp + 4 * j, 32)
+    memcpy(hp + 4 * j, t, 32)
+
+
 cdef inline void heap_sift_down(uint64_t *hp, long long n, long long i) noexcept nogil:
     # a min-heap by the first of each entry's four words
     cdef long long m, l
-    cdef uint64_t t[4]
     while True:
         m = i
         l = 2 * i + 1
@@ -1133,9 +1140,7 @@ cdef inline void heap_sift_down(uint64_t *hp, long long n, long long i) noexcept
             m = l + 1
         if m == i:
             return
-        memcpy(t, hp + 4 * i, 32)
-        memcpy(hp + 4 * i, hp + 4 * m, 32)
-        memcpy(hp + 4 * m, t, 32)
+        heap_swap(hp, i, m)
         i = m
 
 
@@ -1143,7 +1148,6 @@ cdef inline void heap_push(uint64_t *hp, long long n, uint64_t key, uint64_t mov
                            uint64_t parent, uint64_t slot) noexcept nogil:
     # adds an entry to the heap of n entries (room for it given)
     cdef long long i = n, up
-    cdef uint64_t t[4]
     hp[4 * i] = key
     hp[4 * i + 1] = move
     hp[4 * i + 2] = parent
@@ -1152,9 +1156,7 @@ cdef inline void heap_push(uint64_t *hp, long long n, uint64_t key, uint64_t mov
         up = (i - 1) // 2
         if hp[4 * up] <= hp[4 * i]:
             return
-        memcpy(t, hp + 4 * i, 32)
-        memcpy(hp + 4 * i, hp + 4 * up, 32)
-        memcpy(hp + 4 * up, t, 32)
+        heap_swap(hp, i, up)
         i = up
 
 
