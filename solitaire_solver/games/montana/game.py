@@ -40,7 +40,7 @@ PILE_FIELD = 31 << PILE_SHIFT
 BEAMS = ((1000, (16, 8, 4, 1)), (4000, (16, 0, 0, 0)), (12000, (16, 8, 4, 1)))
 BEAM_ROUNDS = 200
 #: Then, for the full pack alone, wider beams, each within WIDE_ROUNDS rounds' positions: they
-#: win most of the deals the narrower ones miss, at a cost a smaller deal's search does not need
+#: win many of the deals the narrower ones miss, at a cost a smaller deal's search does not need
 #: (docs/montana.md, "A first try").
 WIDE_BEAMS = ((50000, (16, 8, 4, 1)),)
 WIDE_ROUNDS = 120
