@@ -17,6 +17,7 @@ from solitaire_solver.engine.contract import Limits
 from solitaire_solver.engine.search import reference_search
 from solitaire_solver.errors import DealError, LayoutError, MoveError, VariantError
 from solitaire_solver.games import get_game, resolve
+from solitaire_solver.games.montana.game import place_words
 from solitaire_solver.games.montana.rules import (
     MontanaPosition,
     MontanaRules,
@@ -495,13 +496,11 @@ def beam_score(places, ranks, weights):
     return (1 << 20) + w[0] * runs - w[1] * dead + w[2] * opened + w[3] * pairs
 
 
-def beam_model(spec, rules, var, width, most, weights):
+def beam_model(spec, var, width, most, weights):
     """The core's beam, written out: each round expands the kept positions in order (at most
     `most` in all) by the search's moves, skips a new position seen before, ends at a won one,
     skips those the block test calls dead, and keeps the `width` best of the rest by (score, the
     top byte of the position's hash, the order they came in), best first."""
-    from solitaire_solver.games.montana.game import place_words
-
     ranks, c = var["ranks"], core()
     words = place_words(4 * ranks)
 
@@ -554,7 +553,7 @@ def test_the_beam_keeps_the_best_new_positions_of_each_round(ranks, seed, width,
     spec = dict(GAME.core_spec(seeded(seed), var, "decide", False), mode=core().MODE_PLACES,
                 shake=shake)
     path, states, _ = core().beam(spec, width, 3000, 0.0, 16 << 20, weights)
-    assert (path, states) == beam_model(spec, GAME.rules(var), var, width, 3000, weights)
+    assert (path, states) == beam_model(spec, var, width, 3000, weights)
 
 
 @pytest.mark.core
