@@ -449,16 +449,18 @@ def test_the_beams_lines_replay_under_the_reference_rules(given_, seed, rng, wid
     deal = seeded(seed)
     _, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(20))
     ref = reference_search(rules, pos, max_states=20000)
+    # the beams keep positions (MODE_PLACES) or, as the wide ones, groups (MODE_GROUPS)
+    mode = rng.choice([core().MODE_PLACES, core().MODE_GROUPS])
     spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var),
-                shake=shake)
+                shake=shake, mode=mode)
     weights = rng.choice([(16, 8, 4, 1), (16, 0, 0, 0), (1, 1, 1, 1)])
     path, states, _ = core().beam(spec, width, 5000, 0.0, 16 << 20, weights)
     assert states <= 5000
     if path is not None:
         assert ref.status != "exhausted"
         end = pos
-        for w in path:
-            end = rules.play(end, Move.from_code(w))
+        for m in GAME.core_line(core(), spec, deal, pos, path):
+            end = rules.play(end, m)
         assert rules.won(end)
 
 
@@ -559,14 +561,16 @@ def test_the_beam_keeps_the_best_new_positions_of_each_round(ranks, seed, width,
 @pytest.mark.core
 def test_the_wide_beams_run_for_the_full_pack_alone(monkeypatch):
     # docs/montana.md, "A first try": after BEAMS, WIDE_BEAMS for 13 ranks (here a beam 1,000
-    # wide stands for the wide one, and the narrow ones are cut to nothing): seeds 6 and 9 are
-    # won by it, and a deal of 8 ranks never runs it (seed 11, blocked past the first search)
+    # wide stands for the wide one, and the narrow ones are cut to nothing): seeds 5, 7 and 9
+    # are won by it, keeping groups (a beam 1,000 wide that keeps positions wins none of 5 and
+    # 7 within these positions), and a deal of 8 ranks never runs it (seed 11, blocked past
+    # the first search)
     import solitaire_solver.games.montana.game as montana_game
 
     monkeypatch.setattr(montana_game, "BEAMS", ((1, (16, 8, 4, 1)),))
     monkeypatch.setattr(montana_game, "WIDE_BEAMS", ((1000, (16, 8, 4, 1)),))
     monkeypatch.setattr(montana_game, "WIDE_ROUNDS", 150)
-    for seed in (6, 9):
+    for seed in (5, 7, 9):
         r = ss.solve("montana", seeded(seed), max_states=200_000, check=True)
         assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 1000 wide: won"
     r = ss.solve("montana", seeded(11), ranks=8)

@@ -69,6 +69,7 @@ DEF MAXP = 52
 DEF MAX_REDEALS = 8
 DEF TWO_IDS = 52                  # reduce_moves: a Two's move into a row, after the cards' moves
 DEF ALL_IDS = TWO_IDS + 16
+DEF MAX_MOVES = 9 + 3 + 24        # the most moves of a position: make_game's max_moves
 
 cdef uint64_t REDEAL_WORD = word_code("redeal")
 cdef int TO_ROW_SHIFT = PILE_SHIFT
@@ -936,7 +937,7 @@ cdef void make_game(WideGame *g, Ctx *c, dict spec, int mode) except *:
     if c.mode == M_GROUPS:
         # group_moves: Threes behind three Twos in three rows, three other cards, and the
         # 4! orders of the column a last Two makes
-        g.max_moves = 9 + 3 + 24
+        g.max_moves = MAX_MOVES
     if c.mode >= M_LOCKED:
         g.dead = montana_dead
 
@@ -1210,7 +1211,8 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
          tuple weights=(16, 8, 4, 1)):
     """A first try: a beam search from the deal's start (or spec["root"]). Each round expands
     every kept position by the moves of spec["mode"] (MODE_PLACES by default, so a won position
-    stays reachable), skips the positions seen before (a table of full keys) and those the block
+    stays reachable; MODE_GROUPS keeps a group's representative and plays the group's moves,
+    whose line Montana.core_line plays out), skips the positions seen before (a table of full keys) and those the block
     test calls dead, and keeps the `width` best of the new ones by a score (`weights`: per card
     in a row's run, less per gap right of a King, per gap that takes a run's next card, per card
     right of its predecessor); ties by a hash of the position and spec["shake"]. It proves
@@ -1230,7 +1232,7 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
     cdef uint64_t *child
     cdef uint32_t *parents = NULL   # every kept node's parent and move, for the line
     cdef uint64_t *moves_of = NULL
-    cdef uint64_t buf[32]
+    cdef uint64_t buf[MAX_MOVES]
     cdef uint64_t h
     cdef double t0 = now(), deadline
     cdef int mode = spec.get("mode", MODE_PLACES)
@@ -1238,8 +1240,6 @@ def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t m
         raise ValueError(f"unknown move mode {mode}")
     if width < 1:
         raise ValueError(f"a beam is at least 1 wide, not {width}")
-    if mode == MODE_GROUPS:
-        mode = MODE_PLACES  # the beam keeps positions apart: its moves are single moves
     wt.runs, wt.dead, wt.open, wt.pairs = weights
     make_game(&g, &c, spec, mode)
     w = c.words
