@@ -272,6 +272,9 @@ def test_core_agrees_with_the_reference_search_on_small_ranks():
         ref = reference_search(rules, rules.start(deal), max_states=20000)
         spec = GAME.core_spec(deal, var, "decide", False)
         runs = {m: search(dict(spec, mode=m)).status for m in MODES}
+        # the order of trial by the children's scores (the full pack's search) decides alike
+        runs.update({(m, "order"): search(dict(spec, mode=m, order=True)).status
+                     for m in (core().MODE_PLACES, core().MODE_GROUPS)})
         assert len(set(runs.values())) == 1, (seed, runs)
         if ref.status in ("won", "exhausted"):
             assert runs[0] == ref.status, seed
@@ -287,7 +290,8 @@ def test_core_agrees_with_the_reference_from_mid_game(given_, seed, rng):
     deal = seeded(seed)
     _, pos = random_moves(rules, rules.start(deal), rng, rng.randrange(30))
     ref = reference_search(rules, pos, max_states=20000)
-    spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var))
+    spec = dict(GAME.core_spec(deal, var, "decide", False), root=GAME.core_position(pos, var),
+                order=rng.random() < 0.5)
     for mode in MODES:
         run = search(dict(spec, mode=mode))
         if ref.status in ("won", "exhausted"):
@@ -575,6 +579,17 @@ def test_the_wide_beams_run_for_the_full_pack_alone(monkeypatch):
         assert r.status is ss.Status.WON and r.stats["first_try"] == "beam 1000 wide: won"
     r = ss.solve("montana", seeded(11), ranks=8)
     assert r.status is ss.Status.BLOCKED and r.stats["first_try"] == "beam 1 wide: no win"
+
+
+@pytest.mark.core
+def test_the_full_packs_search_tries_the_best_child_first():
+    # docs/montana.md, "The search after the first try": the full pack's search (core_spec's
+    # order) wins seed 27 within 30,000 positions; in the generator's order it does not
+    spec = GAME.core_spec(seeded(27), GAME.variant(), "decide", False)
+    assert spec["order"] is True
+    assert search(spec, max_states=30_000).status == "won"
+    assert search(dict(spec, order=False), max_states=30_000).status == "limit-states"
+    assert "order" not in GAME.core_spec(seeded(27), GAME.variant(ranks=8), "decide", False)
 
 
 @pytest.mark.core

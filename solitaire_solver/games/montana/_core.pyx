@@ -107,6 +107,7 @@ cdef struct Ctx:
     uint64_t first_mask     # the places of the first column, and of the last
     uint64_t last_mask
     uint64_t shake          # the beam's seed for its ties (spec "shake")
+    bint order              # the moves tried best child first by ORDER_WEIGHTS (spec "order")
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
@@ -355,7 +356,7 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
     cdef bint lengthens
     cdef uint64_t two_first = 0   # ORDERED: the Twos in a first place, as bits of their index
     if in_group(c, s):
-        return group_moves(c, s, out)
+        return order_moves(c, s, out, group_moves(c, s, out))
     for p in range(c.places):
         pl[p] = <uint8_t>get(s, p)
         if ordered and p % N == 0 and pl[p] and value(pl[p] - 1) == 2:
@@ -403,7 +404,7 @@ cdef int montana_moves(void *ctx, const uint64_t *s, uint64_t *out) noexcept nog
         n += 1
     if c.mode >= M_REDUCED:
         n = reduce_moves(c, s, out, n)
-    return n
+    return order_moves(c, s, out, n)
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -895,6 +896,7 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
     c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
     c.shake = <uint64_t>spec.get("shake", 0)
+    c.order = bool(spec.get("order", False))
     c.seen_valid = False
     c.first_mask = c.last_mask = 0
     for p in range(ROWS):
@@ -1178,6 +1180,10 @@ cdef struct Weights:
     int pairs     # a card right of its predecessor anywhere
 
 
+#: The search's order of trial with spec["order"]: the first try's first weights.
+cdef Weights ORDER_WEIGHTS = Weights(16, 8, 4, 1)
+
+
 cdef inline long long beam_score(Ctx *c, const uint64_t *s, Weights *wt) noexcept nogil:
     cdef int N = c.ranks, p, r, k, v, runs = 0, dead = 0, opened = 0, pairs = 0
     cdef uint8_t pl[MAXP]
@@ -1205,6 +1211,36 @@ cdef inline long long beam_score(Ctx *c, const uint64_t *s, Weights *wt) noexcep
         elif p % N and pl[p - 1] == v - 1 and value(v - 1) > 2:
             pairs += 1
     return (1 << 20) + wt.runs * runs - wt.dead * dead + wt.open * opened + wt.pairs * pairs
+
+
+cdef int order_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept nogil:
+    """With spec["order"], the moves sorted by their child's beam score (ORDER_WEIGHTS), best
+    first, ties in the generator's order: the order of trial alone, after the persistent set
+    is chosen (docs/montana.md, "The search after the first try")."""
+    cdef uint64_t child[8]
+    cdef long long sc[MAX_MOVES]
+    cdef long long x
+    cdef uint64_t m
+    cdef int i, j
+    if not c.order or n < 2:
+        return n
+    for i in range(n):
+        if out[i] == REDEAL_WORD:
+            sc[i] = -1  # a redeal last: its child is the shuffle's, not a placement to score
+            continue
+        montana_play(c, s, out[i], child)
+        sc[i] = beam_score(c, child, &ORDER_WEIGHTS)
+    for i in range(1, n):
+        x = sc[i]
+        m = out[i]
+        j = i - 1
+        while j >= 0 and sc[j] < x:
+            sc[j + 1] = sc[j]
+            out[j + 1] = out[j]
+            j -= 1
+        sc[j + 1] = x
+        out[j + 1] = m
+    return n
 
 
 def beam(dict spec, int width, long long max_nodes, double max_seconds, size_t memory_bytes,

@@ -163,7 +163,8 @@ class Montana(Game):
         core = core_module(self.core)
         if certificate or objective != "decide" or core is None:
             return None
-        spec = self.core_spec(deal, variant, objective, False)
+        # the first try's searches keep the generator's order, which finds its quick wins
+        spec = dict(self.core_spec(deal, variant, objective, False), order=False)
         if start is not None:
             spec["root"] = self.core_root(deal, variant, start)
         share_states = int(limits.max_states * FIRST_TRY_SHARE) if limits.max_states else 0
@@ -258,6 +259,10 @@ class Montana(Game):
         if certificate and core is not None:
             # the search a certificate needs, named so that core_line reads its moves as such
             spec["mode"] = core.MODE_ALL
+        elif ranks == 13:
+            # the full pack's search tries the best child first (docs/montana.md, "The search
+            # after the first try")
+            spec["order"] = True
         if redeals:
             self.rules(variant).start(deal)  # the DealError of a deal without its generator
             spec["rng"] = rng_spec(deal.origin, ranks)
