@@ -78,3 +78,20 @@ cdef object one_word_random_win(Game *g, uint64_t removed, uint64_t aux, long lo
                                 double max_seconds, size_t memory_bytes)
 cdef object one_word_playouts(Game *g, uint64_t removed, uint64_t aux, long long count,
                               uint64_t seed, long long max_moves, double max_seconds)
+
+# The moves out[0..n) sorted by key[0..n) (sorted with them), least first, ties in their order:
+# a core's order of trial (an insertion sort, for a position's few moves).
+cdef inline void sort_moves(uint64_t *out, long long *key, int n) noexcept nogil:
+    cdef int i, j
+    cdef uint64_t w
+    cdef long long x
+    for i in range(1, n):
+        w = out[i]
+        x = key[i]
+        j = i - 1
+        while j >= 0 and key[j] > x:
+            out[j + 1] = out[j]
+            key[j + 1] = key[j]
+            j -= 1
+        out[j + 1] = w
+        key[j + 1] = x

@@ -25,8 +25,8 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
 from solitaire_solver.engine._wide cimport (
-    WideGame, wide_attempts, wide_clear, wide_depth_first, wide_expand, wide_playouts,
-    wide_random_win,
+    WideGame, sort_moves, wide_attempts, wide_clear, wide_depth_first, wide_expand,
+    wide_playouts, wide_random_win,
 )
 from solitaire_solver.engine.contract import run_of
 from solitaire_solver.games.accordion.rules import position_of, tops_of, width
@@ -154,11 +154,10 @@ cdef int ordered(AccCtx *c, const int *t, int n, uint64_t *out) noexcept nogil:
     moving top does first, with noise from the attempt's seed (docs/accordion.md, "Move
     order")."""
     cdef int deg[MAXN]
-    cdef int key[2 * MAXN]
+    cdef long long key[2 * MAXN]
     cdef int in_suit[5]
     cdef int in_rank[14]
-    cdef uint64_t w
-    cdef int i, j, k = 0, step, x
+    cdef int i, k = 0, step
     # A top's partners: the other tops of its suit and of its rank (no other top has both).
     memset(in_suit, 0, sizeof(in_suit))
     memset(in_rank, 0, sizeof(in_rank))
@@ -171,18 +170,10 @@ cdef int ordered(AccCtx *c, const int *t, int n, uint64_t *out) noexcept nogil:
         for step in range(3, 0, -2):
             if i >= step and match(t[i], t[i - step]):
                 out[k] = word_of(t[i], t[i - step])
-                key[k] = (deg[i - step] - deg[i]) * 64 + <int>(mix(c.seed ^ out[k]) >> 58) * 4
+                key[k] = ((deg[i - step] - deg[i]) * 64
+                          + <long long>(mix(c.seed ^ out[k]) >> 58) * 4)
                 k += 1
-    for i in range(1, k):
-        w = out[i]
-        x = key[i]
-        j = i - 1
-        while j >= 0 and key[j] > x:
-            out[j + 1] = out[j]
-            key[j + 1] = key[j]
-            j -= 1
-        out[j + 1] = w
-        key[j + 1] = x
+    sort_moves(out, key, k)
     return k
 
 

@@ -40,7 +40,7 @@ from libc.string cimport memcpy, memset
 
 from solitaire_solver.engine._engine cimport now
 from solitaire_solver.engine._wide cimport (
-    WideGame, int_pos, wide_clear, wide_depth_first, wide_expand, wide_playouts,
+    WideGame, int_pos, sort_moves, wide_clear, wide_depth_first, wide_expand, wide_playouts,
     wide_random_win, wide_root, wide_step,
 )
 from solitaire_solver.engine.pyrandom cimport ss_mt, ss_mt_next, ss_mt_shuffle
@@ -1218,28 +1218,17 @@ cdef int order_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept n
     first, ties in the generator's order: the order of trial alone, after the persistent set
     is chosen (docs/montana.md, "The search after the first try")."""
     cdef uint64_t child[8]
-    cdef long long sc[MAX_MOVES]
-    cdef long long x
-    cdef uint64_t m
-    cdef int i, j
+    cdef long long key[MAX_MOVES]
+    cdef int i
     if not c.order or n < 2:
         return n
     for i in range(n):
         if out[i] == REDEAL_WORD:
-            sc[i] = -1  # a redeal last: its child is the shuffle's, not a placement to score
+            key[i] = 1  # a redeal last: its child is the shuffle's, not a placement to score
             continue
         montana_play(c, s, out[i], child)
-        sc[i] = beam_score(c, child, &ORDER_WEIGHTS)
-    for i in range(1, n):
-        x = sc[i]
-        m = out[i]
-        j = i - 1
-        while j >= 0 and sc[j] < x:
-            sc[j + 1] = sc[j]
-            out[j + 1] = out[j]
-            j -= 1
-        sc[j + 1] = x
-        out[j + 1] = m
+        key[i] = -beam_score(c, child, &ORDER_WEIGHTS)
+    sort_moves(out, key, n)
     return n
 
 
