@@ -590,6 +590,14 @@ def test_the_full_packs_search_tries_the_best_child_first():
     assert search(spec, max_states=30_000).status == "won"
     assert search(dict(spec, order=False), max_states=30_000).status == "limit-states"
     assert "order" not in GAME.core_spec(seeded(27), GAME.variant(ranks=8), "decide", False)
+    # the search's alone: the walks (step) and playouts keep the generator's order (seed 0's
+    # start has seven moves, which the score orders otherwise)
+    var = GAME.variant()
+    spec = GAME.core_spec(seeded(0), var, "decide", False)
+    start = GAME.core_position(GAME.rules(var).start(seeded(0)), var)
+    assert core().step(spec, *start) == core().step(dict(spec, order=False), *start)
+    assert (core().playouts(spec, *start, 50, 7, 400, 0.0)
+            == core().playouts(dict(spec, order=False), *start, 50, 7, 400, 0.0))
 
 
 @pytest.mark.core

@@ -11,7 +11,9 @@ redeal's shuffle. The contract's position is that as one int (contract.py).
 Spec keys: "cards" (the dealt cards of the game, 4 x ranks card indexes in place order, the Aces
 among them), "ranks", "redeals", "rng" (the deal's generator where its deal left it, for the
 redeals: None, ("seed", state, index) for random.Random's shuffle, ("mt", state, index) for
-PySolFC's Mersenne Twister, ("ms", x, seed) for its FreeCell generator), "mode", and "root".
+PySolFC's Mersenne Twister, ("ms", x, seed) for its FreeCell generator), "mode", and "root";
+for solve() alone "order" (try each position's moves best child first, order_moves), and for
+beam() "shake".
 
 Move words are Move codes: a card into the gap right of the card below it (its bit), a Two into
 the first place of a row (its bit with the row at moves.PILE_SHIFT), `redeal`. MODE_GROUPS's
@@ -107,7 +109,7 @@ cdef struct Ctx:
     uint64_t first_mask     # the places of the first column, and of the last
     uint64_t last_mask
     uint64_t shake          # the beam's seed for its ties (spec "shake")
-    bint order              # the moves tried best child first by ORDER_WEIGHTS (spec "order")
+    bint order              # solve(): the moves tried best child first (spec "order")
 
 
 cdef inline int get(const uint64_t *s, int p) noexcept nogil:
@@ -896,7 +898,7 @@ cdef void setup(Ctx *c, dict spec, int mode) except *:
     c.words = (6 * c.places + 63) // 64 + (1 if c.redeals else 0)
     c.mode = mode
     c.shake = <uint64_t>spec.get("shake", 0)
-    c.order = bool(spec.get("order", False))
+    c.order = False  # solve() alone reads spec["order"]
     c.seen_valid = False
     c.first_mask = c.last_mask = 0
     for p in range(ROWS):
@@ -994,6 +996,9 @@ def solve(dict spec, str objective, limits, bint certificate):
     if certificate:
         mode = MODE_ALL
     make_game(&g, &c, spec, mode)
+    # the order of trial of the depth-first search alone: the walks, playouts and beams of the
+    # other entry points keep the generator's order
+    c.order = bool(spec.get("order", False)) and not certificate
     if spec.get("root") is None:
         start_position(&c, root)
     else:
