@@ -178,7 +178,9 @@ class Montana(Game):
         steps: list = [("search", FIRST_STATES, plain), ("beam", 0, plain)]
         steps += [("search", PROBE_STATES, spec)] if in_progress and PROBE_STATES else []
         beams = BEAMS + (WIDE_BEAMS if spec["ranks"] == 13 else ())
-        steps += [("beam", t, plain) for t in range(1, len(beams))]
+        # the wide beams keep groups (MODE_GROUPS), the narrow ones positions
+        groups = dict(spec, mode=core.MODE_GROUPS)
+        steps += [("beam", t, plain if t < len(BEAMS) else groups) for t in range(1, len(beams))]
         states, seconds, path, tried, line_spec = 0, 0.0, None, "nothing", plain
         for kind, t, run_spec in steps:
             if kind == "search":
@@ -206,8 +208,6 @@ class Montana(Game):
                         start=start)
             else:
                 width, weights = beams[t]
-                if t >= len(BEAMS):
-                    run_spec = dict(spec, mode=core.MODE_GROUPS)
                 path, n, spent = core.beam(dict(run_spec, shake=t + 1), width, most, left,
                                            limits.memory_bytes, weights)
                 states += n
