@@ -744,6 +744,61 @@ def test_the_places_relaxation_blocks_only_positions_that_cannot_be_won():
     assert first_gap > positions // 10, (first_gap, positions)
 
 
+def reference_places(places, n):
+    """The places relaxation (docs/montana.md, "Where each card can go") from its definition:
+    the least sets of places, a set a card, with the places that may ever be gaps, by rounds
+    until nothing grows."""
+    where = {card: p for p, card in enumerate(places) if card is not None}
+    gaps = {p for p, card in enumerate(places) if card is None}
+    may = set(gaps)
+    while True:
+        loc = {}
+        for suit in range(4):
+            for v in range(2, n + 1):
+                x = 13 * suit + v - 1
+                if v == 2:
+                    to = {r * n for r in range(4)} & may
+                else:
+                    to = {q + 1 for q in loc[x - 1] if (q + 1) % n and q + 1 in may}
+                loc[x] = {where[x]} | to
+        grown = gaps | {where[x] for x, l in loc.items() if l != {where[x]}}
+        if grown == may:
+            return loc
+        may = grown
+
+
+@pytest.mark.core
+def test_the_cores_places_are_the_least_sets():
+    """The core's places relaxation (reach(), which the block test and the persistent sets of
+    MODE_PLACES read) gives exactly the least sets of its definition, at every position of
+    small move graphs and along random lines of larger deals."""
+    def check(spec, var, p):
+        loc = reference_places(p.places, var["ranks"])
+        got = core().places(spec, GAME.core_position(p, var)[0])
+        assert got == [sum(1 << q for q in loc[x]) if x in loc else 0 for x in range(52)], p.places
+        return sum(len(l) > 1 for l in loc.values())
+
+    moving = positions = 0
+    for var, _rules, spec, pos, _edges in small_graphs(12):
+        for p in pos.values():
+            moving += check(spec, var, p)
+            positions += 1
+    rng = random.Random(5)
+    for seed in range(24):
+        var = GAME.variant(ranks=(6, 9, 13)[seed % 3])
+        rules = GAME.rules(var)
+        spec = GAME.core_spec(seeded(seed), var, "decide", False)
+        p = rules.start(seeded(seed))
+        for _ in range(60):
+            moving += check(spec, var, p)
+            positions += 1
+            moves = rules.moves(p)
+            if not moves:
+                break
+            p = rules.apply(p, rng.choice(moves))
+    assert positions > 1000 and moving > positions, (moving, positions)
+
+
 @pytest.mark.core
 def test_persistent_sets_keep_every_position_that_can_be_won():
     """The persistent sets' moves against the whole move graph (MODE_REDUCED's, closed over the

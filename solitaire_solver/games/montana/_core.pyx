@@ -645,31 +645,51 @@ cdef int reach(Ctx *c, const uint8_t *pl, const int *where, uint8_t *mov,
     may ever be a gap when it is one or its card's set holds another place. mov[card] = 1 when
     the card may move (its set holds another place). Returns how many may."""
     cdef int N = c.ranks, p, t, x, nm = 0
-    cdef uint64_t gaps = 0, may, grown, own, l
+    cdef uint64_t gaps = 0, may, grown, keep = ~c.last_mask
+    # One chain of sets a suit, each set from its predecessor's: the four chains depend on one
+    # another only through `may`, so they are walked side by side (the processor overlaps them).
+    cdef uint64_t l0, l1, l2, l3, o0, o1, o2, o3
     for p in range(c.places):
         if not pl[p]:
             gaps |= (<uint64_t>1) << p
     may = gaps
     while True:
-        # with `may` fixed, one pass up each suit gives every set (each from its predecessor's);
-        # the places that may be gaps only grow, so this ends, at the least sets
-        grown = gaps
-        for t in range(4):
-            x = 13 * t + 1
-            own = (<uint64_t>1) << where[x]
-            l = own | (c.first_mask & may)
-            loc[x] = l
-            if l != own:
-                grown |= own
-            for x in range(13 * t + 2, 13 * t + N):
-                own = (<uint64_t>1) << where[x]
-                l = own | (((l & ~c.last_mask) << 1) & may)
-                loc[x] = l
-                if l != own:
-                    grown |= own
+        # A pass up the suits gives every set from its predecessor's and `may`, which takes in
+        # at once each place found to be one that may be a gap (the sets and `may` only grow, so
+        # this ends, at the least sets): a pass that adds nothing to `may` computed every set
+        # from the final `may`.
+        grown = may
+        o0 = (<uint64_t>1) << where[1]
+        o1 = (<uint64_t>1) << where[14]
+        o2 = (<uint64_t>1) << where[27]
+        o3 = (<uint64_t>1) << where[40]
+        l0 = o0 | (c.first_mask & may)
+        l1 = o1 | (c.first_mask & may)
+        l2 = o2 | (c.first_mask & may)
+        l3 = o3 | (c.first_mask & may)
+        loc[1] = l0
+        loc[14] = l1
+        loc[27] = l2
+        loc[40] = l3
+        may |= (o0 if l0 != o0 else 0) | (o1 if l1 != o1 else 0) | (o2 if l2 != o2 else 0) \
+            | (o3 if l3 != o3 else 0)
+        for x in range(2, N):
+            o0 = (<uint64_t>1) << where[x]
+            o1 = (<uint64_t>1) << where[13 + x]
+            o2 = (<uint64_t>1) << where[26 + x]
+            o3 = (<uint64_t>1) << where[39 + x]
+            l0 = o0 | (((l0 & keep) << 1) & may)
+            l1 = o1 | (((l1 & keep) << 1) & may)
+            l2 = o2 | (((l2 & keep) << 1) & may)
+            l3 = o3 | (((l3 & keep) << 1) & may)
+            loc[x] = l0
+            loc[13 + x] = l1
+            loc[26 + x] = l2
+            loc[39 + x] = l3
+            may |= (o0 if l0 != o0 else 0) | (o1 if l1 != o1 else 0) \
+                | (o2 if l2 != o2 else 0) | (o3 if l3 != o3 else 0)
         if grown == may:
             break
-        may = grown
     for x in range(52):
         mov[x] = 0
     for t in range(4):
@@ -1111,6 +1131,19 @@ def dead(dict spec, object position):
           else M_LOCKED)
     check_position(&c, position, s)
     return bool(montana_dead(&c, s))
+
+
+def places(dict spec, object position):
+    """reach()'s sets at a position (the contract's int): for each card index, the places it
+    may ever stand in, a bit a place (0 for an Ace and for a card the pack lacks)."""
+    cdef Ctx c
+    cdef uint64_t s[8]
+    setup(&c, spec, M_PLACES)
+    check_position(&c, position, s)
+    memset(c.seen_loc, 0, sizeof(c.seen_loc))
+    c.seen_valid = False
+    locked_view(&c, s)
+    return [c.seen_loc[x] for x in range(52)]
 
 
 cdef int check_signals() except -1 with gil:
