@@ -7,6 +7,7 @@ per-deal cost over a run of PySolFC numbers (docs/baroness.md, docs/benchmarks.m
                                                   [--max-seconds S]
     nice -n 10 python benchmarks/baroness_tail.py fresh N [N ...] [--memory-mb M] [--switch KEY]
     nice -n 10 python benchmarks/baroness_tail.py check FIRST LAST [--max-states S]
+    python benchmarks/baroness_tail.py cost N [N ...] [--max-states S]
 
 `where` walks the pruned search of PySolFC number N depth first (the core's own moves through
 step(): on a blocked deal the positions the core's search explores, in a slightly different
@@ -34,6 +35,10 @@ of the search and of the fresh-deal rule's own searches, and the CPU seconds.
 core searching every legal move (prune=False), both within --max-states, and prints every number
 where the verdicts differ (there must be none) and the counts of agreeing and skipped numbers
 (a limit reached on either side).
+
+`cost` solves each number at the default limits and --max-states (default 8,000,000) and prints
+one JSON line each with the positions, the table's probes and the CPU seconds, then the total
+CPU: the cost of a position where two builds take the same ones (run it in each build's tree).
 """
 
 from __future__ import annotations
@@ -191,6 +196,20 @@ def check(first: int, last: int, max_states: int) -> None:
                       "wall_s": round(time.time() - t0)}))
 
 
+def cost(numbers: list[int], max_states: int) -> None:
+    total = 0.0
+    for n in numbers:
+        cpu = time.process_time()
+        r = ss.solve(GAME, pysolfc_deal(GAME, n), max_states=max_states)
+        cpu = time.process_time() - cpu
+        total += cpu
+        print(json.dumps({"number": n, "status": r.status.name, "states": r.stats.get("states"),
+                          "probes": r.stats.get("table_probes"), "cpu_s": round(cpu, 2)}),
+              flush=True)
+    print(json.dumps({"cpu_s": round(total, 2), "machine": platform.processor()
+                      or platform.machine()}))
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -215,6 +234,9 @@ def main() -> None:
     c.add_argument("first", type=int)
     c.add_argument("last", type=int)
     c.add_argument("--max-states", type=int, default=2_000_000)
+    o = sub.add_parser("cost")
+    o.add_argument("numbers", type=int, nargs="+")
+    o.add_argument("--max-states", type=int, default=8_000_000)
     a = p.parse_args()
     if a.cmd == "where":
         where(a.number, a.limit)
@@ -224,6 +246,8 @@ def main() -> None:
         fresh(a.numbers, a.memory_mb, a.switch)
     elif a.cmd == "check":
         check(a.first, a.last, a.max_states)
+    elif a.cmd == "cost":
+        cost(a.numbers, a.max_states)
     else:
         survey(a.first, a.last, a.max_seconds, a.out)
 

@@ -133,6 +133,11 @@ int tt_visit(ttable *t, uint64_t k0, uint64_t k1) {
     }
 }
 
+void tt_prefetch(const ttable *t, uint64_t k0, uint64_t k1) {
+    size_t home = slots_home(tt_hash(k0, k1 & ~tt_label_mask(t)), t->homes);
+    __builtin_prefetch(&t->slots[home], 1, 3);
+}
+
 int tt_contains(const ttable *t, uint64_t k0, uint64_t k1) {
     uint64_t tag = k1 | TT_USED;
     uint64_t lmask = tt_label_mask(t);

@@ -50,6 +50,9 @@ void tt_clear(ttable *t);
  * else stores this label and returns 0. */
 int tt_visit(ttable *t, uint64_t k0, uint64_t k1);
 
+/* Asks the processor to fetch the key's home slot, for a visit soon after. */
+void tt_prefetch(const ttable *t, uint64_t k0, uint64_t k1);
+
 /* 1 when the key is stored (with a label as low or lower), without storing it. */
 int tt_contains(const ttable *t, uint64_t k0, uint64_t k1);
 

@@ -338,3 +338,36 @@ def test_best_first_reads_back_the_cheaper_of_two_moves_between_the_same_positio
     for budget in (1 << 24, 1):
         status, line, _ = graph_shortest(edges, [0, 0, 0, 0], 3, False, budget)
         assert status == 0 and line == [1, 2, 3]
+
+
+@pytest.mark.core
+def test_prefetching_children_walks_the_same_positions():
+    """Depth-first walks fetch their children's table slots ahead once the table outgrows the
+    caches (engine/_engine.pyx, descend): with that from the first slot and with none, each
+    game's search takes the same positions, probes and moves and returns the same line."""
+    from solitaire_solver.engine import _engine
+
+    cases = [("elevens", 935, None), ("fifteens", 2, None), ("pyramid", 10, None),
+             ("baroness", 9, None), ("baroness-pysolfc", 4, 200_000), ("calculation", 24, 60_000),
+             ("fourteen", 5, None), ("monte-carlo", 25, None), ("nestor", 15, None),
+             ("fifteens-pysolfc", 2, None)]
+
+    def walks():
+        out = []
+        for game, seed, cap in cases:
+            r = ss.solve(game, ss.random_deal(seed), max_states=cap)
+            out.append((game, r.status, [str(m) for m in r.moves],
+                        {k: v for k, v in r.stats.items() if k != "seconds"}))
+        r = ss.solve("pyramid", ss.random_deal(3), objective="score")
+        out.append(("pyramid score", r.status, r.score, r.stats.get("states")))
+        return out
+
+    old = _engine.set_prefetch_homes(0)
+    try:
+        ahead = walks()
+        _engine.set_prefetch_homes(1 << 62)
+        plain = walks()
+    finally:
+        _engine.set_prefetch_homes(old)
+    assert ahead == plain
+    assert sum(w[3]["states"] for w in plain[:-1]) > 300_000

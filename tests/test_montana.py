@@ -761,7 +761,7 @@ def reference_places(places, n):
                 else:
                     to = {q + 1 for q in loc[x - 1] if (q + 1) % n and q + 1 in may}
                 loc[x] = {where[x]} | to
-        grown = gaps | {where[x] for x, l in loc.items() if l != {where[x]}}
+        grown = gaps | {where[x] for x, at in loc.items() if at != {where[x]}}
         if grown == may:
             return loc
         may = grown
@@ -776,7 +776,7 @@ def test_the_cores_places_are_the_least_sets():
         loc = reference_places(p.places, var["ranks"])
         got = core().places(spec, GAME.core_position(p, var)[0])
         assert got == [sum(1 << q for q in loc[x]) if x in loc else 0 for x in range(52)], p.places
-        return sum(len(l) > 1 for l in loc.values())
+        return sum(len(at) > 1 for at in loc.values())
 
     moving = positions = 0
     for var, _rules, spec, pos, _edges in small_graphs(12):

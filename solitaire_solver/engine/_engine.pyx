@@ -20,7 +20,8 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 
 from solitaire_solver.engine.bitboard cimport bb_count
 from solitaire_solver.engine.ttable cimport (
-    TT_TAIL_SLOTS, tt_capacity, tt_clear, tt_contains, tt_entry, tt_free, tt_init, tt_visit, ttable,
+    TT_TAIL_SLOTS, tt_capacity, tt_clear, tt_contains, tt_entry, tt_free, tt_init, tt_prefetch,
+    tt_visit, ttable,
 )
 
 # How often (in new positions) the search looks at the clock and at pending signals: often enough
@@ -76,6 +77,7 @@ cdef struct Frame:
     int n       # moves generated at this position
     int next    # index of the next move to try
     size_t base # where its moves start in the walk's move stack
+    bint keyed  # the table keys of its children are at keys[base ..] (prefetched)
 
 
 cdef struct Run:
@@ -87,6 +89,8 @@ cdef struct Run:
     int max_depth_reached
     int win_length           # moves in the winning line, on SEARCH_WON
     State *cert
+    State *keys              # descend's children keys, parallel to the move stack (or NULL)
+    bint keys_failed         # keys could not be had: the walk goes on without them
     size_t cert_len
     size_t cert_cap
 
@@ -97,6 +101,20 @@ cdef struct Run:
 # position being explored. The buffer has room for max_moves at every depth, but the moves are
 # packed: a short search that starts with cold caches touches a line or two per frame instead of
 # a fresh line at a max_moves stride for each (docs/notes/benchmarks-history.md).
+
+# descend prefetches the children's slots from a table of this many homes on (16 bytes each:
+# past what a core's caches hold); below, the keys' early computation would only cost.
+cdef size_t prefetch_homes = 1 << 19
+
+
+def set_prefetch_homes(size_t homes):
+    """Sets the table size (in homes) from which depth-first walks prefetch the children's
+    slots (0: always) and returns the previous one: for the tests, which compare walks with and
+    without it."""
+    global prefetch_homes
+    old = prefetch_homes
+    prefetch_homes = homes
+    return old
 
 cdef enum:
     STEP_END = 0    # the stack is empty: every position reachable was explored
@@ -121,12 +139,14 @@ cdef inline bint table_visit(Game *g, ttable *tt, const State *s) noexcept nogil
 
 
 cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t *moves,
-                              int *d, bint stop_at_won, State *child) noexcept nogil:
+                              const State *keys, int *d, bint stop_at_won,
+                              State *child) noexcept nogil:
     """Walks on to the next position to explore: drops the frames whose moves are spent, plays
     the top frame's next move into child, and probes the table, until child is new to it. With
     stop_at_won a won child ends the walk first (not stored). The move that led to child is the
     last one tried at frame d[0]."""
     cdef Frame *f
+    cdef bint seen
     while d[0] >= 0:
         f = &frames[d[0]]
         if f.next >= f.n:
@@ -136,16 +156,33 @@ cdef inline int next_position(Game *g, ttable *tt, Frame *frames, const uint64_t
         f.next += 1
         if stop_at_won and g.won(g.ctx, child):
             return STEP_WON
-        if not table_visit(g, tt, child):
+        if f.keyed:
+            seen = tt_visit(tt, keys[f.base + f.next - 1].removed, keys[f.base + f.next - 1].aux)
+        else:
+            seen = table_visit(g, tt, child)
+        if not seen:
             return STEP_NEW
     return STEP_END
 
 
-cdef inline int descend(Game *g, Frame *frames, uint64_t *moves, int *d, const State *s,
-                        Run *r) except -1 nogil:
+cdef inline bint keys_ready(Game *g, Run *r) noexcept nogil:
+    """Whether r.keys is there, allocating it the first time (only walks whose table grows
+    large pay for it)."""
+    if r.keys == NULL and not r.keys_failed:
+        r.keys = <State *>malloc(sizeof(State) * g.max_moves * (g.max_depth + 1))
+        r.keys_failed = r.keys == NULL
+    return r.keys != NULL
+
+
+cdef inline int descend(Game *g, ttable *tt, Frame *frames, uint64_t *moves, int *d,
+                        const State *s, Run *r) except -1 nogil:
     """Pushes s on the stack as frame d[0] + 1 with its moves; a position without any is a dead
-    end, counted and not pushed."""
-    cdef int n
+    end, counted and not pushed. Once the table outgrows the caches (prefetch_homes), the
+    children's keys are computed here and their slots fetched while the walk goes on."""
+    cdef int n, j
+    cdef State child, buf
+    cdef const State *k
+    cdef State *keys
     cdef size_t base = frames[d[0]].base + frames[d[0]].n if d[0] >= 0 else 0
     if d[0] + 1 >= g.max_depth:
         # A game promised lines no longer than max_depth; reaching it means a bug in the game.
@@ -161,6 +198,14 @@ cdef inline int descend(Game *g, Frame *frames, uint64_t *moves, int *d, const S
     frames[d[0]].n = n
     frames[d[0]].next = 0
     frames[d[0]].base = base
+    frames[d[0]].keyed = tt.homes >= prefetch_homes and keys_ready(g, r)
+    if frames[d[0]].keyed:
+        keys = r.keys
+        for j in range(n):
+            g.play(g.ctx, s, moves[base + j], &child)
+            k = table_key(g, &child, &buf)
+            keys[base + j] = k[0]
+            tt_prefetch(tt, k.removed, k.aux)
     if d[0] > r.max_depth_reached:
         r.max_depth_reached = d[0]
     return 0
@@ -234,9 +279,9 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
     status = over_limit(r.nodes, max_states, deadline)
     if status:
         return status
-    descend(g, frames, moves, &d, &root, r)
+    descend(g, tt, frames, moves, &d, &root, r)
     while True:
-        step = next_position(g, tt, frames, moves, &d, True, &child)
+        step = next_position(g, tt, frames, moves, r.keys, &d, True, &child)
         if step == STEP_END:
             return SEARCH_EXHAUSTED
         if step == STEP_WON:
@@ -259,7 +304,7 @@ cdef int run_dfs(Game *g, State root, ttable *tt, Frame *frames, uint64_t *moves
             continue
         if g.cyclic and d + 1 >= g.max_depth:
             return SEARCH_LIMIT_MEMORY  # a forgotten position re-entered (Game.cyclic)
-        descend(g, frames, moves, &d, &child, r)
+        descend(g, tt, frames, moves, &d, &child, r)
 
 
 cdef int open_walk(Game *g, ttable *tt, size_t table_budget, Frame **frames, uint64_t **moves,
@@ -325,6 +370,7 @@ cdef object depth_first(Game *g, State root, long long max_states, double max_se
         free(frames)
         free(moves)
         free(r.cert)
+        free(r.keys)
         tt_free(&tt)
 
 
@@ -390,6 +436,7 @@ cdef object depth_first_roots(Game *g, list roots, long long max_states, double 
     finally:
         free(frames)
         free(moves)
+        free(r.keys)
         tt_free(&tt)
 
 
@@ -423,6 +470,8 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
     if tt_init(&tt, table_budget) != 0:
         raise MemoryError("cannot allocate the transposition table")
     r.cert = NULL
+    r.keys = NULL
+    r.keys_failed = False
     r.cert_len = r.cert_cap = 0
     frames = <Frame *>malloc(sizeof(Frame) * (g.max_depth + 1))
     moves = <uint64_t *>malloc(sizeof(uint64_t) * mm * (g.max_depth + 1))
@@ -443,9 +492,9 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
             if certificate and cert_push(&r, root, cert_budget) < 0:
                 status = SEARCH_LIMIT_MEMORY
             elif best < ceiling and not g.won(g.ctx, &root):
-                descend(g, frames, moves, &d, &root, &r)
+                descend(g, &tt, frames, moves, &d, &root, &r)
             while (status == SEARCH_EXHAUSTED
-                   and next_position(g, &tt, frames, moves, &d, False, &child) == STEP_NEW):
+                   and next_position(g, &tt, frames, moves, r.keys, &d, False, &child) == STEP_NEW):
                 r.nodes += 1
                 if certificate and cert_push(&r, child, cert_budget) < 0:
                     status = SEARCH_LIMIT_MEMORY
@@ -469,7 +518,7 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
                 if bound != NULL and bound(g.ctx, &child) <= best:
                     r.pruned += 1
                     continue
-                descend(g, frames, moves, &d, &child, &r)
+                descend(g, &tt, frames, moves, &d, &child, &r)
         path = [best_path[i] for i in range(best_len)]
         stats = search_stats(r.nodes, r.generated, r.pruned, r.leaves, &tt, t0)
         cert = None
@@ -481,6 +530,7 @@ cdef object best_value(Game *g, State root, test_fn value, test_fn bound, int ce
         free(moves)
         free(best_path)
         free(r.cert)
+        free(r.keys)
         tt_free(&tt)
 
 

@@ -22,5 +22,6 @@ cdef extern from "ttable.h" nogil:
     void tt_free(ttable *t)
     void tt_clear(ttable *t)
     int tt_visit(ttable *t, uint64_t k0, uint64_t k1)
+    void tt_prefetch(const ttable *t, uint64_t k0, uint64_t k1)
     int tt_contains(const ttable *t, uint64_t k0, uint64_t k1)
     size_t tt_capacity(const ttable *t)
