@@ -835,6 +835,8 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
     cdef uint8_t keep[ALL_IDS]
     cdef int ids[ROWS * 4 + 1]
     cdef int stack[ALL_IDS]
+    cdef int seed_of[ALL_IDS]    # [id]: the first seed with that id, n + 1 for none
+    cdef bint dominated
     if n < 2 or not no_redeal_left(c, s):
         return n
     locked_view(c, s)
@@ -843,11 +845,14 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
     mov = c.seen_mov
     for x in range(ALL_IDS):
         on[x] = 0
+        seed_of[x] = n + 1
     for i in range(n):
         card = __builtin_ctzll(out[i] & CARD_BITS)
         row = <int>(out[i] >> TO_ROW_SHIFT) & 31
         ids[i] = TWO_IDS + 4 * (card // 13) + row - 1 if row else card
         on[ids[i]] = 1
+        if seed_of[ids[i]] > i:
+            seed_of[ids[i]] = i
     for i in range(n):
         if best == 1:
             break  # no set is smaller
@@ -855,9 +860,15 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
         ns = 0
         t_add(inT, stack, &ns, ids[i])
         ne = 0
+        dominated = False
         while ns and ne < best:
             ns -= 1
             x = stack[ns]
+            if on[x] and seed_of[x] < i:
+                # The set closed from an earlier seed x lies within this one and has no more
+                # enabled moves, and ties keep the earlier seed: this one cannot be kept.
+                dominated = True
+                break
             if x >= TWO_IDS:
                 # a Two into a row
                 card = 13 * ((x - TWO_IDS) // 4) + 1
@@ -883,11 +894,11 @@ cdef int reduce_moves(Ctx *c, const uint64_t *s, uint64_t *out, int n) noexcept 
                 # what must move before x can: its predecessor, or the card right of it
                 t_add_card(c, mov, inT, stack, &ns, x - 1)
                 q = where[x - 1]
-                if q % N != N - 1:
+                if not (c.last_mask >> q) & 1:
                     y = pl[q + 1] - 1
                     if y >= 0 and y != x:
                         t_add_card(c, mov, inT, stack, &ns, y)
-        if ns == 0 and ne < best:
+        if not dominated and ns == 0 and ne < best:
             best = ne
             bestseed = i
             for x in range(ALL_IDS):
