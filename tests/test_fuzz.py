@@ -287,7 +287,17 @@ def test_core_search_from_a_random_position(game, data):
     if len(line) > 1 or data.draw(st.booleans(), label="root given at the start"):
         spec["root"] = game.core_position(pos, var)
 
-    run = core.solve(spec, objective, limits, certificate)
+    # The depth-first walk's keys computed ahead (engine/_engine.pyx, descend) from the first
+    # slot, or as by default only once the table is large.
+    from solitaire_solver.engine import _engine
+
+    ahead = data.draw(st.booleans(), label="keys ahead from the first slot")
+    old = _engine.set_prefetch_homes(0) if ahead else None
+    try:
+        run = core.solve(spec, objective, limits, certificate)
+    finally:
+        if ahead:
+            _engine.set_prefetch_homes(old)
 
     assert isinstance(run, CoreRun)
     assert run.status in STATUSES
