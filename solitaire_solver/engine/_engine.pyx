@@ -116,6 +116,7 @@ def set_prefetch_homes(size_t homes):
     prefetch_homes = homes
     return old
 
+
 cdef enum:
     STEP_END = 0    # the stack is empty: every position reachable was explored
     STEP_NEW = 1    # child is a position new to the table
