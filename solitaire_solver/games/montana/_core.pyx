@@ -1151,8 +1151,7 @@ def places(dict spec, object position):
     cdef uint64_t s[8]
     setup(&c, spec, M_PLACES)
     check_position(&c, position, s)
-    memset(c.seen_loc, 0, sizeof(c.seen_loc))
-    c.seen_valid = False
+    memset(c.seen_loc, 0, sizeof(c.seen_loc))  # reach() sets only the pack's cards
     locked_view(&c, s)
     return [c.seen_loc[x] for x in range(52)]
 
